@@ -1,0 +1,96 @@
+// Command watcher monitors vendor status pages: it polls them, archives every version of
+// every incident, and posts what changed to Slack. See `watcher -h`.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes of SPEC §6.
+const (
+	exitOK      = 0
+	exitError   = 1
+	exitUsage   = 2
+	exitPartial = 3 // poll: some source failed or a notification is still queued
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// command is one `watcher` subcommand.
+type command struct {
+	name    string
+	args    string // synopsis after the flags
+	summary string
+	run     func(ctx context.Context, env *env, args []string) int
+}
+
+// env is what every command gets: its output streams.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+func commands() []command {
+	return []command{
+		{"run", "", "the daemon: schedules, polls, archives, notifies, serves listen", notImplemented("run")},
+		{"poll", "", "one round now, delivers the outbox, exits (3: a source failed or a message is queued)", runPoll},
+		{"check", "", "validates the config", runCheck},
+		{"detect", "URL", "prints the detected provider", notImplemented("detect")},
+		{"incidents", "", "lists archived incidents", runIncidents},
+		{"history", "SOURCE/ID", "lists the versions of an incident with their summaries", runHistory},
+		{"diff", "SOURCE/ID [FROM [TO]]", "prints a change set as text (default: previous → latest)", runDiff},
+		{"outbox", "[list | retry ID… | drop ID…]", "shows and handles undelivered and parked messages", notImplemented("outbox")},
+		{"backup", "FILE", "consistent hot copy of the archive", notImplemented("backup")},
+		{"compact", "", "reclaims space in the archive", notImplemented("compact")},
+		{"demo", "", "offline demo of the whole pipeline", notImplemented("demo")},
+		{"version", "", "version, commit, Go version", runVersion},
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "watcher: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: watcher <command> [flags] [args]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun `watcher <command> -h` for a command's flags.")
+}
+
+func notImplemented(name string) func(context.Context, *env, []string) int {
+	return func(_ context.Context, e *env, args []string) int {
+		fs := newFlags(e, name, "", "not implemented yet")
+		if code, ok := parse(fs, args); !ok {
+			return code
+		}
+		fmt.Fprintf(e.stderr, "watcher %s: not implemented yet\n", name)
+		return exitUsage
+	}
+}

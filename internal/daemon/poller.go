@@ -1,0 +1,151 @@
+// Package daemon wires the pipeline together: it polls sources through their providers,
+// records what they read in the archive, and delivers the outbox. `watcher poll` uses one
+// round of it; `watcher run` schedules it.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// summaryEvery is how often, in polls, a Statuspage summary.json is read (SPEC §3).
+const summaryEvery = 10
+
+// Poller polls one source at a time into the archive. It is safe for concurrent use by
+// different sources.
+type Poller struct {
+	Store       *archive.Store
+	Client      *fetch.Client
+	OnFirstPoll string
+	Log         *slog.Logger
+	Now         func() time.Time
+
+	mu    sync.Mutex
+	polls map[string]int // polls per source in this process, for the summary cadence
+}
+
+// Outcome is what one poll of a source did.
+type Outcome struct {
+	Changes  int // incidents that got a new version
+	Messages int // outbox rows written
+	Requests int // HTTP requests made
+}
+
+// Poll fetches src once and records the result. A fetch failure (including a well-formed
+// answer that suddenly lacks every incident) is recorded as a failure and returned.
+func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) {
+	log := p.logger().With("source", src.Name)
+	out, err := p.poll(ctx, src)
+	if err != nil {
+		failures, ferr := p.Store.RecordFailure(src.Name, err.Error(), src.FailureThreshold)
+		if ferr != nil {
+			return out, errors.Join(err, fmt.Errorf("record failure: %w", ferr))
+		}
+		log.Warn("poll failed", "err", err, "consecutive_failures", failures)
+		return out, err
+	}
+	if err := p.Store.RecordSuccess(src.Name); err != nil {
+		return out, fmt.Errorf("record success: %w", err)
+	}
+	if out.Changes > 0 {
+		log.Info("poll recorded changes", "changes", out.Changes, "messages", out.Messages)
+	}
+	return out, nil
+}
+
+func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) {
+	var out Outcome
+	prov, err := fetch.New(src.Kind, p.Client)
+	if err != nil {
+		return out, err
+	}
+	state, err := p.Store.FetchState(src.Name)
+	if err != nil {
+		return out, fmt.Errorf("read fetch state: %w", err)
+	}
+	p.mu.Lock()
+	if p.polls == nil {
+		p.polls = map[string]int{}
+	}
+	n := p.polls[src.Name]
+	p.polls[src.Name] = n + 1
+	p.mu.Unlock()
+
+	res, err := prov.Poll(ctx, fetch.Request{
+		Source:  src.Model(),
+		State:   state,
+		Summary: n%summaryEvery == 0,
+		Archived: func(id string) *model.Incident {
+			inc, _ := p.Store.Latest(src.Name, model.URLID(id))
+			return inc
+		},
+		Now: p.now(),
+	})
+	if res != nil {
+		out.Requests = res.Requests
+	}
+	if err != nil {
+		return out, err
+	}
+	if res.Snapshot == nil && !res.StateChanged(state) {
+		return out, nil // every endpoint 304 or byte-identical: nothing to write
+	}
+	r, err := p.Store.Record(src.Name, res.Snapshot, res.State, res.Bodies, archive.Policy{
+		FirstPoll: p.OnFirstPoll,
+		Pass:      Filter(src),
+	})
+	if err != nil {
+		return out, err
+	}
+	out.Changes, out.Messages = r.Changed, r.Messages
+	return out, nil
+}
+
+// Filter is the notification gate of a source's options (SPEC §3): components, min_impact,
+// maintenance and paused. The archive keeps everything whatever it says.
+func Filter(src *config.Source) func(inc *model.Incident) bool {
+	return func(inc *model.Incident) bool {
+		if src.Paused {
+			return false
+		}
+		if inc.Kind == model.KindMaintenance && !src.Maintenance {
+			return false
+		}
+		if !inc.Impact.AtLeast(model.Impact(src.MinImpact)) {
+			return false
+		}
+		if len(src.Components) == 0 || len(inc.Components) == 0 {
+			return true
+		}
+		for _, c := range inc.Components {
+			if slices.Contains(src.Components, c) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func (p *Poller) logger() *slog.Logger {
+	if p.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return p.Log
+}
+
+func (p *Poller) now() time.Time {
+	if p.Now == nil {
+		return time.Now().UTC()
+	}
+	return p.Now().UTC()
+}

@@ -1,0 +1,169 @@
+// Package fakepage serves fake vendor status pages on loopback for tests, the fleet
+// benchmark and the demo: a Statuspage page whose incidents a test steps through their life,
+// with strong ETags, real 304s and a log of every request.
+package fakepage
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Update is one Statuspage incident update as the page serves it.
+type Update struct {
+	ID        string    `json:"id"`
+	Status    string    `json:"status"`
+	Body      string    `json:"body"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	DisplayAt time.Time `json:"display_at"`
+}
+
+// Incident is one Statuspage incident as the page serves it. Updates are listed newest
+// first, as Statuspage does.
+type Incident struct {
+	ID                    string      `json:"id"`
+	Name                  string      `json:"name"`
+	Status                string      `json:"status"`
+	Impact                string      `json:"impact"`
+	CreatedAt             time.Time   `json:"created_at"`
+	UpdatedAt             time.Time   `json:"updated_at"`
+	StartedAt             time.Time   `json:"started_at"`
+	ResolvedAt            *time.Time  `json:"resolved_at"`
+	ScheduledFor          *time.Time  `json:"scheduled_for,omitempty"`
+	ScheduledUntil        *time.Time  `json:"scheduled_until,omitempty"`
+	Shortlink             string      `json:"shortlink,omitempty"`
+	Components            []Component `json:"components"`
+	Updates               []Update    `json:"incident_updates"`
+	PostmortemBody        string      `json:"postmortem_body,omitempty"`
+	PostmortemPublishedAt *time.Time  `json:"postmortem_published_at,omitempty"`
+}
+
+// Component is a Statuspage component reference.
+type Component struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+}
+
+// Request is one request the page answered.
+type Request struct {
+	Path        string
+	IfNoneMatch string
+	UserAgent   string
+	Status      int
+}
+
+// Statuspage is a fake Atlassian Statuspage page. Its zero value serves an empty page; use
+// Set to change what it serves. Safe for concurrent use.
+type Statuspage struct {
+	Name string // the page's name in summary.json
+
+	mu           sync.Mutex
+	incidents    []Incident
+	maintenances []Incident
+	bodies       map[string][]byte // path → body, rebuilt on Set
+	fail         int               // answer the next fail requests with 500
+	log          []Request
+}
+
+// Set replaces the incidents and maintenances the page serves, newest first.
+func (p *Statuspage) Set(incidents, maintenances []Incident) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.incidents = append([]Incident(nil), incidents...)
+	p.maintenances = append([]Incident(nil), maintenances...)
+	p.bodies = nil
+}
+
+// FailNext makes the next n requests answer 500.
+func (p *Statuspage) FailNext(n int) {
+	p.mu.Lock()
+	p.fail = n
+	p.mu.Unlock()
+}
+
+// Requests returns the requests answered so far and forgets them.
+func (p *Statuspage) Requests() []Request {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.log
+	p.log = nil
+	return out
+}
+
+func (p *Statuspage) render() map[string][]byte {
+	if p.bodies != nil {
+		return p.bodies
+	}
+	page := map[string]any{"id": "fakepage", "name": p.Name, "url": "", "time_zone": "Etc/UTC", "updated_at": "2026-01-01T00:00:00Z"}
+	inc := p.incidents
+	if inc == nil {
+		inc = []Incident{}
+	}
+	mnt := p.maintenances
+	if mnt == nil {
+		mnt = []Incident{}
+	}
+	mustJSON := func(v any) []byte {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(err) // our own types always marshal
+		}
+		return b
+	}
+	b := map[string][]byte{
+		"/api/v2/incidents.json":              mustJSON(map[string]any{"page": page, "incidents": inc}),
+		"/api/v2/scheduled-maintenances.json": mustJSON(map[string]any{"page": page, "scheduled_maintenances": mnt}),
+		"/api/v2/summary.json":                mustJSON(map[string]any{"page": page, "components": []any{}, "incidents": []any{}, "scheduled_maintenances": []any{}, "status": map[string]string{"indicator": "none", "description": "All Systems Operational"}}),
+	}
+	for _, in := range append(append([]Incident(nil), inc...), mnt...) {
+		b["/api/v2/incidents/"+in.ID+".json"] = mustJSON(map[string]any{"page": page, "incident": in})
+	}
+	p.bodies = b
+	return b
+}
+
+// ServeHTTP answers the Statuspage API paths with strong ETags and 304s.
+func (p *Statuspage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	req := Request{Path: r.URL.Path, IfNoneMatch: r.Header.Get("If-None-Match"), UserAgent: r.UserAgent()}
+	status, body, etag := p.answer(r, &req)
+	req.Status = status
+	p.log = append(p.log, req)
+	p.mu.Unlock()
+
+	switch status {
+	case http.StatusOK:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("ETag", etag)
+		w.Write(body)
+	case http.StatusNotModified:
+		w.Header().Set("ETag", etag)
+		w.WriteHeader(status)
+	default:
+		http.Error(w, http.StatusText(status), status)
+	}
+}
+
+func (p *Statuspage) answer(r *http.Request, req *Request) (status int, body []byte, etag string) {
+	if p.fail > 0 {
+		p.fail--
+		return http.StatusInternalServerError, nil, ""
+	}
+	body, ok := p.render()[strings.TrimSuffix(r.URL.Path, "/")]
+	if !ok {
+		return http.StatusNotFound, nil, ""
+	}
+	sum := sha256.Sum256(body)
+	etag = fmt.Sprintf("%q", hex.EncodeToString(sum[:8]))
+	if req.IfNoneMatch == etag {
+		return http.StatusNotModified, nil, etag
+	}
+	return http.StatusOK, body, etag
+}
