@@ -1,0 +1,249 @@
+// Package config loads and validates watcher's YAML configuration (SPEC §6) in one pass:
+// defaults, then the file over them, then validation of every cron spec, URL, duration and
+// cross-key rule, so that a bad config fails with one line before anything starts.
+//
+// Every error names the key and its line: `sources[2].schedule (line 14): …`.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// Version is the watcher version put in the default User-Agent. cmd/watcher sets it before
+// loading a config (or the build sets it with -ldflags "-X …/internal/config.Version=…").
+var Version = "dev"
+
+// ProjectURL is the project's home, named in the default User-Agent.
+const ProjectURL = "https://github.com/statuswatch/statuswatch"
+
+// The values of on_first_poll (SPEC §6 Slack).
+const (
+	OnFirstPollOpen = "open" // announce what is still open, archive the rest quietly
+	OnFirstPollNone = "none" // announce nothing
+	OnFirstPollAll  = "all"  // announce everything
+)
+
+// The defaults SPEC §6 gives.
+const (
+	DefaultListen           = "127.0.0.1:8080"
+	DefaultSchedule         = "@every 2m"
+	DefaultTimeout          = 20 * time.Second
+	DefaultFailureThreshold = 3
+	DefaultMaxBody          = 32 << 20
+	DefaultConcurrency      = 32
+	DefaultPerHost          = 4
+	DefaultRawSnapshots     = 90 * 24 * time.Hour
+	DefaultMaxQueueAge      = 24 * time.Hour
+	DefaultKind             = "auto"
+	DefaultDatabaseName     = "watcher.db"
+)
+
+// Config is the whole configuration, with every default applied and every per-source value
+// inherited from Defaults, so callers never check for "unset".
+type Config struct {
+	// Database is the bbolt archive file. Default: $STATE_DIRECTORY/watcher.db when systemd
+	// sets STATE_DIRECTORY, else watcher.db beside the config file. A relative path is
+	// taken relative to the config file's directory.
+	Database string
+	// Listen is the host:port of the web UI and JSON API; empty disables them.
+	Listen string
+	// BaseURL is the public URL of the UI, for links in Slack (no trailing slash); empty: no
+	// links.
+	BaseURL string
+	// OnFirstPoll is OnFirstPollOpen, OnFirstPollNone or OnFirstPollAll.
+	OnFirstPoll string
+	Defaults    Defaults  // what sources inherit (already applied to Sources)
+	HTTP        HTTP      // the outbound client
+	Web         Web       // the UI and API
+	Retention   Retention // pruning of raw payloads
+	Slack       Slack     // notifications
+	// Sources are the vendor pages, in file order.
+	Sources []Source
+}
+
+// Defaults apply to every source that does not set its own value.
+type Defaults struct {
+	Schedule         string        // cron spec or @every; see ParseSchedule
+	Timeout          time.Duration // per poll
+	FailureThreshold int           // failed polls in a row before "cannot read" is posted
+	Maintenance      bool          // read scheduled maintenance
+}
+
+// HTTP configures the outbound client.
+type HTTP struct {
+	UserAgent   string // default: statuswatch/<Version> (+ProjectURL)
+	MaxBody     int64  // bytes; longer bodies are a fetch failure
+	Concurrency int    // polls in flight at once
+	PerHost     int    // polls in flight per host:port
+	CAFile      string // extra PEM CA bundle; empty: the system roots only
+}
+
+// Web configures the UI and API served on Listen.
+type Web struct {
+	// Auth holds the credentials the UI and API accept.
+	Auth Auth
+	// AllowRemote allows a non-loopback Listen without Auth.
+	AllowRemote bool
+}
+
+// Auth protects the UI, the API and /metrics (never /healthz). When both a bearer token and
+// basic credentials are set, a request carrying either one is let in: scripts use the
+// token, people the password.
+type Auth struct {
+	BearerToken Secret    // expected as "Authorization: Bearer <token>"
+	Basic       BasicAuth // HTTP basic authentication
+}
+
+// Enabled reports whether any credential is set.
+func (a Auth) Enabled() bool { return a.BearerToken.IsSet() || a.Basic.User != "" }
+
+// BasicAuth is a user and password for HTTP basic authentication; both or neither are set.
+type BasicAuth struct {
+	User     string // empty: basic auth off
+	Password Secret // required with User
+}
+
+// Retention says how long raw payloads are kept.
+type Retention struct {
+	// RawSnapshots is the age past which raw payloads are pruned; versions are always kept.
+	// 0 keeps raw payloads forever.
+	RawSnapshots time.Duration
+}
+
+// Slack configures notifications. With neither Token nor WebhookURL set, notifications go to
+// standard output.
+type Slack struct {
+	Token       Secret        // bot token: threads and edits
+	WebhookURL  Secret        // incoming webhook: one message per change set
+	Channel     string        // bot-token default channel
+	APIURL      string        // Web API base ending in "/" (slack-go's OptionAPIURL); empty: Slack's
+	MaxQueueAge time.Duration // older undelivered messages become one "N skipped" digest
+}
+
+// Source is one vendor status page, with its inherited values resolved.
+type Source struct {
+	Name             string            // [a-z0-9][a-z0-9_-]*, unique
+	Title            string            // display name; empty: the page's own name, else Name
+	URL              string            // absolute http(s)
+	Kind             string            // "auto" or a provider kind
+	Schedule         string            // see ParseSchedule
+	Timeout          time.Duration     // per poll
+	Paused           bool              // polled never; archive kept
+	Components       []string          // notify only for incidents touching these (or none)
+	MinImpact        model.Impact      // notify only at or above this; empty: no filter
+	Maintenance      bool              // read scheduled maintenance
+	Channel          string            // Slack channel (bot token); empty: Slack.Channel
+	WebhookURL       Secret            // this source's own incoming webhook
+	FailureThreshold int               // failed polls in a row before "cannot read"
+	Headers          map[string]Secret // extra request headers
+	Endpoints        map[string]string // endpoint name → URL, overriding derived ones
+}
+
+// Model returns the view a provider adapter needs to poll the source, with header values
+// unwrapped.
+func (s *Source) Model() model.Source {
+	m := model.Source{
+		Name:        s.Name,
+		Title:       s.Title,
+		URL:         s.URL,
+		Kind:        s.Kind,
+		Maintenance: s.Maintenance,
+	}
+	if len(s.Endpoints) > 0 {
+		m.Endpoints = make(map[string]string, len(s.Endpoints))
+		for k, v := range s.Endpoints {
+			m.Endpoints[k] = v
+		}
+	}
+	if len(s.Headers) > 0 {
+		m.Headers = make(map[string]string, len(s.Headers))
+		for k, v := range s.Headers {
+			m.Headers[k] = v.Value()
+		}
+	}
+	return m
+}
+
+// Source returns the source named name, or nil.
+func (c *Config) Source(name string) *Source {
+	for i := range c.Sources {
+		if c.Sources[i].Name == name {
+			return &c.Sources[i]
+		}
+	}
+	return nil
+}
+
+// SlackConfigured reports whether notifications go to Slack: a bot token or a global webhook
+// URL is set. When it is false they go to standard output; a source's own webhook_url
+// still routes that source to Slack.
+func (c *Config) SlackConfigured() bool {
+	return c.Slack.Token.IsSet() || c.Slack.WebhookURL.IsSet()
+}
+
+// DefaultUserAgent is the User-Agent sent when http.user_agent is empty.
+func DefaultUserAgent() string {
+	return "statuswatch/" + Version + " (+" + ProjectURL + ")"
+}
+
+// DefaultPath is the config file used when -config is not given (SPEC §6): $WATCHER_CONFIG,
+// else /etc/watcher/config.yaml if it exists, else ./config.yaml.
+func DefaultPath() string {
+	if p := os.Getenv("WATCHER_CONFIG"); p != "" {
+		return p
+	}
+	const system = "/etc/watcher/config.yaml"
+	if _, err := os.Stat(system); err == nil {
+		return system
+	}
+	return "config.yaml"
+}
+
+// Load reads and parses the config file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("config %s: %v", path, pe.Err)
+		}
+		return nil, fmt.Errorf("config %s: %v", path, err)
+	}
+	return Parse(data, path)
+}
+
+// Parse parses and validates a config. path is where it was read from: relative paths in it
+// (database, ca_file, *_file) and the default database are taken relative to its
+// directory, and errors without a key name it. The returned error is one line, of the form
+// `<key path> (line N): <problem>`, and never contains a secret.
+func Parse(data []byte, path string) (*Config, error) {
+	d := &decoder{
+		file:   path,
+		dir:    ".",
+		lines:  map[string]int{},
+		budget: maxNodes,
+	}
+	if path == "" {
+		d.file = "config"
+	} else {
+		d.dir = filepath.Dir(path)
+	}
+	return d.parse(data)
+}
+
+// defaultDatabase is where the archive lives when the config does not say.
+func defaultDatabase(dir string) string {
+	// systemd's StateDirectory= may list several directories, colon-separated: the first
+	// is the unit's own.
+	if sd, _, _ := strings.Cut(os.Getenv("STATE_DIRECTORY"), ":"); sd != "" {
+		return filepath.Join(sd, DefaultDatabaseName)
+	}
+	return filepath.Join(dir, DefaultDatabaseName)
+}
