@@ -1,0 +1,82 @@
+package archive
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// benchSnapshot is a Statuspage-sized snapshot: 50 incidents with a few updates each.
+func benchSnapshot(at time.Time) *model.Snapshot {
+	incs := make([]model.Incident, 50)
+	for i := range incs {
+		id := fmt.Sprintf("inc%02d", i)
+		incs[i] = inc(id, started(t0.Add(-time.Duration(i)*24*time.Hour)), status(model.StatusResolved),
+			update("Identified: a bad deploy of the edge configuration."),
+			update("Monitoring: error rates are back to normal in every region."),
+			update("Resolved: this incident has been resolved."))
+	}
+	return snap(at, incs...)
+}
+
+func benchStore(b *testing.B) *Store {
+	path := filepath.Join(b.TempDir(), "watcher.db")
+	s, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+// BenchmarkRecordUnchanged is a poll whose body changed bytes but not meaning: 50
+// incidents compared by fingerprint in one read transaction, nothing written.
+func BenchmarkRecordUnchanged(b *testing.B) {
+	s := benchStore(b)
+	st := model.FetchState{"incidents": {ETag: `W/"1"`, Hash: "h"}}
+	if _, err := s.Record("acme", benchSnapshot(t0), st, nil, Policy{}); err != nil {
+		b.Fatal(err)
+	}
+	fi, _ := os.Stat(s.Path())
+	snap := benchSnapshot(t0.Add(time.Minute))
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := s.Record("acme", snap, st, nil, Policy{})
+		if err != nil || res != (Result{}) {
+			b.Fatalf("Record: %+v, %v", res, err)
+		}
+	}
+	after, _ := os.Stat(s.Path())
+	b.ReportMetric(float64(after.Size()-fi.Size())/float64(b.N), "file-B/op")
+}
+
+// BenchmarkRecordChanged is a poll where one of 50 incidents got a new update: one
+// version, one message, one new raw body (compressed), in one write transaction.
+func BenchmarkRecordChanged(b *testing.B) {
+	s := benchStore(b)
+	raw, err := os.ReadFile("testdata/openai-statuspage-compat-summary-2026-07-22.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap := benchSnapshot(t0)
+	if _, err := s.Record("acme", snap, nil, nil, Policy{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n++
+		snap.FetchedAt = t0.Add(time.Duration(n) * time.Minute)
+		i := &snap.Incidents[n%len(snap.Incidents)]
+		i.Title = fmt.Sprintf("Elevated errors, take %d", n)
+		data := append(raw[:len(raw):len(raw)], fmt.Sprintf(" %d", n)...)
+		res, err := s.Record("acme", snap, nil, []model.Body{body("incidents", data)}, Policy{})
+		if err != nil || res.Changed != 1 {
+			b.Fatalf("Record: %+v, %v", res, err)
+		}
+	}
+}

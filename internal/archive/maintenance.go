@@ -1,0 +1,123 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// WriteTo writes a consistent copy of the whole archive to w while the daemon keeps
+// running (`watcher backup`, GET /api/v1/backup): a read transaction sees one committed
+// state and does not block the writer.
+func (s *Store) WriteTo(w io.Writer) (n int64, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, wrapErr("backup", err)
+}
+
+// PruneSnapshots deletes the raw snapshots fetched before cutoff (retention.raw_snapshots)
+// and the bodies no remaining snapshot uses; versions are kept. Per source, the latest
+// snapshot before cutoff stays: it is still the payload in force at cutoff, and
+// "what did the page say at T" must keep an answer for every T after it. The file does
+// not shrink (bbolt reuses the pages); `watcher compact` reclaims them. It writes only
+// when there is something to delete.
+func (s *Store) PruneSnapshots(cutoff time.Time) (snapshots, bodies int, err error) {
+	var p *prunable
+	err = s.db.View(func(tx *bolt.Tx) (err error) {
+		p, err = findPrunable(tx, cutoff)
+		return err
+	})
+	if err != nil || len(p.snapshots)+len(p.bodies) == 0 {
+		return 0, 0, wrapErr("prune snapshots", err)
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		p, err = findPrunable(tx, cutoff)
+		if err != nil {
+			return err
+		}
+		for _, k := range p.snapshots {
+			if err := sub(sourceBucket(tx, k.source), bucketSnapshots).Delete(k.key); err != nil {
+				return err
+			}
+		}
+		for _, h := range p.bodies {
+			if err := tx.Bucket(bucketBodies).Delete(h); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, wrapErr("prune snapshots", err)
+	}
+	return len(p.snapshots), len(p.bodies), nil
+}
+
+// prunable is what PruneSnapshots deletes; its keys are copies, valid after the
+// transaction.
+type prunable struct {
+	snapshots []sourceKey
+	bodies    [][]byte
+}
+
+type sourceKey struct {
+	source string
+	key    []byte
+}
+
+func findPrunable(tx *bolt.Tx, cutoff time.Time) (*prunable, error) {
+	p := &prunable{}
+	used := map[string]bool{}
+	limit := timeKey(cutoff)
+	err := tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
+		b := sub(sourceBucket(tx, string(name)), bucketSnapshots)
+		if b == nil {
+			return nil
+		}
+		// Keys sort by fetch time: every one before cutoff goes but the last.
+		var old [][]byte
+		c := b.Cursor()
+		for k, _ := c.First(); k != nil && bytes.Compare(k, limit) < 0; k, _ = c.Next() {
+			old = append(old, bytes.Clone(k))
+		}
+		if len(old) > 0 {
+			old = old[:len(old)-1]
+		}
+		for _, k := range old {
+			p.snapshots = append(p.snapshots, sourceKey{string(name), k})
+		}
+		var keep []byte
+		if len(old) > 0 {
+			keep = old[len(old)-1]
+		}
+		for k, v := c.Seek(keep); k != nil; k, v = c.Next() {
+			if keep != nil && bytes.Equal(k, keep) {
+				continue
+			}
+			var idx snapshotIndex
+			if err := json.Unmarshal(v, &idx); err != nil {
+				return fmt.Errorf("snapshot %s/%x: %w", name, k, err)
+			}
+			for _, r := range idx.Bodies {
+				used[r.Hash] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = tx.Bucket(bucketBodies).ForEach(func(k, _ []byte) error {
+		if !used[string(k)] {
+			p.bodies = append(p.bodies, bytes.Clone(k))
+		}
+		return nil
+	})
+	return p, err
+}

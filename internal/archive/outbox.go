@@ -1,0 +1,196 @@
+package archive
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// The outbox keeps undelivered messages (pending and parked) apart from delivered ones
+// (bucket "sent", same sequence numbers): the notifier scans the outbox on every round,
+// and that scan must stay as short as the queue, not grow with every message ever sent.
+
+// Messages returns the messages in the given states (every state when none is given),
+// oldest first.
+func (s *Store) Messages(states ...model.MessageState) ([]model.Message, error) {
+	want := func(st model.MessageState) bool { return len(states) == 0 || slices.Contains(states, st) }
+	var out []model.Message
+	err := s.db.View(func(tx *bolt.Tx) error {
+		buckets := []*bolt.Bucket{}
+		if want(model.MessagePending) || want(model.MessageParked) {
+			buckets = append(buckets, tx.Bucket(bucketOutbox))
+		}
+		if want(model.MessageSent) {
+			buckets = append(buckets, tx.Bucket(bucketSent))
+		}
+		for _, b := range buckets {
+			err := b.ForEach(func(k, v []byte) error {
+				var m model.Message
+				if err := json.Unmarshal(v, &m); err != nil {
+					return fmt.Errorf("message %x: %w", k, err)
+				}
+				if want(m.State) {
+					out = append(out, m)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrapErr("messages", err)
+	}
+	slices.SortFunc(out, func(a, b model.Message) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// Message returns one message, delivered or not, or ErrNotFound.
+func (s *Store) Message(id uint64) (model.Message, error) {
+	var m model.Message
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketOutbox).Get(seqKey(id))
+		if v == nil {
+			v = tx.Bucket(bucketSent).Get(seqKey(id))
+		}
+		if v == nil {
+			return ErrNotFound
+		}
+		return json.Unmarshal(v, &m)
+	})
+	return m, wrapErr(fmt.Sprintf("message %d", id), err)
+}
+
+// MarkSent records that message id was delivered, in one short transaction, right after
+// Slack's answer (SPEC §7): only a crash in that instant can repeat a message. Marking a
+// delivered message again is a no-op, so a retried call is harmless.
+func (s *Store) MarkSent(id uint64) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		outbox, sent := tx.Bucket(bucketOutbox), tx.Bucket(bucketSent)
+		m, err := undelivered(outbox, id)
+		if err != nil {
+			if sent.Get(seqKey(id)) != nil {
+				return nil
+			}
+			return err
+		}
+		m.State = model.MessageSent
+		if err := putJSON(sent, seqKey(id), &m); err != nil {
+			return err
+		}
+		return outbox.Delete(seqKey(id))
+	})
+	return wrapErr(fmt.Sprintf("mark sent %d", id), err)
+}
+
+// MarkAttempt records a failed delivery of message id: one more attempt and its error.
+// With park the message is parked: the notifier skips it until Retry, so one bad message
+// or channel never blocks the others.
+func (s *Store) MarkAttempt(id uint64, errText string, park bool) error {
+	return s.updateMessage(id, "mark attempt", func(m *model.Message) {
+		m.Attempts++
+		m.LastError = errText
+		if park {
+			m.State = model.MessageParked
+		}
+	})
+}
+
+// Retry puts a parked message back in the queue (`watcher outbox retry`), with a fresh
+// attempt count since someone has fixed, or means to watch, what parked it. A pending
+// message stays as it is.
+func (s *Store) Retry(id uint64) error {
+	return s.updateMessage(id, "retry", func(m *model.Message) {
+		if m.State == model.MessageParked {
+			m.State, m.Attempts = model.MessagePending, 0
+		}
+	})
+}
+
+// Drop deletes an undelivered message (`watcher outbox drop`). A delivered message cannot
+// be dropped: ErrNotFound.
+func (s *Store) Drop(id uint64) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		outbox := tx.Bucket(bucketOutbox)
+		if _, err := undelivered(outbox, id); err != nil {
+			return err
+		}
+		return outbox.Delete(seqKey(id))
+	})
+	return wrapErr(fmt.Sprintf("drop %d", id), err)
+}
+
+// updateMessage changes an undelivered message in one transaction.
+func (s *Store) updateMessage(id uint64, op string, change func(*model.Message)) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		outbox := tx.Bucket(bucketOutbox)
+		m, err := undelivered(outbox, id)
+		if err != nil {
+			return err
+		}
+		change(&m)
+		return putJSON(outbox, seqKey(id), &m)
+	})
+	return wrapErr(fmt.Sprintf("%s %d", op, id), err)
+}
+
+// undelivered reads a message of the outbox; ErrNotFound if it is not there (unknown or
+// already delivered).
+func undelivered(outbox *bolt.Bucket, id uint64) (model.Message, error) {
+	var m model.Message
+	v := outbox.Get(seqKey(id))
+	if v == nil {
+		return m, fmt.Errorf("no undelivered message %d: %w", id, ErrNotFound)
+	}
+	err := json.Unmarshal(v, &m)
+	return m, err
+}
+
+// thread is where an incident's Slack thread lives.
+type thread struct {
+	Channel string `json:"channel"`
+	TS      string `json:"ts"`
+}
+
+// Thread returns the Slack channel and timestamp of an incident's root message, empty when
+// none was posted yet; ErrNotFound for an unknown incident.
+func (s *Store) Thread(source, id string) (channel, ts string, err error) {
+	id = model.URLID(id)
+	err = s.db.View(func(tx *bolt.Tx) error {
+		src := sourceBucket(tx, source)
+		if get(sub(src, bucketIncidents), []byte(id)) == nil {
+			return ErrNotFound
+		}
+		v := get(sub(src, bucketThreads), []byte(id))
+		if v == nil {
+			return nil
+		}
+		var th thread
+		if err := json.Unmarshal(v, &th); err != nil {
+			return err
+		}
+		channel, ts = th.Channel, th.TS
+		return nil
+	})
+	return channel, ts, wrapErr("thread "+source+"/"+id, err)
+}
+
+// SetThread remembers where an incident's root message was posted, so every later change
+// set replies in that thread, across restarts. ErrNotFound for an unknown incident.
+func (s *Store) SetThread(source, id, channel, ts string) error {
+	id = model.URLID(id)
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		src := sourceBucket(tx, source)
+		if get(sub(src, bucketIncidents), []byte(id)) == nil {
+			return ErrNotFound
+		}
+		return putJSON(src.Bucket(bucketThreads), []byte(id), thread{Channel: channel, TS: ts})
+	})
+	return wrapErr("set thread "+source+"/"+id, err)
+}

@@ -1,0 +1,239 @@
+package archive
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Every read runs in one short read transaction and copies what it returns out of it:
+// bbolt's byte slices point into the memory map and die with the transaction. Incident id
+// arguments go through model.URLID, so a provider id and its URL id both work.
+
+// FetchState returns the fetch state last saved for source, empty if none.
+func (s *Store) FetchState(source string) (model.FetchState, error) {
+	var st model.FetchState
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		st, err = decodeFetchState(get(sub(sourceBucket(tx, source), bucketState), keyFetch))
+		return err
+	})
+	return st, wrapErr("fetch state "+source, err)
+}
+
+// Latest returns the latest archived version of an incident, nil if it has none.
+func (s *Store) Latest(source, id string) (*model.Incident, error) {
+	id = model.URLID(id)
+	var inc *model.Incident
+	err := s.db.View(func(tx *bolt.Tx) error {
+		src := sourceBucket(tx, source)
+		m, ok, err := loadMeta(sub(src, bucketIncidents), id)
+		if err != nil || !ok {
+			return err
+		}
+		v, err := loadVersion(sub(src, bucketVersions), id, m.Latest)
+		if err != nil {
+			return err
+		}
+		inc = &v.Incident
+		return nil
+	})
+	if err != nil {
+		return nil, wrapErr("latest "+source+"/"+id, err)
+	}
+	return inc, nil
+}
+
+// SourceInfo is what the archive knows of a source.
+type SourceInfo struct {
+	Name      string
+	Incidents int    // archived incidents, removed ones included
+	Failures  int    // consecutive failed polls
+	LastError string // of the latest failure while Failures > 0
+	Down      bool   // the failures reached the threshold and were announced
+}
+
+// Sources lists every source with something archived, by name. A source renamed or
+// deleted from the config still appears: its archive stays (SPEC §3, retired sources).
+func (s *Store) Sources() ([]SourceInfo, error) {
+	var out []SourceInfo
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
+			src := sourceBucket(tx, string(name))
+			h, err := loadHealth(src)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			info := SourceInfo{Name: string(name), Failures: h.Failures, LastError: h.LastError, Down: h.Down}
+			if inc := src.Bucket(bucketIncidents); inc != nil {
+				info.Incidents = inc.Stats().KeyN
+			}
+			out = append(out, info)
+			return nil
+		})
+	})
+	return out, wrapErr("sources", err)
+}
+
+// IncidentInfo is an archived incident as listings show it: the latest version and what
+// the archive knows around it.
+type IncidentInfo struct {
+	Source      string
+	ID          string // URL id
+	Latest      model.Incident
+	Versions    int
+	FirstSeen   time.Time // when version 1 was observed
+	LastChanged time.Time // when the latest version was observed
+	Removed     bool      // vanished from the page (two well-formed polls in a row)
+	RemovedAt   time.Time
+	Announced   bool // a root message was written for it
+}
+
+// Incidents lists the archived incidents of source, or of every source when source is
+// empty: by source, then most recently changed first. An unknown source lists nothing.
+func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
+	var out []IncidentInfo
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
+			if source != "" && string(name) != source {
+				return nil
+			}
+			src := sourceBucket(tx, string(name))
+			versions := src.Bucket(bucketVersions)
+			incidents := src.Bucket(bucketIncidents)
+			if incidents == nil {
+				return nil
+			}
+			return incidents.ForEach(func(k, v []byte) error {
+				m, err := unmarshalMeta(v)
+				if err != nil {
+					return fmt.Errorf("%s/%s: %w", name, k, err)
+				}
+				ver, err := loadVersion(versions, string(k), m.Latest)
+				if err != nil {
+					return fmt.Errorf("%s/%s: %w", name, k, err)
+				}
+				out = append(out, IncidentInfo{
+					Source: string(name), ID: string(k), Latest: ver.Incident, Versions: int(m.Latest),
+					FirstSeen: m.FirstSeen, LastChanged: m.LastChanged,
+					Removed: m.Removed, RemovedAt: m.RemovedAt, Announced: m.Announced,
+				})
+				return nil
+			})
+		})
+	})
+	if err != nil {
+		return nil, wrapErr("incidents", err)
+	}
+	slices.SortStableFunc(out, func(a, b IncidentInfo) int {
+		return cmp.Or(strings.Compare(a.Source, b.Source), b.LastChanged.Compare(a.LastChanged), strings.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// Versions returns every version of an incident, oldest first, or ErrNotFound.
+func (s *Store) Versions(source, id string) ([]model.Version, error) {
+	id = model.URLID(id)
+	var out []model.Version
+	err := s.db.View(func(tx *bolt.Tx) error {
+		versions := sub(sourceBucket(tx, source), bucketVersions)
+		if versions == nil {
+			return ErrNotFound
+		}
+		prefix := versionPrefix(id)
+		c := versions.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var ver model.Version
+			if err := json.Unmarshal(v, &ver); err != nil {
+				return fmt.Errorf("%x: %w", k[len(prefix):], err)
+			}
+			out = append(out, ver)
+		}
+		if len(out) == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrapErr("versions "+source+"/"+id, err)
+	}
+	return out, nil
+}
+
+// Version returns version n of an incident, or ErrNotFound.
+func (s *Store) Version(source, id string, n int) (*model.Version, error) {
+	id = model.URLID(id)
+	if n < 1 || n > 1<<32-1 {
+		return nil, fmt.Errorf("archive: version %s/%s/%d: %w", source, id, n, ErrNotFound)
+	}
+	var v *model.Version
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		v, err = loadVersion(sub(sourceBucket(tx, source), bucketVersions), id, uint32(n))
+		return err
+	})
+	if err != nil {
+		return nil, wrapErr("version "+source+"/"+id, err)
+	}
+	return v, nil
+}
+
+// SnapshotAt returns the raw payload of source in force at t: the latest archived
+// snapshot fetched at or before t, with its fetch time and its bodies decompressed. A body
+// whose bytes were never archived (they changed nothing when fetched) comes back with
+// nil Data. ErrNotFound when nothing was archived by t.
+//
+// A version's Snapshot field is such a time: SnapshotAt(source, parse(v.Snapshot)) gives
+// the payload that produced it.
+func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body, error) {
+	var idx snapshotIndex
+	var compressed [][]byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		snapshots := sub(sourceBucket(tx, source), bucketSnapshots)
+		if snapshots == nil {
+			return ErrNotFound
+		}
+		key := timeKey(t)
+		c := snapshots.Cursor()
+		k, v := c.Seek(key)
+		if k == nil || !bytes.Equal(k, key) {
+			if k == nil {
+				k, v = c.Last()
+			} else {
+				k, v = c.Prev()
+			}
+		}
+		if k == nil {
+			return ErrNotFound
+		}
+		if err := json.Unmarshal(v, &idx); err != nil {
+			return fmt.Errorf("snapshot %x: %w", k, err)
+		}
+		bodies := tx.Bucket(bucketBodies)
+		for _, b := range idx.Bodies {
+			// Copy the compressed bytes out and decompress after the transaction, to
+			// keep it short.
+			compressed = append(compressed, bytes.Clone(bodies.Get([]byte(b.Hash))))
+		}
+		return nil
+	})
+	if err != nil {
+		return time.Time{}, nil, wrapErr("snapshot "+source, err)
+	}
+	out := make([]model.Body, len(idx.Bodies))
+	for i, b := range idx.Bodies {
+		out[i] = model.Body{Endpoint: b.Endpoint, Hash: b.Hash}
+		if compressed[i] == nil {
+			continue
+		}
+		if out[i].Data, err = s.dec.DecodeAll(compressed[i], nil); err != nil {
+			return time.Time{}, nil, fmt.Errorf("archive: snapshot %s: body %s: %w", source, b.Hash, err)
+		}
+	}
+	return idx.FetchedAt, out, nil
+}

@@ -1,0 +1,593 @@
+package archive
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// ErrVanished is returned by Record, which then writes nothing, when a well-formed
+// snapshot of a history provider lists no incident of a kind while the archive holds some
+// inside that listing's window. SPEC §4 counts that as a fetch failure, never as
+// "everything was deleted": pages have served empty lists during their own outages.
+var ErrVanished = errors.New("incidents vanished from a well-formed answer")
+
+// The first-poll policies of on_first_poll (SPEC §6 Slack).
+const (
+	FirstPollOpen = "open" // announce incidents still open, archive the rest quietly (default)
+	FirstPollNone = "none" // announce nothing
+	FirstPollAll  = "all"  // announce everything
+)
+
+// Policy is what Record needs to know of a source's notification settings.
+type Policy struct {
+	// FirstPoll is FirstPollOpen (also when empty), FirstPollNone or FirstPollAll.
+	FirstPoll string
+	// Pass reports whether an incident passes the source's filters (components,
+	// min_impact, maintenance); nil passes everything. It gates messages only: the archive
+	// keeps every incident.
+	Pass func(inc *model.Incident) bool
+}
+
+// Result counts what one Record did.
+type Result struct {
+	Changed  int // incidents that got a new version (inferred resolutions included)
+	Messages int // outbox rows written
+	Removed  int // incidents marked removed
+	Resolved int // incidents resolved by inference (open-only providers)
+}
+
+// Record archives what one successful poll of source read, in one write transaction: a
+// new version for every incident that changed, the raw bodies behind them, the outbox
+// rows the changes call for, first misses and removals, and the fetch state.
+//
+// bodies lists every endpoint in force; a Body with nil Data is one whose bytes did not
+// change since an earlier poll, referenced by Hash. The bodies are stored (compressed,
+// once per hash) only when this Record produced a version or a removal, so the file grows
+// with changes, never with polls. state is saved when it differs from the stored one; nil
+// leaves the stored state alone.
+//
+// A Record that changes nothing writes nothing: the decision is made in a read
+// transaction first, so an unchanged poll neither grows the file nor starts a write.
+// A snapshot whose listing lost every archived incident is refused with ErrVanished,
+// also without writing; the caller counts it as a failed poll.
+//
+// Message rules (SPEC §6 Slack): the source's first Record follows p.FirstPoll; later, a
+// new incident is announced (EventNew) if p.Pass; an announced incident gets a message
+// for every later change set; one never announced gets EventNew with CatchUp once a
+// change of it passes; a removal is announced only for an announced incident.
+func (s *Store) Record(source string, snap *model.Snapshot, state model.FetchState, bodies []model.Body, p Policy) (Result, error) {
+	r, err := s.newRecording(source, snap, state, bodies, p)
+	if err != nil {
+		return Result{}, err
+	}
+	var pl *plan
+	err = s.db.View(func(tx *bolt.Tx) (err error) {
+		pl, err = r.plan(tx)
+		return err
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if pl.empty() {
+		return Result{}, nil
+	}
+	var res Result
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		// Plan again inside the write transaction: the read above only decided whether to
+		// write, and what to write must be based on what this transaction sees.
+		pl, err := r.plan(tx)
+		if err != nil {
+			return err
+		}
+		res, err = r.apply(tx, pl)
+		return err
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// recording is one Record call: its inputs and what is computed once for both
+// transactions.
+type recording struct {
+	store   *Store
+	source  string
+	snap    *model.Snapshot
+	at      time.Time // observation time: the snapshot's fetch time, UTC
+	now     time.Time // for message and bookkeeping times
+	state   model.FetchState
+	bodies  []model.Body
+	policy  Policy
+	seen    []seenIncident
+	present map[string]bool    // URL ids in the snapshot
+	kinds   map[model.Kind]int // incidents per kind in the snapshot
+}
+
+// seenIncident is an incident of the snapshot with its URL id and fingerprint.
+type seenIncident struct {
+	id  string
+	inc *model.Incident
+	fp  [32]byte
+}
+
+func (s *Store) newRecording(source string, snap *model.Snapshot, state model.FetchState, bodies []model.Body, p Policy) (*recording, error) {
+	if source == "" {
+		return nil, errors.New("archive: record: empty source name")
+	}
+	if snap == nil {
+		return nil, fmt.Errorf("archive: record %s: nil snapshot", source)
+	}
+	if snap.Source != "" && snap.Source != source {
+		return nil, fmt.Errorf("archive: record %s: snapshot is of source %s", source, snap.Source)
+	}
+	switch p.FirstPoll {
+	case "", FirstPollOpen, FirstPollNone, FirstPollAll:
+	default:
+		return nil, fmt.Errorf("archive: record %s: unknown first-poll policy %q", source, p.FirstPoll)
+	}
+	r := &recording{
+		store: s, source: source, snap: snap, now: s.clock(),
+		state: state, bodies: bodies, policy: p,
+		present: make(map[string]bool, len(snap.Incidents)),
+		kinds:   make(map[model.Kind]int),
+	}
+	r.at = snap.FetchedAt.UTC()
+	if snap.FetchedAt.IsZero() {
+		r.at = r.now
+	}
+	for i := range snap.Incidents {
+		inc := &snap.Incidents[i]
+		if inc.ID == "" {
+			return nil, fmt.Errorf("archive: record %s: incident %q has no id", source, inc.Title)
+		}
+		id := model.URLID(inc.ID)
+		if r.present[id] {
+			// A listing that repeats an incident (seen on paginated pages) is archived
+			// once, from its first occurrence: two versions from one poll would be noise.
+			continue
+		}
+		r.present[id] = true
+		r.kinds[inc.Kind]++
+		r.seen = append(r.seen, seenIncident{id: id, inc: inc, fp: diff.Fingerprint(inc)})
+	}
+	return r, nil
+}
+
+// plan is what a Record has to write, decided from what a transaction reads.
+type plan struct {
+	firstPoll bool // the source has never been recorded
+	saveState bool // the fetch state differs from the stored one
+	touched   []touched
+	missed    []missed
+}
+
+// touched is an incident of the snapshot that needs a write.
+type touched struct {
+	*seenIncident
+	meta    incMeta
+	known   bool // archived before this Record
+	changed bool // its fingerprint differs from the latest version's; else only a miss to clear
+}
+
+type missAction int
+
+const (
+	missFirst   missAction = iota // first well-formed poll without it: remember when
+	missRemove                    // second in a row, history provider: mark removed
+	missResolve                   // second in a row, open-only provider: resolved by inference
+)
+
+// missed is an archived incident absent from the snapshot although its listing covers it.
+type missed struct {
+	id     string
+	meta   incMeta
+	action missAction
+}
+
+func (p *plan) empty() bool {
+	return !p.firstPoll && !p.saveState && len(p.touched) == 0 && len(p.missed) == 0
+}
+
+// plan reads what the archive holds for the source and decides what must be written. It
+// only reads, so it runs in the read transaction that decides whether to write at all
+// and again in the write transaction.
+func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
+	src := sourceBucket(tx, r.source)
+	state := sub(src, bucketState)
+	p := &plan{firstPoll: get(state, keyFirst) == nil}
+	if r.state != nil {
+		stored, err := decodeFetchState(get(state, keyFetch))
+		if err != nil {
+			return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
+		}
+		p.saveState = !maps.Equal(stored, r.state)
+	}
+
+	incidents := sub(src, bucketIncidents)
+	for i := range r.seen {
+		si := &r.seen[i]
+		m, known, err := loadMeta(incidents, si.id)
+		if err != nil {
+			return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
+		}
+		switch {
+		case !known || m.Fingerprint != si.fp:
+			p.touched = append(p.touched, touched{seenIncident: si, meta: m, known: known, changed: true})
+		case !m.FirstMissed.IsZero() || m.Removed:
+			// Seen again: the misses were not in a row after all.
+			p.touched = append(p.touched, touched{seenIncident: si, meta: m, known: true})
+		}
+	}
+	if incidents == nil {
+		return p, nil
+	}
+
+	inWindow := map[model.Kind]int{} // archived, not removed, covered, absent
+	err := incidents.ForEach(func(k, v []byte) error {
+		if r.present[string(k)] {
+			return nil
+		}
+		m, err := unmarshalMeta(v)
+		if err != nil {
+			return fmt.Errorf("incident %s: %w", k, err)
+		}
+		// Only a listing that was parsed this time and reaches back to the incident's
+		// start says anything about it: an endpoint that answered 304, or a window of
+		// the 50 newest that it fell out of, is no evidence it is gone.
+		if m.Removed || !r.snap.Covers(m.Kind, m.StartedAt) {
+			return nil
+		}
+		action := missFirst
+		if r.snap.OpenOnly {
+			if !m.Open {
+				return nil // closed incidents are simply no longer listed
+			}
+			if !m.FirstMissed.IsZero() {
+				action = missResolve
+			}
+		} else {
+			inWindow[m.Kind]++
+			if !m.FirstMissed.IsZero() {
+				action = missRemove
+			}
+		}
+		p.missed = append(p.missed, missed{id: string(k), meta: m, action: action})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
+	}
+	for _, kind := range slices.Sorted(maps.Keys(inWindow)) {
+		if r.kinds[kind] == 0 {
+			return nil, fmt.Errorf("archive: record %s: the answer lists no %s but %d archived are inside its window: %w",
+				r.source, kind, inWindow[kind], ErrVanished)
+		}
+	}
+	return p, nil
+}
+
+// apply writes what plan decided. It runs in the write transaction.
+func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
+	var res Result
+	src, err := createSource(tx, r.source)
+	if err != nil {
+		return res, err
+	}
+	w := &writer{
+		r:         r,
+		state:     src.Bucket(bucketState),
+		incidents: src.Bucket(bucketIncidents),
+		versions:  src.Bucket(bucketVersions),
+		outbox:    tx.Bucket(bucketOutbox),
+		res:       &res,
+	}
+	if p.firstPoll {
+		if err := w.state.Put(keyFirst, []byte(r.now.Format(time.RFC3339Nano))); err != nil {
+			return res, err
+		}
+	}
+	// Oldest first, whatever order the provider lists them in, so a first poll's
+	// announcements reach the channel in the order the incidents happened. Sorted here,
+	// not in newRecording, to keep the unchanged path free of it.
+	slices.SortStableFunc(p.touched, func(a, b touched) int {
+		return cmp.Or(a.inc.StartedAt.Compare(b.inc.StartedAt), strings.Compare(a.id, b.id))
+	})
+	for _, t := range p.touched {
+		if err := w.seen(p.firstPoll, t); err != nil {
+			return res, fmt.Errorf("archive: record %s: incident %s: %w", r.source, t.id, err)
+		}
+	}
+	for _, m := range p.missed {
+		if err := w.missed(m); err != nil {
+			return res, fmt.Errorf("archive: record %s: incident %s: %w", r.source, m.id, err)
+		}
+	}
+	if w.evidence {
+		if err := r.storeSnapshot(tx, src.Bucket(bucketSnapshots)); err != nil {
+			return res, fmt.Errorf("archive: record %s: %w", r.source, err)
+		}
+	}
+	if p.saveState {
+		if err := putJSON(w.state, keyFetch, r.state); err != nil {
+			return res, fmt.Errorf("archive: record %s: fetch state: %w", r.source, err)
+		}
+	}
+	return res, nil
+}
+
+// writer holds the buckets one apply writes to.
+type writer struct {
+	r                                  *recording
+	state, incidents, versions, outbox *bolt.Bucket
+	res                                *Result
+	evidence                           bool // something happened that the raw snapshot must back
+}
+
+// seen handles an incident of the snapshot: a new version if it changed, and in any case
+// the end of its misses.
+func (w *writer) seen(firstPoll bool, t touched) error {
+	m := t.meta
+	m.FirstMissed, m.Removed, m.RemovedAt = time.Time{}, false, time.Time{}
+	if !t.changed {
+		return w.putMeta(t.id, &m)
+	}
+	var prev *model.Incident
+	if t.known {
+		v, err := loadVersion(w.versions, t.id, m.Latest)
+		if err != nil {
+			return err
+		}
+		prev = &v.Incident
+	}
+	changes := diff.Changes(prev, t.inc)
+	if len(changes) == 0 && t.known {
+		// diff promises equal fingerprints exactly when it finds no change; should the
+		// two ever disagree (a diff upgrade that normalises more, say), remember this
+		// fingerprint so the next poll takes the fast path again instead of re-diffing
+		// and rewriting on every poll. A new incident always gets version 1, even an
+		// empty one, since every archived incident must have a latest version.
+		m.Fingerprint = t.fp
+		return w.putMeta(t.id, &m)
+	}
+	ev, catchUp, announce := w.r.decide(firstPoll, t.known, m.Announced, prev, t.inc, changes)
+	return w.version(t.id, &m, t.inc, t.fp, changes, ev, catchUp, announce)
+}
+
+// missed handles an archived incident that the snapshot should have listed and did not.
+func (w *writer) missed(ms missed) error {
+	m := ms.meta
+	switch ms.action {
+	case missFirst:
+		m.FirstMissed = w.r.at
+		return w.putMeta(ms.id, &m)
+	case missRemove:
+		m.Removed, m.RemovedAt = true, w.r.at
+		w.res.Removed++
+		w.evidence = true
+		if m.Announced {
+			if err := w.message(ms.id, m.Latest, model.EventRemoved, false); err != nil {
+				return err
+			}
+		}
+		return w.putMeta(ms.id, &m)
+	}
+	// missResolve: an open-only page stopped listing it twice in a row.
+	v, err := loadVersion(w.versions, ms.id, m.Latest)
+	if err != nil {
+		return err
+	}
+	prev := &v.Incident
+	cur := inferResolved(prev, m.FirstMissed)
+	m.FirstMissed = time.Time{}
+	changes := diff.Changes(prev, cur)
+	if len(changes) == 0 {
+		m.Open, m.Fingerprint = false, diff.Fingerprint(cur)
+		return w.putMeta(ms.id, &m)
+	}
+	w.res.Resolved++
+	ev, catchUp, announce := w.r.decide(false, true, m.Announced, prev, cur, changes)
+	return w.version(ms.id, &m, cur, diff.Fingerprint(cur), changes, ev, catchUp, announce)
+}
+
+// inferResolved is prev resolved (maintenance: completed) at the time it was first
+// missed, marked inferred. status_raw is cleared: the provider never said that word.
+func inferResolved(prev *model.Incident, at time.Time) *model.Incident {
+	cur := *prev
+	cur.Status = model.StatusResolved
+	if cur.Kind == model.KindMaintenance {
+		cur.Status = model.StatusCompleted
+	}
+	cur.StatusRaw = ""
+	cur.ResolvedAt = at
+	cur.ResolvedInferred = true
+	return &cur
+}
+
+// version appends version N+1 of an incident and, if announce, its message.
+func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte, changes []model.Change, ev model.Event, catchUp, announce bool) error {
+	n := m.Latest + 1
+	v := model.Version{
+		N:          int(n),
+		ObservedAt: w.r.at,
+		Incident:   *inc,
+		Changes:    changes,
+		Summary:    diff.Summary(changes),
+		Snapshot:   snapshotName(w.r.at),
+	}
+	if err := putJSON(w.versions, versionKey(id, n), &v); err != nil {
+		return err
+	}
+	m.Latest, m.Fingerprint = n, fp
+	m.Kind, m.StartedAt, m.Open = inc.Kind, inc.StartedAt, inc.Open()
+	m.LastChanged = w.r.at
+	if n == 1 {
+		m.FirstSeen = w.r.at
+	}
+	w.res.Changed++
+	w.evidence = true
+	if announce {
+		if err := w.message(id, n, ev, catchUp); err != nil {
+			return err
+		}
+		if ev == model.EventNew {
+			m.Announced = true
+		}
+	}
+	return w.putMeta(id, m)
+}
+
+func (w *writer) putMeta(id string, m *incMeta) error {
+	return w.incidents.Put([]byte(id), m.marshal())
+}
+
+// message writes an outbox row for an incident.
+func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool) error {
+	_, err := putMessage(w.outbox, model.Message{
+		Source:     w.r.source,
+		IncidentID: id,
+		Version:    int(n),
+		Event:      ev,
+		CatchUp:    catchUp,
+		CreatedAt:  w.r.now,
+	})
+	if err == nil {
+		w.res.Messages++
+	}
+	return err
+}
+
+// putMessage appends msg to the outbox as pending, numbered by the bucket's sequence so
+// the outbox reads oldest first; the sequence rolls back with a failed transaction.
+func putMessage(outbox *bolt.Bucket, msg model.Message) (uint64, error) {
+	seq, err := outbox.NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	msg.ID, msg.State = seq, model.MessagePending
+	return seq, putJSON(outbox, seqKey(seq), &msg)
+}
+
+// decide says whether a new version gets a message, and which (SPEC §6 Slack).
+func (r *recording) decide(firstPoll, known, announced bool, prev, cur *model.Incident, changes []model.Change) (ev model.Event, catchUp, announce bool) {
+	// Filters apply on the first poll too: on_first_poll chooses among the incidents a
+	// source would announce, it does not lift min_impact or components.
+	pass := r.policy.Pass == nil || r.policy.Pass(cur)
+	switch {
+	case !known && firstPoll:
+		switch r.policy.FirstPoll {
+		case FirstPollAll:
+			return model.EventNew, false, pass
+		case FirstPollNone:
+			return model.EventNew, false, false
+		default:
+			return model.EventNew, false, pass && cur.Open()
+		}
+	case !known:
+		return model.EventNew, false, pass
+	case announced:
+		// Once a thread is started every later change set is posted, filters or not: an
+		// incident downgraded below min_impact, or that dropped a watched component, must
+		// still show its resolution in the thread people are reading.
+		return eventFor(prev, cur, changes), false, true
+	default:
+		// Archived quietly so far (first poll, or below a filter): announce it now if it
+		// passes, as a root message with a catch-up of what came before.
+		return model.EventNew, true, pass
+	}
+}
+
+// eventFor names a change set of an announced incident by the most important thing it
+// says. Closing (resolved, completed, or straight to postmortem) wins over a postmortem
+// arriving in the same change set: the change set itself carries the rest.
+func eventFor(prev, cur *model.Incident, changes []model.Change) model.Event {
+	if prev.Status.Open() && !cur.Status.Open() {
+		return model.EventResolved
+	}
+	for _, c := range changes {
+		if c.Field == "postmortem.body" || c.Field == "postmortem.published_at" {
+			return model.EventPostmortem
+		}
+	}
+	return model.EventChanged
+}
+
+// loadVersion decodes version n of an incident.
+func loadVersion(versions *bolt.Bucket, id string, n uint32) (*model.Version, error) {
+	data := get(versions, versionKey(id, n))
+	if data == nil {
+		return nil, fmt.Errorf("version %d: %w", n, ErrNotFound)
+	}
+	var v model.Version
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("version %d: %w", n, err)
+	}
+	return &v, nil
+}
+
+func decodeFetchState(data []byte) (model.FetchState, error) {
+	st := model.FetchState{}
+	if data == nil {
+		return st, nil
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("fetch state: %w", err)
+	}
+	return st, nil
+}
+
+// snapshotIndex is what a snapshot key maps to: which body each endpoint had.
+type snapshotIndex struct {
+	FetchedAt time.Time `json:"fetched_at"`
+	Bodies    []bodyRef `json:"bodies"`
+}
+
+type bodyRef struct {
+	Endpoint string `json:"endpoint"`
+	Hash     string `json:"hash"`
+}
+
+// storeSnapshot stores the raw bodies not yet archived and the snapshot's index entry.
+func (r *recording) storeSnapshot(tx *bolt.Tx, snapshots *bolt.Bucket) error {
+	bodies := tx.Bucket(bucketBodies)
+	idx := snapshotIndex{FetchedAt: r.at}
+	for _, b := range r.bodies {
+		hash := b.Hash
+		if b.Data == nil {
+			if hash != "" {
+				idx.Bodies = append(idx.Bodies, bodyRef{b.Endpoint, hash})
+			}
+			continue
+		}
+		if hash == "" || bodies.Get([]byte(hash)) == nil {
+			// Hash only what is about to be stored: a wrong hash from the caller would
+			// file these bytes under another body's name for good.
+			sum := sha256.Sum256(b.Data)
+			got := hex.EncodeToString(sum[:])
+			if hash != "" && hash != got {
+				return fmt.Errorf("body %s: hash %s does not match its data (%s)", b.Endpoint, hash, got)
+			}
+			hash = got
+			if bodies.Get([]byte(hash)) == nil {
+				if err := bodies.Put([]byte(hash), r.store.enc.EncodeAll(b.Data, nil)); err != nil {
+					return fmt.Errorf("body %s: %w", b.Endpoint, err)
+				}
+			}
+		}
+		idx.Bodies = append(idx.Bodies, bodyRef{b.Endpoint, hash})
+	}
+	slices.SortFunc(idx.Bodies, func(a, b bodyRef) int { return strings.Compare(a.Endpoint, b.Endpoint) })
+	return putJSON(snapshots, timeKey(r.at), &idx)
+}

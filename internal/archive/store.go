@@ -1,0 +1,138 @@
+package archive
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// ErrLocked is returned by Open when another process (another watcher, or a CLI command
+// writing to the archive) holds the file's lock for longer than Options.Timeout. bbolt
+// allows one writer per file; browse commands then go through the daemon's API instead.
+var ErrLocked = errors.New("archive locked")
+
+// ErrNotExist is returned by Open with Options.MustExist (or ReadOnly) when there is no
+// file at the path: browse commands must never create an empty archive by accident.
+var ErrNotExist = errors.New("no archive")
+
+// ErrLayout is returned by Open for a file whose layout this build cannot use: written by
+// a newer watcher, not a watcher archive at all, or (read-only) still to be migrated.
+var ErrLayout = errors.New("unsupported archive layout")
+
+// ErrNotFound is returned by reads and outbox operations for an unknown source, incident,
+// version, snapshot or message.
+var ErrNotFound = errors.New("not found")
+
+// DefaultTimeout is how long Open waits for the file lock when Options.Timeout is zero:
+// long enough to ride out a `watcher poll` finishing, short enough that a second daemon
+// fails at once with a clear message instead of hanging (bbolt's zero means forever).
+const DefaultTimeout = time.Second
+
+// Options tune Open.
+type Options struct {
+	// Timeout is how long to wait for the file lock; zero means DefaultTimeout.
+	Timeout time.Duration
+	// ReadOnly opens the file with a shared lock and refuses writes. It implies MustExist.
+	ReadOnly bool
+	// MustExist makes Open fail with ErrNotExist instead of creating a new archive.
+	MustExist bool
+	// NoSync skips fsync after each commit. Only for tests and benchmarks: a crash can
+	// then lose committed transactions.
+	NoSync bool
+	// Now is the clock for message and bookkeeping times; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is an open archive. Its methods are safe for concurrent use; bbolt serialises the
+// writers.
+type Store struct {
+	db   *bolt.DB
+	path string
+	now  func() time.Time
+
+	// One encoder and one decoder for the life of the store: building them allocates
+	// several MB of tables, and EncodeAll/DecodeAll are safe for concurrent use.
+	enc *zstd.Encoder
+	dec *zstd.Decoder
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open opens the archive at path, creating it unless o.MustExist or o.ReadOnly, and brings
+// its layout up to date. It fails with ErrLocked when another process holds the file, with
+// ErrNotExist when the file must exist and does not, and with ErrLayout when the file is
+// newer than this build or not an archive.
+func Open(path string, o Options) (*Store, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.MustExist || o.ReadOnly {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s", ErrNotExist, path)
+		}
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:  o.Timeout,
+		ReadOnly: o.ReadOnly,
+		NoSync:   o.NoSync,
+	})
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, fmt.Errorf("archive %s: another watcher holds it (gave up after %s): %w", path, o.Timeout, ErrLocked)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
+		return nil, fmt.Errorf("archive %s: not a watcher archive (%v): %w", path, err, ErrLayout)
+	case err != nil:
+		return nil, fmt.Errorf("archive %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, now: o.Now}
+	if err := s.migrate(o.ReadOnly); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	s.enc, err = zstd.NewWriter(nil,
+		// Record runs inside bbolt's single write transaction, so one encoder state is
+		// all that can ever be busy; more would only hold memory.
+		zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("archive %s: zstd encoder: %w", path, err)
+	}
+	s.dec, err = zstd.NewReader(nil,
+		zstd.WithDecoderConcurrency(2),
+		// Bodies are capped at http.max_body when fetched; the cap here only stops a
+		// damaged frame from claiming unbounded memory.
+		zstd.WithDecoderMaxMemory(1<<30))
+	if err != nil {
+		_ = s.enc.Close()
+		_ = db.Close()
+		return nil, fmt.Errorf("archive %s: zstd decoder: %w", path, err)
+	}
+	return s, nil
+}
+
+// Path returns the file the store was opened from.
+func (s *Store) Path() string { return s.path }
+
+// Close releases the file and its lock. Calling it again returns the first result.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.dec.Close()
+		encErr := s.enc.Close()
+		s.closeErr = errors.Join(s.db.Close(), encErr)
+	})
+	return s.closeErr
+}
+
+// clock returns the store's current time in UTC: every time the archive writes is UTC.
+func (s *Store) clock() time.Time { return s.now().UTC() }
