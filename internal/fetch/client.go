@@ -1,0 +1,476 @@
+// Package fetch reads vendor status pages: a polite HTTP client (conditional GET, capped
+// and always-drained bodies, concurrency caps, Retry-After) and the provider adapters that
+// turn what it reads into a normalised model.Snapshot (SPEC §3, §4, §7).
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// DefaultUserAgent is sent when ClientOptions.UserAgent is empty. The config package
+// normally supplies "statuswatch/<version> (+<project URL>)"; this is the fallback for
+// tests and tools that build a client by hand.
+const DefaultUserAgent = "statuswatch/dev (+https://github.com/statuswatch/statuswatch)"
+
+// Defaults for the zero ClientOptions fields, matching the config defaults of SPEC §6.
+const (
+	DefaultMaxBody     = 32 << 20
+	DefaultTimeout     = 20 * time.Second
+	DefaultConcurrency = 32
+	DefaultPerHost     = 4
+)
+
+// Transport timeouts. The per-request overall timeout (ClientOptions.Timeout) bounds the
+// whole exchange; these catch the phases that would otherwise hang inside it.
+const (
+	dialTimeout           = 10 * time.Second
+	tlsHandshakeTimeout   = 10 * time.Second
+	responseHeaderTimeout = 30 * time.Second
+	idleConnTimeout       = 90 * time.Second
+
+	// maxRedirects: a status page that bounces more than this is misconfigured.
+	maxRedirects = 5
+	// drainLimit bounds how much of an unwanted body we read so the connection can be
+	// reused; beyond it, closing (and losing the connection) is cheaper than reading.
+	drainLimit = 64 << 10
+	// maxRetryAfter caps a server's Retry-After (SPEC §7).
+	maxRetryAfter = 6 * time.Hour
+)
+
+// ErrTooLarge is matched (errors.Is) by the error of a response body longer than
+// ClientOptions.MaxBody; its text reads "response exceeds N bytes".
+var ErrTooLarge = errors.New("response too large")
+
+// tooLargeError carries the limit into the message while still matching ErrTooLarge.
+type tooLargeError struct{ max int64 }
+
+func (e *tooLargeError) Error() string { return fmt.Sprintf("response exceeds %d bytes", e.max) }
+
+// Is makes errors.Is(err, ErrTooLarge) hold.
+func (e *tooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// StatusError is the error of a response whose status is neither 2xx nor 304.
+// RetryAfter is the server's Retry-After on 429 and 503 (capped at 6 h), else zero.
+type StatusError struct {
+	Code       int
+	RetryAfter time.Duration
+}
+
+// Error says the status, and the wait the server asked for when it did.
+func (e *StatusError) Error() string {
+	s := fmt.Sprintf("HTTP %d %s", e.Code, http.StatusText(e.Code))
+	if e.RetryAfter > 0 {
+		s += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
+	}
+	return s
+}
+
+// RetryAfter returns the wait a server asked for with Retry-After, when err carries one.
+func RetryAfter(err error) (time.Duration, bool) {
+	var se *StatusError
+	if errors.As(err, &se) && se.RetryAfter > 0 {
+		return se.RetryAfter, true
+	}
+	return 0, false
+}
+
+// Backoff is how long a source that failed `failures` polls in a row waits before its next
+// poll: min(30m, interval × 2^(failures-1)), then ±20% jitter so sources that failed
+// together do not retry together (SPEC §7). rnd returns a number in [0, 1); nil uses
+// math/rand/v2. Zero failures means no wait.
+func Backoff(interval time.Duration, failures int, rnd func() float64) time.Duration {
+	const ceiling = 30 * time.Minute
+	if failures <= 0 || interval <= 0 {
+		return 0
+	}
+	d := interval
+	// Double step by step rather than shifting, so a large failure count cannot overflow.
+	for i := 1; i < failures && d < ceiling; i++ {
+		d *= 2
+	}
+	d = min(d, ceiling)
+	if rnd == nil {
+		rnd = rand.Float64
+	}
+	return time.Duration(float64(d) * (0.8 + 0.4*rnd()))
+}
+
+// ClientOptions configure a Client. Zero fields take the Default* values.
+type ClientOptions struct {
+	UserAgent   string
+	MaxBody     int64         // bytes; a longer body is an error
+	Timeout     time.Duration // per request, overall: connect, headers and body
+	Concurrency int           // requests in flight at once, over all hosts
+	PerHost     int           // requests (and connections) in flight per host:port
+	CAFile      string        // extra PEM CA bundle, added to the system roots
+	// Transport replaces the built-in transport (tests). The concurrency caps still apply.
+	Transport http.RoundTripper
+}
+
+// Client is the polite HTTP client every provider fetches through (SPEC §7).
+// It is safe for concurrent use.
+type Client struct {
+	hc      *http.Client
+	ua      string
+	maxBody int64
+	timeout time.Duration
+	perHost int
+	global  chan struct{}
+	now     func() time.Time // for Retry-After dates; a field so tests can pin it
+
+	mu    sync.Mutex
+	hosts map[string]*hostSlot
+}
+
+// hostSlot is the semaphore of one host:port, dropped once nobody uses it so the map
+// does not grow with every host ever polled.
+type hostSlot struct {
+	sem  chan struct{}
+	refs int
+}
+
+// NewClient builds a Client. It fails only when CAFile cannot be read or holds no
+// certificate.
+func NewClient(o ClientOptions) (*Client, error) {
+	if o.UserAgent == "" {
+		o.UserAgent = DefaultUserAgent
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.PerHost <= 0 {
+		o.PerHost = DefaultPerHost
+	}
+	rt := o.Transport
+	if rt == nil {
+		tr, err := newTransport(o)
+		if err != nil {
+			return nil, err
+		}
+		rt = tr
+	}
+	c := &Client{
+		ua:      o.UserAgent,
+		maxBody: o.MaxBody,
+		timeout: o.Timeout,
+		perHost: o.PerHost,
+		global:  make(chan struct{}, o.Concurrency),
+		now:     time.Now,
+		hosts:   make(map[string]*hostSlot),
+	}
+	c.hc = &http.Client{Transport: rt, CheckRedirect: checkRedirect}
+	return c, nil
+}
+
+func newTransport(o ClientOptions) (*http.Transport, error) {
+	// No DNS cache of our own: every dial resolves through the system resolver, so a
+	// vendor moving its page is followed as soon as the TTL allows (SPEC §7).
+	d := &net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
+	tr := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           d.DialContext,
+		TLSHandshakeTimeout:   tlsHandshakeTimeout,
+		ResponseHeaderTimeout: min(responseHeaderTimeout, o.Timeout),
+		IdleConnTimeout:       idleConnTimeout,
+		ExpectContinueTimeout: time.Second,
+		MaxIdleConns:          o.Concurrency * 2,
+		MaxIdleConnsPerHost:   o.PerHost,
+		MaxConnsPerHost:       o.PerHost,
+		ForceAttemptHTTP2:     true,
+		// Accept-Encoding is left to the transport: it asks for gzip and decompresses
+		// transparently, and MaxBody then caps the decompressed size, which is what
+		// protects our memory.
+	}
+	if o.CAFile != "" {
+		pem, err := os.ReadFile(o.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("ca_file: %w", err)
+		}
+		pool, err := x509.SystemCertPool()
+		if err != nil || pool == nil {
+			pool = x509.NewCertPool()
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("ca_file %s: no PEM certificate found", o.CAFile)
+		}
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	}
+	return tr, nil
+}
+
+// checkRedirect stops after maxRedirects and strips every header but the User-Agent when a
+// redirect leaves the original host: source headers are secrets (tokens, API keys), and
+// net/http only strips Authorization and cookies by itself.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	if req.URL.Host != via[0].URL.Host {
+		ua := req.Header.Get("User-Agent")
+		req.Header = http.Header{}
+		req.Header.Set("User-Agent", ua)
+	}
+	return nil
+}
+
+// Response is the outcome of a successful Get.
+type Response struct {
+	// NotModified: the server answered 304; Body is nil.
+	NotModified bool
+	// Unchanged: a 200 whose body hashes to prev.Hash, recognised before any parsing;
+	// Body is nil then too, since nobody will read it.
+	Unchanged bool
+	Body      []byte
+	// State holds the validators and body hash to remember for the next Get: on 304 the
+	// previous ones, refreshed by whatever validators the 304 carried.
+	State       model.EndpointState
+	ContentType string
+	FinalURL    string // after redirects
+}
+
+// Get fetches rawURL conditionally: prev's ETag and Last-Modified become If-None-Match and
+// If-Modified-Since. headers are added to the request; they are secrets and never appear
+// in an error. Statuses other than 2xx and 304 are a *StatusError; a body longer than
+// MaxBody is an error matching ErrTooLarge. The body is always drained and closed.
+func (c *Client) Get(ctx context.Context, rawURL string, prev model.EndpointState, headers map[string]string) (*Response, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("fetch: bad url: %w", err)
+	}
+	// name is the URL as errors show it: userinfo passwords redacted.
+	name := u.Redacted()
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("fetch %s: unsupported scheme %q", name, u.Scheme)
+	}
+	release, err := c.acquire(ctx, hostPort(u))
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	defer release()
+
+	// The timeout starts once we hold the slots: time spent queued behind other polls is
+	// bounded by the caller's ctx, not charged to this vendor.
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	req.Header.Set("User-Agent", c.ua)
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	if prev.ETag != "" {
+		req.Header.Set("If-None-Match", prev.ETag)
+	}
+	if prev.LastModified != "" {
+		req.Header.Set("If-Modified-Since", prev.LastModified)
+	}
+
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		// *url.Error names the URL of the last hop; name the one we were asked for. The
+		// cause never holds header values.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	defer drainClose(resp.Body)
+
+	out := &Response{ContentType: resp.Header.Get("Content-Type"), FinalURL: resp.Request.URL.String()}
+	if err := c.checkStatus(resp); err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	if resp.StatusCode == http.StatusNotModified {
+		out.NotModified = true
+		out.State = prev
+		if v := resp.Header.Get("ETag"); v != "" {
+			out.State.ETag = v
+		}
+		if v := resp.Header.Get("Last-Modified"); v != "" {
+			out.State.LastModified = v
+		}
+		return out, nil
+	}
+
+	buf, err := c.readBody(resp)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	defer putBuffer(buf)
+	sum := sha256.Sum256(buf.Bytes())
+	out.State = model.EndpointState{
+		ETag:         resp.Header.Get("ETag"),
+		LastModified: resp.Header.Get("Last-Modified"),
+		Hash:         hex.EncodeToString(sum[:]),
+	}
+	out.Unchanged = prev.Hash != "" && out.State.Hash == prev.Hash
+	if !out.Unchanged {
+		// Only a body that will be parsed leaves the pool; an unchanged poll allocates
+		// nothing the size of the body (SPEC §8).
+		out.Body = bytes.Clone(buf.Bytes())
+		if out.Body == nil {
+			out.Body = []byte{}
+		}
+	}
+	return out, nil
+}
+
+// checkStatus is the one place HTTP statuses become errors.
+func (c *Client) checkStatus(resp *http.Response) error {
+	code := resp.StatusCode
+	if code == http.StatusNotModified || (code >= 200 && code < 300) {
+		return nil
+	}
+	e := &StatusError{Code: code}
+	if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
+		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.now())
+	}
+	return e
+}
+
+// parseRetryAfter reads Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3),
+// capped at maxRetryAfter. Anything unreadable, or in the past, is zero: no hint.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	var d time.Duration
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n <= 0 {
+			return 0
+		}
+		if n > int64(maxRetryAfter/time.Second) {
+			return maxRetryAfter
+		}
+		d = time.Duration(n) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = t.Sub(now)
+	}
+	return min(max(d, 0), maxRetryAfter)
+}
+
+// readBody reads at most maxBody bytes into a pooled buffer; one byte more means the
+// body is too large. The caller returns the buffer with putBuffer.
+func (c *Client) readBody(resp *http.Response) (*bytes.Buffer, error) {
+	if resp.ContentLength > c.maxBody {
+		return nil, &tooLargeError{c.maxBody}
+	}
+	buf := bufferPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	// Size the buffer from Content-Length when the server sent one (it does not when the
+	// transport decompresses gzip), so a large body is read without regrowing.
+	if n := resp.ContentLength; n > 0 {
+		buf.Grow(int(n) + 1)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1)); err != nil {
+		putBuffer(buf)
+		return nil, fmt.Errorf("read body: %w", err)
+	}
+	if int64(buf.Len()) > c.maxBody {
+		putBuffer(buf)
+		return nil, &tooLargeError{c.maxBody}
+	}
+	return buf, nil
+}
+
+// bufferPool recycles body buffers: most polls read a body the size of the last one and
+// throw it away unparsed, so reusing the memory saves both the allocation and the zeroing.
+var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooled keeps the odd multi-megabyte body (GCP's whole history) from pinning memory.
+const maxPooled = 4 << 20
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() <= maxPooled {
+		bufferPool.Put(b)
+	}
+}
+
+// drainClose reads what is left of a body, up to drainLimit, so the connection can be
+// reused, then closes it. Every response goes through it, whatever the outcome.
+func drainClose(b io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, b, drainLimit)
+	_ = b.Close()
+}
+
+// acquire takes a per-host slot, then a global one, and returns the function that gives
+// both back. The host slot comes first so a request waiting for a busy host does not sit
+// on a global slot that a request to an idle host could use.
+func (c *Client) acquire(ctx context.Context, host string) (func(), error) {
+	c.mu.Lock()
+	s := c.hosts[host]
+	if s == nil {
+		s = &hostSlot{sem: make(chan struct{}, c.perHost)}
+		c.hosts[host] = s
+	}
+	s.refs++
+	c.mu.Unlock()
+
+	unref := func() {
+		c.mu.Lock()
+		if s.refs--; s.refs == 0 {
+			delete(c.hosts, host)
+		}
+		c.mu.Unlock()
+	}
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		unref()
+		return nil, ctx.Err()
+	}
+	select {
+	case c.global <- struct{}{}:
+	case <-ctx.Done():
+		<-s.sem
+		unref()
+		return nil, ctx.Err()
+	}
+	return func() {
+		<-c.global
+		<-s.sem
+		unref()
+	}, nil
+}
+
+// hostPort is the key of the per-host cap: host:port with the scheme's default port.
+func hostPort(u *url.URL) string {
+	if u.Port() != "" {
+		return strings.ToLower(u.Host)
+	}
+	port := "80"
+	if u.Scheme == "https" {
+		port = "443"
+	}
+	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}

@@ -1,0 +1,249 @@
+package fetch
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// postmortemFromHTML extracts the postmortem block of a Statuspage incident page, nil when
+// the page has none. Statuspage renders an incident's timeline as
+//
+//	<div class="incident-updates-container">
+//	  <div class="row update-row">
+//	    <div class="update-title span3 font-large">Postmortem</div>
+//	    <div class="update-container">
+//	      <div class="update-body font-regular">…</div>
+//	      <div class="update-timestamp …">Posted <span class="ago" data-datetime-unix="…">…
+//
+// with the postmortem as the row titled "Postmortem". An element whose class is
+// "postmortem" or "incident-postmortem" is accepted too, as a hedge against a layout
+// change. The text comes out clean: blocks become paragraphs, script and style are dropped.
+func postmortemFromHTML(page []byte) *model.Postmortem {
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		return nil
+	}
+	block := findPostmortem(doc)
+	if block == nil {
+		return nil
+	}
+	body := block
+	if b := findClass(block, "update-body"); b != nil {
+		body = b
+	} else if b := findClass(block, "markdown-display"); b != nil {
+		body = b
+	}
+	text := htmlText(body, findClass(block, "update-title"))
+	if text == "" {
+		return nil
+	}
+	return &model.Postmortem{Body: text, Format: model.FormatText, PublishedAt: postedAt(block)}
+}
+
+// findPostmortem returns the first postmortem block in document order.
+func findPostmortem(n *html.Node) *html.Node {
+	if n.Type == html.ElementNode {
+		if hasClass(n, "postmortem") || hasClass(n, "incident-postmortem") {
+			return n
+		}
+		if hasClass(n, "update-row") {
+			if t := findClass(n, "update-title"); t != nil && strings.EqualFold(htmlText(t, nil), "postmortem") {
+				return n
+			}
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := findPostmortem(c); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// findClass returns the first element under n (n included) with the class token cls.
+func findClass(n *html.Node, cls string) *html.Node {
+	if n.Type == html.ElementNode && hasClass(n, cls) {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := findClass(c, cls); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func hasClass(n *html.Node, cls string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == "class" {
+			for _, f := range strings.Fields(a.Val) {
+				if f == cls {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// postedAt reads the block's "Posted" time from the data-datetime-unix attribute
+// Statuspage puts on it (milliseconds, or seconds on older pages); zero when absent.
+func postedAt(n *html.Node) time.Time {
+	if n.Type == html.ElementNode {
+		for _, a := range n.Attr {
+			if a.Key != "data-datetime-unix" {
+				continue
+			}
+			v, err := strconv.ParseInt(strings.TrimSpace(a.Val), 10, 64)
+			if err != nil || v <= 0 {
+				continue
+			}
+			if v > 1e11 { // later than 5138 AD in seconds: it is milliseconds
+				return time.UnixMilli(v).UTC()
+			}
+			return time.Unix(v, 0).UTC()
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if t := postedAt(c); !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// htmlText renders n as plain text, leaving out the subtree skip (may be nil). Block
+// elements become paragraph breaks, <br> a line break, list items lines starting "- ";
+// whitespace is collapsed except in <pre>; script, style and the like are dropped.
+func htmlText(n, skip *html.Node) string {
+	w := &textWriter{}
+	w.walk(n, skip)
+	return w.b.String()
+}
+
+// textWriter accumulates text with at most one pending break between runs, so nested
+// blocks make one paragraph break, not several.
+type textWriter struct {
+	b     strings.Builder
+	brk   int  // pending newlines before the next text: 0, 1 or 2
+	space bool // pending space before the next text
+	pre   int  // depth inside <pre>
+}
+
+func (w *textWriter) walk(n, skip *html.Node) {
+	if n == skip {
+		return
+	}
+	switch n.Type {
+	case html.TextNode:
+		w.text(n.Data)
+		return
+	case html.ElementNode:
+	case html.DocumentNode:
+	default:
+		return // comments, doctype
+	}
+	switch n.DataAtom {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Svg, atom.Iframe, atom.Object:
+		return
+	case atom.Br:
+		w.breakLine(1)
+		return
+	case atom.Pre:
+		w.pre++
+		defer func() { w.pre-- }()
+	}
+	// A list item is a line of its list; every other block is a paragraph.
+	brk := 0
+	switch {
+	case n.DataAtom == atom.Li:
+		brk = 1
+		w.breakLine(1)
+		w.text("- ")
+	case isBlock(n.DataAtom):
+		brk = 2
+		w.breakLine(2)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w.walk(c, skip)
+	}
+	if brk > 0 {
+		w.breakLine(brk)
+	}
+}
+
+func (w *textWriter) breakLine(n int) {
+	w.brk = max(w.brk, n)
+	w.space = false
+}
+
+func (w *textWriter) text(s string) {
+	if w.pre > 0 {
+		if s == "" {
+			return
+		}
+		w.flush(false)
+		w.b.WriteString(s)
+		return
+	}
+	lead, trail := startsSpace(s), endsSpace(s)
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		if s != "" && w.b.Len() > 0 && w.brk == 0 {
+			w.space = true
+		}
+		return
+	}
+	w.flush(lead)
+	for i, word := range words {
+		if i > 0 {
+			w.b.WriteByte(' ')
+		}
+		w.b.WriteString(word)
+	}
+	w.space = trail
+}
+
+// flush writes what is pending before new text: breaks, else a space.
+func (w *textWriter) flush(lead bool) {
+	if w.b.Len() > 0 {
+		if w.brk > 0 {
+			w.b.WriteString("\n\n"[:w.brk])
+		} else if w.space || lead {
+			w.b.WriteByte(' ')
+		}
+	}
+	w.brk, w.space = 0, false
+}
+
+func startsSpace(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return s != "" && unicode.IsSpace(r)
+}
+
+func endsSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return s != "" && unicode.IsSpace(r)
+}
+
+func isBlock(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body, atom.Dd, atom.Details,
+		atom.Div, atom.Dl, atom.Dt, atom.Fieldset, atom.Figcaption, atom.Figure, atom.Footer,
+		atom.Form, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Header, atom.Hr,
+		atom.Html, atom.Li, atom.Main, atom.Nav, atom.Ol, atom.P, atom.Pre, atom.Section,
+		atom.Summary, atom.Table, atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr,
+		atom.Ul:
+		return true
+	}
+	return false
+}

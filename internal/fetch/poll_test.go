@@ -1,0 +1,600 @@
+package fetch
+
+// Statuspage polls end to end against an httptest page: what each poll requests, what it
+// sends, and how it handles what it gets. Incident payloads are the real files of
+// testdata/statuspage; the HTML incident page is the synthetic fixture described there.
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+const (
+	pIncidents    = "/api/v2/incidents.json"
+	pMaintenances = "/api/v2/scheduled-maintenances.json"
+	pSummary      = "/api/v2/summary.json"
+)
+
+var pollNow = time.Date(2026, 8, 18, 12, 0, 0, 0, time.UTC)
+
+// realPage serves the real GitHub payloads with ETags and Last-Modified.
+func realPage(t *testing.T) *fakeStatuspage {
+	page := newFakeStatuspage()
+	const lm = "Tue, 18 Aug 2026 12:09:11 GMT"
+	page.set(pIncidents, route{Body: testdata(t, "github-incidents-2026-08-top5.json"), ETag: `W/"inc-1"`, LastModified: lm})
+	page.set(pMaintenances, route{Body: incidentsBody(t, "scheduled_maintenances"), ETag: `W/"mnt-1"`, LastModified: lm})
+	page.set(pSummary, route{Body: testdata(t, "github-summary-2022-11-25.json"), ETag: `W/"sum-1"`, LastModified: lm})
+	return page
+}
+
+func statuspage(t *testing.T, o ClientOptions) Provider {
+	t.Helper()
+	p, err := New(KindStatuspage, mustClient(t, o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func source(url string) model.Source {
+	return model.Source{Name: "github", URL: url, Kind: "statuspage", Maintenance: true}
+}
+
+func TestPollConditional(t *testing.T) {
+	page := realPage(t)
+	srv := newServer(t, page)
+	p := statuspage(t, ClientOptions{UserAgent: "statuswatch/test"})
+	src := source(srv.URL)
+
+	// First poll, as the daemon makes it: with the summary.
+	r1, err := p.Poll(context.Background(), Request{Source: src, Summary: true, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := page.requests(); len(got) != 3 || got[0].IfNoneMatch != "" || got[0].UserAgent != "statuswatch/test" {
+		t.Fatalf("first poll: got requests %+v", got)
+	}
+	s := r1.Snapshot
+	if s == nil || s.Source != "github" || !s.FetchedAt.Equal(pollNow) || s.PageTitle != "GitHub" || len(s.Incidents) != 5 {
+		t.Fatalf("first poll: got snapshot %+v", s)
+	}
+	wantListings := []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}}
+	if !reflect.DeepEqual(s.Listings, wantListings) {
+		t.Errorf("got listings %+v, want %+v", s.Listings, wantListings)
+	}
+	if r1.Requests != 3 || len(r1.Bodies) != 3 {
+		t.Errorf("got %d requests, %d bodies; want 3, 3", r1.Requests, len(r1.Bodies))
+	}
+	for _, b := range r1.Bodies {
+		if b.Data == nil || b.Hash != r1.State[b.Endpoint].Hash {
+			t.Errorf("body %s: got hash %s with %d bytes, state %+v", b.Endpoint, b.Hash, len(b.Data), r1.State[b.Endpoint])
+		}
+	}
+	for _, ep := range []string{EndpointIncidents, EndpointMaintenances, EndpointSummary} {
+		if st := r1.State[ep]; st.ETag == "" || st.LastModified == "" || st.Hash == "" {
+			t.Errorf("state of %s: got %+v", ep, st)
+		}
+	}
+	if !r1.StateChanged(nil) {
+		t.Error("first poll: StateChanged reports no change")
+	}
+
+	// Second poll: validators sent, every list 304, nothing parsed.
+	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := page.requests()
+	if len(got) != 2 || got[0].Path != pIncidents || got[1].Path != pMaintenances {
+		t.Fatalf("second poll: got requests %+v, want incidents and maintenances", got)
+	}
+	for _, req := range got {
+		if req.IfNoneMatch == "" || req.IfModifiedSince != "Tue, 18 Aug 2026 12:09:11 GMT" {
+			t.Errorf("%s: got If-None-Match %q, If-Modified-Since %q", req.Path, req.IfNoneMatch, req.IfModifiedSince)
+		}
+	}
+	if got[0].IfNoneMatch != `W/"inc-1"` {
+		t.Errorf("got If-None-Match %q, want the incidents ETag", got[0].IfNoneMatch)
+	}
+	if r2.Snapshot != nil {
+		t.Errorf("all 304: got a snapshot %+v", r2.Snapshot)
+	}
+	for _, b := range r2.Bodies {
+		if b.Data != nil {
+			t.Errorf("304 body %s: got %d bytes, want none", b.Endpoint, len(b.Data))
+		}
+	}
+	if r2.Requests != 2 || r2.StateChanged(r1.State) {
+		t.Errorf("got %d requests, state changed %v; want 2, false", r2.Requests, r2.StateChanged(r1.State))
+	}
+
+	// Third poll: the incidents change, the maintenances do not.
+	page.set(pIncidents, route{Body: testdata(t, "github-summary-2022-11-25.json"), ETag: `W/"inc-2"`})
+	r3, err := p.Poll(context.Background(), Request{Source: src, State: r2.State, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.requests()
+	if r3.Snapshot == nil || len(r3.Snapshot.Incidents) != 1 || r3.Snapshot.Incidents[0].ID != "ljwdk6qml8z8" {
+		t.Fatalf("third poll: got %+v", r3.Snapshot)
+	}
+	if want := []model.Listing{{Kind: model.KindIncident}}; !reflect.DeepEqual(r3.Snapshot.Listings, want) {
+		t.Errorf("third poll: got listings %+v, want only incidents (maintenances 304)", r3.Snapshot.Listings)
+	}
+	if r3.State[EndpointIncidents].ETag != `W/"inc-2"` || r3.State[EndpointIncidents].LastModified != "" || !r3.StateChanged(r2.State) {
+		t.Errorf("third poll: got state %+v", r3.State[EndpointIncidents])
+	}
+}
+
+func TestPollUnchangedByHash(t *testing.T) {
+	page := newFakeStatuspage()
+	page.set(pIncidents, route{Body: testdata(t, "github-incidents-2026-08-top5.json")}) // no validators
+	srv := newServer(t, page)
+	p := statuspage(t, ClientOptions{})
+	src := model.Source{Name: "github", URL: srv.URL}
+
+	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	if err != nil || r1.Snapshot == nil {
+		t.Fatalf("first poll: %v, %+v", err, r1)
+	}
+	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Snapshot != nil || r2.Requests != 1 || r2.StateChanged(r1.State) {
+		t.Errorf("byte-identical body: got snapshot %v, %d requests, state changed %v", r2.Snapshot, r2.Requests, r2.StateChanged(r1.State))
+	}
+	if len(r2.Bodies) != 1 || r2.Bodies[0].Data != nil || r2.Bodies[0].Hash != r1.State[EndpointIncidents].Hash {
+		t.Errorf("got bodies %+v, want the stored hash without data", r2.Bodies)
+	}
+}
+
+func TestPollRequests(t *testing.T) {
+	for _, tc := range []struct {
+		name                 string
+		maintenance, summary bool
+		want                 []string
+	}{
+		{"incidents only", false, false, []string{pIncidents}},
+		{"with summary", false, true, []string{pIncidents, pSummary}},
+		{"with maintenance", true, false, []string{pIncidents, pMaintenances}},
+		{"everything", true, true, []string{pIncidents, pMaintenances, pSummary}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := realPage(t)
+			srv := newServer(t, page)
+			p := statuspage(t, ClientOptions{})
+			src := model.Source{Name: "github", URL: srv.URL, Maintenance: tc.maintenance}
+			res, err := p.Poll(context.Background(), Request{Source: src, Summary: tc.summary, Now: pollNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := page.paths(); !slices.Equal(got, tc.want) {
+				t.Errorf("got requests %v, want %v", got, tc.want)
+			}
+			if res.Requests != len(tc.want) || len(res.Bodies) != len(tc.want) {
+				t.Errorf("got Requests %d, %d bodies; want %d", res.Requests, len(res.Bodies), len(tc.want))
+			}
+			if tc.summary != (res.State[EndpointSummary] != model.EndpointState{}) {
+				t.Errorf("got summary state %+v", res.State[EndpointSummary])
+			}
+		})
+	}
+}
+
+func TestPollEndpoints(t *testing.T) {
+	page := newFakeStatuspage()
+	body := incidentsBody(t, "incidents")
+	page.set("/acme"+pIncidents, route{Body: body})
+	page.set("/proxy/github/incidents", route{Body: body})
+	page.set("/acme"+pSummary, route{Body: testdata(t, "claude-summary-active-incident-2026-07-29.json")})
+	srv := newServer(t, page)
+	p := statuspage(t, ClientOptions{})
+
+	for _, tc := range []struct {
+		name      string
+		src       model.Source
+		want      []string
+		wantTitle string
+	}{
+		{"path without slash", model.Source{URL: srv.URL + "/acme"}, []string{"/acme" + pIncidents}, "Example Cloud"},
+		{"path with slash", model.Source{URL: srv.URL + "/acme/"}, []string{"/acme" + pIncidents}, "Example Cloud"},
+		{"query dropped", model.Source{URL: srv.URL + "/acme?utm=x"}, []string{"/acme" + pIncidents}, "Example Cloud"},
+		{"override", model.Source{URL: srv.URL + "/acme", Endpoints: map[string]string{EndpointIncidents: srv.URL + "/proxy/github/incidents"}}, []string{"/proxy/github/incidents"}, "Example Cloud"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := p.Poll(context.Background(), Request{Source: tc.src, Now: pollNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := page.paths(); !slices.Equal(got, tc.want) {
+				t.Errorf("got requests %v, want %v", got, tc.want)
+			}
+			// {"incidents":[]} is a well-formed page: a snapshot with no incidents.
+			if res.Snapshot == nil || res.Snapshot.Incidents == nil || len(res.Snapshot.Incidents) != 0 || res.Snapshot.PageTitle != tc.wantTitle {
+				t.Errorf("got snapshot %+v", res.Snapshot)
+			}
+		})
+	}
+	// The summary's page name wins over the list's.
+	res, err := p.Poll(context.Background(), Request{Source: model.Source{URL: srv.URL + "/acme"}, Summary: true, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.requests()
+	if res.Snapshot.PageTitle != "Claude" {
+		t.Errorf("got page title %q, want the summary's Claude", res.Snapshot.PageTitle)
+	}
+	if _, err := p.Poll(context.Background(), Request{Source: model.Source{URL: "not a url"}}); err == nil {
+		t.Error("relative source URL: got no error")
+	}
+}
+
+func TestPollSendsHeaders(t *testing.T) {
+	page := realPage(t)
+	srv := newServer(t, page)
+	p := statuspage(t, ClientOptions{UserAgent: "statuswatch/9 (+https://example.com)"})
+	src := model.Source{URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer page-token"}}
+	if _, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow}); err != nil {
+		t.Fatal(err)
+	}
+	got := page.requests()[0]
+	if got.UserAgent != "statuswatch/9 (+https://example.com)" || got.Header.Get("Authorization") != "Bearer page-token" {
+		t.Errorf("got User-Agent %q, Authorization %q", got.UserAgent, got.Header.Get("Authorization"))
+	}
+}
+
+func TestPollFailures(t *testing.T) {
+	real := testdata(t, "github-incidents-2026-08-top5.json")
+	retryAt := time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
+	for _, tc := range []struct {
+		name      string
+		rt        route
+		maxBody   int64
+		malformed bool
+		text      string
+		retry     time.Duration // exact, or -1 for "about an hour"
+	}{
+		{"html page", route{Body: []byte("<!DOCTYPE html><title>Status</title>"), ContentType: "text/html"}, 0, true, "HTML", 0},
+		{"html labelled json", route{Body: []byte("<html>oops</html>")}, 0, true, "HTML", 0},
+		{"empty body", route{Body: []byte{}}, 0, true, "empty body", 0},
+		{"truncated json", route{Body: real[:40000]}, 0, true, "malformed", 0},
+		{"no incidents array", route{Body: []byte(`{"page":{"name":"GitHub"}}`)}, 0, true, `no "incidents" array`, 0},
+		{"oversized", route{Body: real}, 1000, false, "response exceeds 1000 bytes", 0},
+		{"429 seconds", route{Status: 429, Body: []byte("slow"), RetryAfter: "120"}, 0, false, "429", 2 * time.Minute},
+		{"503 date", route{Status: 503, Body: []byte("down"), RetryAfter: retryAt}, 0, false, "503", -1},
+		{"500", route{Status: 500}, 0, false, "500", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := newFakeStatuspage()
+			page.set(pIncidents, tc.rt)
+			srv := newServer(t, page)
+			p := statuspage(t, ClientOptions{MaxBody: tc.maxBody})
+			res, err := p.Poll(context.Background(), Request{Source: source(srv.URL), Summary: true, Now: pollNow})
+			if err == nil {
+				t.Fatalf("got no error, snapshot %+v", res.Snapshot)
+			}
+			if errors.Is(err, ErrMalformed) != tc.malformed || !strings.Contains(err.Error(), tc.text) {
+				t.Errorf("got %q (malformed %v), want %q (malformed %v)", err, errors.Is(err, ErrMalformed), tc.text, tc.malformed)
+			}
+			if !strings.Contains(err.Error(), srv.URL+pIncidents) {
+				t.Errorf("error %q does not name the URL", err)
+			}
+			if res == nil || res.Requests != 1 || res.Snapshot != nil || res.State != nil {
+				t.Errorf("got result %+v, want only Requests=1 (the poll stops at the failed endpoint)", res)
+			}
+			d, ok := RetryAfter(err)
+			switch {
+			case tc.retry >= 0 && d != tc.retry:
+				t.Errorf("got Retry-After %v, want %v", d, tc.retry)
+			case tc.retry < 0 && (!ok || d < 50*time.Minute || d > time.Hour):
+				t.Errorf("got Retry-After %v, want about an hour", d)
+			}
+		})
+	}
+	// A failing maintenance list fails the poll too: a half-read page is not a snapshot.
+	page := realPage(t)
+	page.set(pMaintenances, route{Body: []byte("<html>")})
+	srv := newServer(t, page)
+	res, err := statuspage(t, ClientOptions{}).Poll(context.Background(), Request{Source: source(srv.URL), Now: pollNow})
+	if !errors.Is(err, ErrMalformed) || res.Requests != 2 {
+		t.Errorf("bad maintenance list: got %v after %d requests", err, res.Requests)
+	}
+}
+
+func TestPollMaintenanceWinsDedupe(t *testing.T) {
+	inc := rawIncident("shared1", "scheduled")
+	inc["name"] = "As listed in incidents.json"
+	inc["scheduled_for"] = "2026-09-01T02:00:00Z"
+	mnt := rawIncident("shared1", "in_progress")
+	mnt["name"] = "Database upgrade"
+	mnt["impact"] = "maintenance"
+	mnt["scheduled_for"] = "2026-09-01T02:00:00Z"
+	mnt["scheduled_until"] = "2026-09-01T04:00:00Z"
+	only := rawIncident("mntonly", "scheduled") // no scheduled_for: still a maintenance, by its list
+
+	page := newFakeStatuspage()
+	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", rawIncident("plain1", "investigating"), inc)})
+	page.set(pMaintenances, route{Body: incidentsBody(t, "scheduled_maintenances", mnt, only)})
+	srv := newServer(t, page)
+	res, err := statuspage(t, ClientOptions{}).Poll(context.Background(), Request{Source: source(srv.URL), Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, i := range res.Snapshot.Incidents {
+		ids = append(ids, i.ID)
+	}
+	if !slices.Equal(ids, []string{"plain1", "shared1", "mntonly"}) {
+		t.Fatalf("got incidents %v, want plain1 shared1 mntonly", ids)
+	}
+	got := res.Snapshot.Incidents[1]
+	if got.Title != "Database upgrade" || got.Kind != model.KindMaintenance || got.Status != model.StatusInProgress || got.Impact != model.ImpactMaintenance {
+		t.Errorf("shared id: got %q %s %s %s, want the maintenance list's version", got.Title, got.Kind, got.Status, got.Impact)
+	}
+	if k := res.Snapshot.Incidents[2].Kind; k != model.KindMaintenance {
+		t.Errorf("maintenance without scheduled_for: got kind %s", k)
+	}
+	if k := res.Snapshot.Incidents[0].Kind; k != model.KindIncident {
+		t.Errorf("plain incident: got kind %s", k)
+	}
+}
+
+// postmortemPage serves one incident in status postmortem whose list JSON lacks the body.
+func postmortemPage(t *testing.T, perIncident []byte) *fakeStatuspage {
+	page := newFakeStatuspage()
+	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", rawIncident("pm1", "postmortem"), rawIncident("open1", "investigating"))})
+	page.set("/api/v2/incidents/pm1.json", route{Body: perIncident})
+	page.set("/incidents/pm1", route{Body: testdata(t, "synthetic-statuspage-incident-page.html"), ContentType: "text/html; charset=utf-8"})
+	return page
+}
+
+func TestPollPostmortemFetchedOnce(t *testing.T) {
+	withoutBody := []byte(`{"page":{"name":"Example Cloud"},"incident":{"id":"pm1","status":"postmortem","postmortem_body":null}}`)
+	page := postmortemPage(t, withoutBody)
+	srv := newServer(t, page)
+	p := statuspage(t, ClientOptions{})
+	src := model.Source{Name: "acme", URL: srv.URL}
+
+	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := page.paths(), []string{pIncidents, "/api/v2/incidents/pm1.json", "/incidents/pm1"}; !slices.Equal(got, want) {
+		t.Fatalf("first poll: got requests %v, want %v", got, want)
+	}
+	pm := r1.Snapshot.Incidents[0].Postmortem
+	if pm == nil || !strings.HasPrefix(pm.Body, "Summary\n\nBetween 14:02") || pm.Format != model.FormatText || !pm.PublishedAt.Equal(time.Date(2026, 3, 7, 15, 0, 0, 0, time.UTC)) {
+		t.Fatalf("first poll: got postmortem %+v", pm)
+	}
+	if r1.Snapshot.Incidents[1].Postmortem != nil {
+		t.Error("open incident got a postmortem")
+	}
+	if _, ok := r1.State["incident/pm1"]; !ok || r1.Requests != 3 || len(r1.Bodies) != 3 {
+		t.Errorf("first poll: got state %+v, %d requests, %d bodies", r1.State, r1.Requests, len(r1.Bodies))
+	}
+	archived := r1.Snapshot.Incidents[0]
+
+	// Second poll: the list changed (an update was added), the archive has the postmortem.
+	// It is carried over; nothing more is fetched.
+	changed := rawIncident("pm1", "postmortem")
+	changed["incident_updates"] = append(changed["incident_updates"].([]map[string]any), map[string]any{
+		"id": "pm1-u2", "status": "postmortem", "body": "Postmortem published.", "created_at": "2026-03-07T15:00:00Z",
+	})
+	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", changed)})
+	r2, err := p.Poll(context.Background(), Request{
+		Source: src, State: r1.State, Now: pollNow,
+		Archived: func(id string) *model.Incident {
+			if id == "pm1" {
+				return &archived
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := page.paths(); !slices.Equal(got, []string{pIncidents}) {
+		t.Errorf("second poll: got requests %v, want incidents.json only", got)
+	}
+	got := r2.Snapshot.Incidents[0]
+	if !reflect.DeepEqual(got.Postmortem, archived.Postmortem) || got.Postmortem == archived.Postmortem {
+		t.Errorf("second poll: got postmortem %+v, want a copy of the archived one", got.Postmortem)
+	}
+	if len(got.Updates) != 2 || r2.Requests != 1 {
+		t.Errorf("second poll: got %d updates, %d requests", len(got.Updates), r2.Requests)
+	}
+
+	// Third poll: no archive callback, but the lookup is remembered in the state.
+	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", changed, rawIncident("new1", "investigating"))})
+	r3, err := p.Poll(context.Background(), Request{Source: src, State: r2.State, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := page.paths(); !slices.Equal(got, []string{pIncidents}) {
+		t.Errorf("third poll: got requests %v, want incidents.json only", got)
+	}
+	if _, ok := r3.State["incident/pm1"]; !ok {
+		t.Error("third poll: lookup forgotten")
+	}
+
+	// Fourth poll: the incident left the list; its lookup state goes with it.
+	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", rawIncident("new1", "investigating"))})
+	r4, err := p.Poll(context.Background(), Request{Source: src, State: r3.State, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.requests()
+	if _, ok := r4.State["incident/pm1"]; ok {
+		t.Error("fourth poll: lookup state kept for an incident no longer listed")
+	}
+}
+
+func TestPollPostmortemFromIncidentJSON(t *testing.T) {
+	page := postmortemPage(t, []byte(`{"incident":{"id":"pm1","status":"postmortem",
+		"postmortem_body":"##### Root cause\nA bad deploy.","postmortem_published_at":"2026-03-07T15:00:00Z"}}`))
+	srv := newServer(t, page)
+	res, err := statuspage(t, ClientOptions{}).Poll(context.Background(), Request{Source: model.Source{URL: srv.URL}, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := page.paths(); !slices.Equal(got, []string{pIncidents, "/api/v2/incidents/pm1.json"}) {
+		t.Errorf("got requests %v, want no HTML page", got)
+	}
+	want := &model.Postmortem{Body: "##### Root cause\nA bad deploy.", Format: model.FormatMarkdown, PublishedAt: time.Date(2026, 3, 7, 15, 0, 0, 0, time.UTC)}
+	if got := res.Snapshot.Incidents[0].Postmortem; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestPollPostmortemEndpointOverrides(t *testing.T) {
+	page := newFakeStatuspage()
+	unsafe := rawIncident("..", "postmortem") // vendor data: never put in a path
+	pm := rawIncident("pm1", "postmortem")
+	delete(pm, "shortlink")
+	page.set("/mirror/incidents", route{Body: incidentsBody(t, "incidents", pm, unsafe)})
+	page.set("/mirror/incident/pm1", route{Body: []byte(`{"incident":{"id":"pm1"}}`)})
+	page.set("/mirror/page/pm1", route{Body: testdata(t, "synthetic-statuspage-incident-page.html")})
+	srv := newServer(t, page)
+	src := model.Source{URL: "http://status.invalid/", Endpoints: map[string]string{
+		EndpointIncidents:    srv.URL + "/mirror/incidents",
+		EndpointIncident:     srv.URL + "/mirror/incident/{id}",
+		EndpointIncidentPage: srv.URL + "/mirror/page/{id}",
+	}}
+	res, err := statuspage(t, ClientOptions{}).Poll(context.Background(), Request{Source: src, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := page.paths(), []string{"/mirror/incidents", "/mirror/incident/pm1", "/mirror/page/pm1"}; !slices.Equal(got, want) {
+		t.Errorf("got requests %v, want %v", got, want)
+	}
+	if res.Snapshot.Incidents[0].Postmortem == nil || res.Snapshot.Incidents[1].Postmortem != nil {
+		t.Errorf("got postmortems %+v, %+v", res.Snapshot.Incidents[0].Postmortem, res.Snapshot.Incidents[1].Postmortem)
+	}
+	// Without a shortlink the incident's page is derived from the source URL.
+	if u := res.Snapshot.Incidents[0].URL; u != "http://status.invalid/incidents/pm1" {
+		t.Errorf("got URL %q", u)
+	}
+}
+
+func TestPollPostmortemLookupFailures(t *testing.T) {
+	t.Run("gone is remembered", func(t *testing.T) {
+		page := postmortemPage(t, nil)
+		page.set("/api/v2/incidents/pm1.json", route{Status: 404})
+		page.set("/incidents/pm1", route{Status: 403, Body: []byte("bot wall")})
+		srv := newServer(t, page)
+		res, err := statuspage(t, ClientOptions{}).Poll(context.Background(), Request{Source: model.Source{URL: srv.URL}, Now: pollNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Requests != 3 || res.Snapshot.Incidents[0].Postmortem != nil {
+			t.Errorf("got %d requests, postmortem %+v", res.Requests, res.Snapshot.Incidents[0].Postmortem)
+		}
+		if _, ok := res.State["incident/pm1"]; !ok {
+			t.Error("a 4xx lookup is not remembered: it would be retried on every change")
+		}
+		if res.State[EndpointIncidents].Hash == "" {
+			t.Error("incidents state not advanced")
+		}
+	})
+	t.Run("transient is retried", func(t *testing.T) {
+		page := postmortemPage(t, []byte(`{"incident":{"id":"pm1"}}`))
+		page.set("/incidents/pm1", route{Status: 502})
+		srv := newServer(t, page)
+		p := statuspage(t, ClientOptions{})
+		prev := model.FetchState{EndpointIncidents: {ETag: `"old"`, Hash: "old"}}
+		res, err := p.Poll(context.Background(), Request{Source: model.Source{URL: srv.URL}, State: prev, Now: pollNow})
+		if err != nil {
+			t.Fatalf("a failed postmortem lookup failed the poll: %v", err)
+		}
+		if res.Snapshot == nil || len(res.Snapshot.Incidents) != 2 || res.Snapshot.Incidents[0].Postmortem != nil {
+			t.Fatalf("got snapshot %+v", res.Snapshot)
+		}
+		// The incidents endpoint keeps its old state so the next poll parses the list
+		// again and retries the lookup.
+		if _, ok := res.State["incident/pm1"]; ok || res.State[EndpointIncidents] != prev[EndpointIncidents] || res.StateChanged(prev) {
+			t.Errorf("got state %+v, want the previous one", res.State)
+		}
+		page.requests()
+		page.set("/incidents/pm1", route{Body: testdata(t, "synthetic-statuspage-incident-page.html")})
+		res, err = p.Poll(context.Background(), Request{Source: model.Source{URL: srv.URL}, State: res.State, Now: pollNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := page.paths(); len(got) != 3 || res.Snapshot.Incidents[0].Postmortem == nil {
+			t.Errorf("retry: got requests %v, postmortem %+v", got, res.Snapshot.Incidents[0].Postmortem)
+		}
+	})
+}
+
+// TestPollClosesEveryBody counts response bodies over polls that take every path: 200s,
+// 304s, postmortem lookups, a 4xx, a malformed list.
+func TestPollClosesEveryBody(t *testing.T) {
+	page := postmortemPage(t, []byte(`{"incident":{"id":"pm1"}}`))
+	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", rawIncident("pm1", "postmortem")), ETag: `"e1"`})
+	page.set(pMaintenances, route{Body: incidentsBody(t, "scheduled_maintenances"), ETag: `"m1"`})
+	page.set(pSummary, route{Status: 404})
+	srv := newServer(t, page)
+	cc := &closeCounter{rt: http.DefaultTransport}
+	p := statuspage(t, ClientOptions{Transport: cc})
+
+	src := source(srv.URL)
+	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})                // 304s
+	p.Poll(context.Background(), Request{Source: src, State: r1.State, Summary: true, Now: pollNow}) // 404 summary
+	page.set(pIncidents, route{Body: []byte("<html>")})
+	p.Poll(context.Background(), Request{Source: src, Now: pollNow}) // malformed
+	if o, c := cc.opened.Load(), cc.closed.Load(); o != c || o != 4+2+3+1 {
+		t.Errorf("got %d bodies opened, %d closed; want 10 and 10", o, c)
+	}
+}
+
+func TestNew(t *testing.T) {
+	c := mustClient(t, ClientOptions{})
+	for _, kind := range []string{"statuspage", "auto", ""} {
+		p, err := New(kind, c)
+		if err != nil {
+			t.Errorf("New(%q): %v", kind, err)
+		}
+		if _, ok := p.(*Statuspage); !ok {
+			t.Errorf("New(%q): got %T, want *Statuspage", kind, p)
+		}
+	}
+	if _, err := New("geocities", c); err == nil || !strings.Contains(err.Error(), "statuspage") {
+		t.Errorf("unknown kind: got %v, want an error listing the known kinds", err)
+	}
+	if !slices.Contains(Kinds(), KindStatuspage) {
+		t.Errorf("Kinds(): got %v", Kinds())
+	}
+}
+
+func TestStateChanged(t *testing.T) {
+	prev := model.FetchState{"incidents": {ETag: "a", Hash: "h"}}
+	for _, tc := range []struct {
+		state model.FetchState
+		want  bool
+	}{
+		{model.FetchState{"incidents": {ETag: "a", Hash: "h"}}, false},
+		{model.FetchState{"incidents": {ETag: "b", Hash: "h"}}, true},
+		{model.FetchState{"incidents": {ETag: "a", Hash: "h"}, "summary": {Hash: "s"}}, true},
+		{model.FetchState{}, true},
+	} {
+		if got := (&Result{State: tc.state}).StateChanged(prev); got != tc.want {
+			t.Errorf("StateChanged(%v → %v): got %v, want %v", prev, tc.state, got, tc.want)
+		}
+	}
+	if (&Result{State: model.FetchState{}}).StateChanged(nil) {
+		t.Error("empty vs nil state: got changed")
+	}
+}

@@ -1,0 +1,127 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// Provider polls one kind of status page and normalises what it reads (SPEC §3).
+type Provider interface {
+	Poll(ctx context.Context, req Request) (*Result, error)
+}
+
+// Request is what a Provider needs for one poll of one source.
+type Request struct {
+	Source model.Source
+	// State is the source's remembered endpoint state from the last recorded poll.
+	State model.FetchState
+	// Summary asks the provider to also read its summary endpoint this poll. The daemon
+	// sets it on a source's first poll and every 10th after.
+	Summary bool
+	// Archived returns the latest archived version of an incident by provider id, or nil.
+	// It lets a provider carry over what it fetches only once (a postmortem). May be nil.
+	Archived func(id string) *model.Incident
+	// Now is the poll's time, stamped on the snapshot.
+	Now time.Time
+}
+
+// Result is the outcome of a successful poll.
+type Result struct {
+	// Snapshot is nil when nothing was parsed: every endpoint answered 304 or a body
+	// byte-identical to the last one.
+	Snapshot *model.Snapshot
+	// State is the new endpoint state. The caller saves it only after the snapshot is
+	// recorded, so a crash in between re-reads rather than skips.
+	State model.FetchState
+	// Bodies holds one entry per endpoint read this poll; Data is set only for bodies
+	// that differ from the stored hash.
+	Bodies []model.Body
+	// Requests counts the HTTP requests made.
+	Requests int
+}
+
+// StateChanged reports whether r.State differs from prev, i.e. whether the archive has
+// validators or hashes to write even when the snapshot brought no new version.
+func (r *Result) StateChanged(prev model.FetchState) bool {
+	return !maps.Equal(r.State, prev)
+}
+
+// factory builds a Provider of one kind around the shared client.
+type factory func(c *Client) Provider
+
+// factories holds every provider kind. Each provider file registers itself from init, so
+// adding a platform is adding a file, never a case in a switch.
+var factories = map[string]factory{}
+
+// register adds a provider kind; it is called from init functions only.
+func register(kind string, f factory) {
+	if _, dup := factories[kind]; dup {
+		panic("fetch: provider " + kind + " registered twice")
+	}
+	factories[kind] = f
+}
+
+// Kinds returns the registered provider kinds, sorted, for config validation.
+func Kinds() []string {
+	return slices.Sorted(maps.Keys(factories))
+}
+
+// New returns the Provider for kind. "auto" and "" mean Statuspage for now: auto-detection
+// (SPEC §3) lands in a later change, and Statuspage is the platform of most vendor pages.
+func New(kind string, c *Client) (Provider, error) {
+	if kind == "" || kind == "auto" {
+		kind = KindStatuspage
+	}
+	f, ok := factories[kind]
+	if !ok {
+		return nil, fmt.Errorf("unknown provider kind %q (known: %s)", kind, strings.Join(Kinds(), ", "))
+	}
+	return f(c), nil
+}
+
+// endpointURL resolves an endpoint of a source. Source.Endpoints[name] wins when set;
+// otherwise rel is resolved against the source URL taken as a directory, so
+// "http://host/acme" and "http://host/acme/" both give "http://host/acme/<rel>" (SPEC §3).
+// A "{id}" in either is replaced by the path-escaped id.
+func endpointURL(src model.Source, name, rel, id string) (string, error) {
+	if u := src.Endpoints[name]; u != "" {
+		return strings.ReplaceAll(u, "{id}", url.PathEscape(id)), nil
+	}
+	base, err := baseURL(src.URL)
+	if err != nil {
+		return "", err
+	}
+	ref, err := url.Parse(strings.ReplaceAll(rel, "{id}", url.PathEscape(id)))
+	if err != nil {
+		return "", fmt.Errorf("endpoint %s: %w", name, err)
+	}
+	return base.ResolveReference(ref).String(), nil
+}
+
+// baseURL parses a source URL as a directory: its path gets a trailing slash, and query
+// and fragment are dropped since every endpoint brings its own.
+func baseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("source url: %w", err)
+	}
+	if u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("source url %q: want an absolute http(s) URL", raw)
+	}
+	b := *u
+	b.RawQuery, b.Fragment, b.RawFragment = "", "", ""
+	if !strings.HasSuffix(b.Path, "/") {
+		b.Path += "/"
+		if b.RawPath != "" {
+			b.RawPath += "/"
+		}
+	}
+	return &b, nil
+}

@@ -1,0 +1,777 @@
+// The Atlassian Statuspage adapter reads the public page API v2, documented at
+// https://doers.statuspage.io/api/v2/ (e.g. https://www.githubstatus.com/api/v2/): the
+// 50 newest incidents, the scheduled maintenances, the summary, and per incident the
+// JSON and the HTML page when a postmortem has to be looked up.
+
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// KindStatuspage is the provider kind of Atlassian Statuspage pages.
+const KindStatuspage = "statuspage"
+
+// Endpoint names: the keys of Source.Endpoints (to override an endpoint's URL) and of
+// model.FetchState (what is remembered per endpoint). The per-incident ones are URL
+// templates in which "{id}" stands for the incident id; their state is kept under
+// "incident/<id>" and records that the postmortem lookup for that incident was done.
+const (
+	EndpointIncidents    = "incidents"              // /api/v2/incidents.json
+	EndpointMaintenances = "scheduled-maintenances" // /api/v2/scheduled-maintenances.json
+	EndpointSummary      = "summary"                // /api/v2/summary.json
+	EndpointIncident     = "incident"               // /api/v2/incidents/{id}.json
+	EndpointIncidentPage = "incident-page"          // /incidents/{id} (HTML)
+)
+
+// statuspageListSize is how many items Statuspage lists at most; a full list covers only
+// part of the history (model.Listing.Since).
+const statuspageListSize = 50
+
+// ErrMalformed is matched (errors.Is) by the error of a body that is not the JSON the
+// endpoint should answer: HTML, empty, truncated, or lacking its list. Such an answer is a
+// failed fetch, never an empty page (SPEC §4).
+var ErrMalformed = errors.New("malformed response")
+
+// jsonOptions make the decoder lenient where leniency costs nothing and strictness would
+// fail a whole page over a cosmetic defect: duplicate keys (last wins) and invalid UTF-8
+// (replaced) are accepted. Unknown keys are always ignored.
+var jsonOptions = json.JoinOptions(
+	jsontext.AllowDuplicateNames(true),
+	jsontext.AllowInvalidUTF8(true),
+)
+
+func init() {
+	register(KindStatuspage, func(c *Client) Provider { return &Statuspage{c: c} })
+}
+
+// Statuspage is the Provider of Atlassian Statuspage pages.
+type Statuspage struct{ c *Client }
+
+var _ Provider = (*Statuspage)(nil)
+
+// Poll reads, in this order and nothing more: incidents.json (conditionally); when
+// Source.Maintenance, scheduled-maintenances.json (conditionally); when req.Summary,
+// summary.json (for the page name); and, once per incident, the postmortem of an incident
+// in status postmortem whose JSON lacks postmortem_body (its JSON, then its HTML page).
+// On error the Result is non-nil only to report Requests.
+func (p *Statuspage) Poll(ctx context.Context, req Request) (*Result, error) {
+	pl := &spPoll{c: p.c, req: req, res: &Result{State: req.State.Clone()}}
+	if err := pl.run(ctx); err != nil {
+		return &Result{Requests: pl.res.Requests}, err
+	}
+	return pl.res, nil
+}
+
+// spPoll is the state of one Statuspage poll.
+type spPoll struct {
+	c    *Client
+	req  Request
+	base *url.URL
+	res  *Result
+}
+
+func (pl *spPoll) run(ctx context.Context) error {
+	base, err := baseURL(pl.req.Source.URL)
+	if err != nil {
+		return err
+	}
+	pl.base = base
+	snap := &model.Snapshot{Source: pl.req.Source.Name, FetchedAt: pl.req.Now.UTC()}
+	parsed := false
+
+	var incidents []model.Incident
+	doc, err := pl.readList(ctx, EndpointIncidents, "api/v2/incidents.json")
+	if err != nil {
+		return err
+	}
+	incidentsParsed := doc != nil
+	if doc != nil {
+		list, listing := normaliseList(doc.list, model.KindIncident, base)
+		incidents = list
+		snap.Listings = append(snap.Listings, listing)
+		snap.PageTitle = doc.page
+		parsed = true
+	}
+
+	if pl.req.Source.Maintenance {
+		doc, err := pl.readList(ctx, EndpointMaintenances, "api/v2/scheduled-maintenances.json")
+		if err != nil {
+			return err
+		}
+		if doc != nil {
+			list, listing := normaliseList(doc.list, model.KindMaintenance, base)
+			incidents = mergeMaintenances(incidents, list)
+			snap.Listings = append(snap.Listings, listing)
+			if snap.PageTitle == "" {
+				snap.PageTitle = doc.page
+			}
+			parsed = true
+		}
+	}
+
+	if pl.req.Summary {
+		name, ok, err := pl.readSummary(ctx)
+		if err != nil {
+			return err
+		}
+		if ok {
+			snap.PageTitle = name
+			parsed = true
+		}
+	}
+
+	if incidentsParsed {
+		if err := pl.postmortems(ctx, incidents); err != nil {
+			return err
+		}
+	}
+
+	if parsed {
+		if incidents == nil {
+			incidents = []model.Incident{}
+		}
+		snap.Incidents = incidents
+		pl.res.Snapshot = snap
+	}
+	return nil
+}
+
+// get fetches one URL, counting the request and keeping the body as evidence.
+func (pl *spPoll) get(ctx context.Context, name, u string, prev model.EndpointState) (*Response, error) {
+	pl.res.Requests++
+	resp, err := pl.c.Get(ctx, u, prev, pl.req.Source.Headers)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	b := model.Body{Endpoint: name, Hash: resp.State.Hash}
+	if !resp.NotModified && !resp.Unchanged {
+		b.Data = resp.Body
+	}
+	if b.Hash != "" {
+		pl.res.Bodies = append(pl.res.Bodies, b)
+	}
+	return resp, nil
+}
+
+// readList fetches a list endpoint conditionally and decodes it. It returns nil, nil
+// when the endpoint answered 304 or a byte-identical body: nothing to parse.
+func (pl *spPoll) readList(ctx context.Context, name, rel string) (*spList, error) {
+	u, err := endpointURL(pl.req.Source, name, rel, "")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := pl.get(ctx, name, u, pl.req.State[name])
+	if err != nil {
+		return nil, err
+	}
+	pl.res.State[name] = resp.State
+	if resp.NotModified || resp.Unchanged {
+		return nil, nil
+	}
+	key := "incidents"
+	if name == EndpointMaintenances {
+		key = "scheduled_maintenances"
+	}
+	doc, err := decodeStatuspageList(resp.ContentType, resp.Body, key)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", name, u, err)
+	}
+	return doc, nil
+}
+
+// readSummary fetches summary.json for the page's name.
+func (pl *spPoll) readSummary(ctx context.Context) (string, bool, error) {
+	u, err := endpointURL(pl.req.Source, EndpointSummary, "api/v2/summary.json", "")
+	if err != nil {
+		return "", false, err
+	}
+	resp, err := pl.get(ctx, EndpointSummary, u, pl.req.State[EndpointSummary])
+	if err != nil {
+		return "", false, err
+	}
+	pl.res.State[EndpointSummary] = resp.State
+	if resp.NotModified || resp.Unchanged {
+		return "", false, nil
+	}
+	name, err := decodeStatuspageSummary(resp.ContentType, resp.Body)
+	if err != nil {
+		return "", false, fmt.Errorf("%s %s: %w", EndpointSummary, u, err)
+	}
+	return name, true, nil
+}
+
+// postmortems fills in the postmortem of every incident in status postmortem whose JSON
+// lacks one, fetching it only once per incident: an archived postmortem is carried over,
+// and a lookup that found nothing is remembered in the state under "incident/<id>".
+//
+// A lookup that fails for a reason that may pass (network, 5xx, 429) does not fail the
+// poll: the incidents endpoint keeps its previous state instead, so the next poll parses
+// the list again and retries.
+func (pl *spPoll) postmortems(ctx context.Context, incidents []model.Incident) error {
+	want := map[string]bool{}
+	retry := false
+	for i := range incidents {
+		inc := &incidents[i]
+		if inc.Status != model.StatusPostmortem || inc.Postmortem != nil {
+			continue
+		}
+		want[inc.ID] = true
+		if pl.req.Archived != nil {
+			if a := pl.req.Archived(inc.ID); a != nil && a.Postmortem != nil {
+				pm := *a.Postmortem
+				inc.Postmortem = &pm
+				continue
+			}
+		}
+		if _, tried := pl.req.State[EndpointIncident+"/"+inc.ID]; tried || !pathSafe(inc.ID) {
+			continue
+		}
+		pm, err := pl.fetchPostmortem(ctx, inc.ID)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			retry = true
+			continue
+		}
+		inc.Postmortem = pm
+	}
+	// Forget lookups of incidents that left the list or the postmortem status, so the
+	// state stays as small as the list.
+	for k := range pl.res.State {
+		if id, ok := strings.CutPrefix(k, EndpointIncident+"/"); ok && !want[id] {
+			delete(pl.res.State, k)
+		}
+	}
+	if retry {
+		if prev, ok := pl.req.State[EndpointIncidents]; ok {
+			pl.res.State[EndpointIncidents] = prev
+		} else {
+			delete(pl.res.State, EndpointIncidents)
+		}
+	}
+	return nil
+}
+
+// fetchPostmortem looks up an incident's postmortem: the per-incident JSON, and when that
+// lacks it too, the HTML incident page. A nil postmortem with a nil error means the vendor
+// has none to give; the lookup is then recorded as done.
+func (pl *spPoll) fetchPostmortem(ctx context.Context, id string) (*model.Postmortem, error) {
+	key := EndpointIncident + "/" + id
+	u, err := endpointURL(pl.req.Source, EndpointIncident, "api/v2/incidents/{id}.json", id)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := pl.get(ctx, key, u, model.EndpointState{})
+	switch {
+	case err == nil:
+		// A malformed per-incident JSON is no worse than one lacking the postmortem:
+		// the HTML page is the next place to look.
+		if pm, err := decodeStatuspagePostmortem(resp.ContentType, resp.Body); err == nil && pm != nil {
+			pl.res.State[key] = model.EndpointState{Hash: resp.State.Hash}
+			return pm, nil
+		}
+	case !permanent(err):
+		return nil, err
+	}
+
+	pageKey := EndpointIncidentPage + "/" + id
+	u, err = endpointURL(pl.req.Source, EndpointIncidentPage, "incidents/{id}", id)
+	if err != nil {
+		return nil, err
+	}
+	resp, err = pl.get(ctx, pageKey, u, model.EndpointState{})
+	if err != nil {
+		if permanent(err) {
+			pl.res.State[key] = model.EndpointState{}
+			return nil, nil
+		}
+		return nil, err
+	}
+	pl.res.State[key] = model.EndpointState{Hash: resp.State.Hash}
+	return postmortemFromHTML(resp.Body), nil
+}
+
+// pathSafe reports whether a vendor's incident id may go into a URL path as is. Ids are
+// vendor data: one like ".." would move the request elsewhere on the host. Statuspage ids
+// are 12 lower-case alphanumerics, incident.io's are ULIDs; anything odder is not looked up.
+func pathSafe(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// permanent reports whether a failed lookup would fail the same way next time: a 4xx
+// other than 408 and 429 (gone, private, or a bot wall), or a body over the size cap.
+func permanent(err error) bool {
+	if errors.Is(err, ErrTooLarge) {
+		return true
+	}
+	var se *StatusError
+	return errors.As(err, &se) && se.Code >= 400 && se.Code < 500 &&
+		se.Code != http.StatusRequestTimeout && se.Code != http.StatusTooManyRequests
+}
+
+// mergeMaintenances adds the maintenance list to the incident list. An id in both is one
+// item, and the maintenance endpoint's version wins: it is the authority on maintenance.
+func mergeMaintenances(incidents, maint []model.Incident) []model.Incident {
+	if len(incidents) == 0 {
+		return maint
+	}
+	at := make(map[string]int, len(incidents))
+	for i, inc := range incidents {
+		at[inc.ID] = i
+	}
+	for _, m := range maint {
+		if i, ok := at[m.ID]; ok {
+			incidents[i] = m
+			continue
+		}
+		incidents = append(incidents, m)
+	}
+	return incidents
+}
+
+// ---- Decoding ----
+
+// The sp* types hold only the fields we use, so the decoder skips the rest of each object
+// without building it (SPEC §8). Times stay strings until normalised; a time we cannot
+// read is "not given" rather than a failed page.
+
+type spDoc struct {
+	Page                  spPage        `json:"page"`
+	Incidents             *[]spIncident `json:"incidents"`
+	ScheduledMaintenances *[]spIncident `json:"scheduled_maintenances"`
+}
+
+// spList is a decoded list endpoint: the page's name and the list.
+type spList struct {
+	page string
+	list []spIncident
+}
+
+type spPage struct {
+	Name string `json:"name"`
+}
+
+type spSummary struct {
+	Page *spPage `json:"page"`
+}
+
+type spIncidentDoc struct {
+	Incident *spIncident `json:"incident"`
+}
+
+type spIncident struct {
+	ID                    string        `json:"id"`
+	Name                  string        `json:"name"`
+	Status                string        `json:"status"`
+	Impact                string        `json:"impact"`
+	Shortlink             string        `json:"shortlink"`
+	CreatedAt             string        `json:"created_at"`
+	StartedAt             string        `json:"started_at"`
+	ResolvedAt            string        `json:"resolved_at"`
+	ScheduledFor          string        `json:"scheduled_for"`
+	ScheduledUntil        string        `json:"scheduled_until"`
+	PostmortemBody        string        `json:"postmortem_body"`
+	PostmortemPublishedAt looseTime     `json:"postmortem_published_at"`
+	Components            []spComponent `json:"components"`
+	Updates               []spUpdate    `json:"incident_updates"`
+}
+
+type spComponent struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+type spUpdate struct {
+	ID                 string       `json:"id"`
+	Status             string       `json:"status"`
+	Body               string       `json:"body"`
+	CreatedAt          string       `json:"created_at"`
+	DisplayAt          string       `json:"display_at"`
+	AffectedComponents []spAffected `json:"affected_components"`
+}
+
+type spAffected struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// looseTime reads a time that has been seen as a string, null and a boolean
+// (postmortem_published_at: true in Atlassian's own example). Anything but a readable
+// RFC 3339 string is "not given", never an error.
+type looseTime struct{ t time.Time }
+
+// UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
+func (lt *looseTime) UnmarshalJSON(b []byte) error {
+	lt.t = time.Time{}
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
+		lt.t = parseTime(string(b[1 : len(b)-1]))
+	}
+	return nil
+}
+
+// checkJSONBody rejects what cannot be the JSON object an endpoint should answer.
+func checkJSONBody(contentType string, body []byte) ([]byte, error) {
+	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")) // a BOM is harmless; drop it
+	b = bytes.TrimLeft(b, " \t\r\n")
+	switch {
+	case len(b) == 0:
+		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
+	case b[0] == '<' || strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/html"):
+		return nil, fmt.Errorf("%w: got HTML, not JSON", ErrMalformed)
+	case b[0] != '{':
+		return nil, fmt.Errorf("%w: not a JSON object", ErrMalformed)
+	}
+	return b, nil
+}
+
+// decodeStatuspageList decodes a list endpoint whose list is under key ("incidents" or
+// "scheduled_maintenances"). A document without that array is malformed; an empty array
+// is well-formed (the archive decides whether it is suspicious).
+func decodeStatuspageList(contentType string, body []byte, key string) (*spList, error) {
+	b, err := checkJSONBody(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	var doc spDoc
+	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	list := doc.Incidents
+	if key == "scheduled_maintenances" {
+		list = doc.ScheduledMaintenances
+	}
+	if list == nil {
+		return nil, fmt.Errorf("%w: no %q array", ErrMalformed, key)
+	}
+	for i := range *list {
+		if (*list)[i].ID == "" {
+			return nil, fmt.Errorf("%w: %s[%d] has no id", ErrMalformed, key, i)
+		}
+	}
+	return &spList{page: strings.TrimSpace(doc.Page.Name), list: *list}, nil
+}
+
+// decodeStatuspageSummary decodes summary.json for the page's name.
+func decodeStatuspageSummary(contentType string, body []byte) (string, error) {
+	b, err := checkJSONBody(contentType, body)
+	if err != nil {
+		return "", err
+	}
+	var s spSummary
+	if err := json.Unmarshal(b, &s, jsonOptions); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if s.Page == nil {
+		return "", fmt.Errorf("%w: no \"page\" object", ErrMalformed)
+	}
+	return strings.TrimSpace(s.Page.Name), nil
+}
+
+// decodeStatuspageIncident decodes a per-incident document, {"incident": {...}}.
+func decodeStatuspageIncident(contentType string, body []byte) (*spIncident, error) {
+	b, err := checkJSONBody(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	var d spIncidentDoc
+	if err := json.Unmarshal(b, &d, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if d.Incident == nil || d.Incident.ID == "" {
+		return nil, fmt.Errorf("%w: no \"incident\" object with an id", ErrMalformed)
+	}
+	return d.Incident, nil
+}
+
+// decodeStatuspagePostmortem returns the postmortem of a per-incident document, nil if
+// it has none.
+func decodeStatuspagePostmortem(contentType string, body []byte) (*model.Postmortem, error) {
+	in, err := decodeStatuspageIncident(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	return in.postmortem(), nil
+}
+
+// ---- Normalisation (SPEC §4) ----
+
+// normaliseList maps a decoded list to incidents of the given kind and describes the
+// listing: a full list covers only what started since its oldest item. An id listed twice
+// is taken once, first wins: a snapshot holds each incident once.
+func normaliseList(list []spIncident, kind model.Kind, base *url.URL) ([]model.Incident, model.Listing) {
+	out := make([]model.Incident, 0, len(list))
+	seen := make(map[string]bool, len(list))
+	var oldest time.Time
+	for i := range list {
+		if seen[list[i].ID] {
+			continue
+		}
+		seen[list[i].ID] = true
+		inc := list[i].normalise(kind, base)
+		if !inc.StartedAt.IsZero() && (oldest.IsZero() || inc.StartedAt.Before(oldest)) {
+			oldest = inc.StartedAt
+		}
+		out = append(out, inc)
+	}
+	l := model.Listing{Kind: kind}
+	if len(list) >= statuspageListSize {
+		l.Since = oldest
+	}
+	return out, l
+}
+
+// normalise maps one Statuspage incident or maintenance to the model. kind is the kind
+// its endpoint lists; an item with scheduled_for set is a maintenance wherever it appears.
+func (in *spIncident) normalise(kind model.Kind, base *url.URL) model.Incident {
+	scheduledFor := parseTime(in.ScheduledFor)
+	if !scheduledFor.IsZero() {
+		kind = model.KindMaintenance
+	}
+	resolvedAt := parseTime(in.ResolvedAt)
+	inc := model.Incident{
+		ID:             in.ID,
+		Kind:           kind,
+		Status:         spStatus(in.Status, kind, !resolvedAt.IsZero()),
+		StatusRaw:      in.Status,
+		Impact:         spImpact(in.Impact, kind),
+		ImpactRaw:      in.Impact,
+		Title:          strings.TrimSpace(in.Name),
+		StartedAt:      parseTime(in.StartedAt),
+		ResolvedAt:     resolvedAt,
+		ScheduledFor:   scheduledFor,
+		ScheduledUntil: parseTime(in.ScheduledUntil),
+		Postmortem:     in.postmortem(),
+		URL:            in.Shortlink,
+	}
+	// Incidents created before Statuspage added started_at (2020) start when created.
+	if inc.StartedAt.IsZero() {
+		inc.StartedAt = parseTime(in.CreatedAt)
+	}
+	if inc.URL == "" && base != nil {
+		inc.URL = base.JoinPath("incidents", in.ID).String()
+	}
+	inc.Components = in.components()
+	inc.Updates = in.updates()
+	return inc
+}
+
+// components is the sorted set of the incident's components and every update's affected
+// components. An affected component is named by its current name, the incident's
+// component with the same id, when there is one: affected_components keep the name a
+// component had when the update was posted (GitHub's "GitHub Actions" is now "Actions"),
+// and a rename is not an edit of the incident (SPEC §4: current names).
+func (in *spIncident) components() []string {
+	names := make([]string, 0, len(in.Components))
+	for _, c := range in.Components {
+		if n := strings.TrimSpace(c.Name); n != "" {
+			names = append(names, n)
+		}
+	}
+	for _, u := range in.Updates {
+	next:
+		for _, a := range u.AffectedComponents {
+			if a.Code != "" {
+				for _, c := range in.Components {
+					if c.ID == a.Code {
+						continue next // already named by its current name
+					}
+				}
+			}
+			if n := strings.TrimSpace(a.Name); n != "" {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// updates returns the timeline oldest first: by posted time (display_at, else created_at),
+// then created_at, then id, so the order is the same on every poll.
+func (in *spIncident) updates() []model.Update {
+	n := len(in.Updates)
+	out := make([]model.Update, n)
+	// keys holds, per update, what orders it besides PostedAt and ID, and the provider's
+	// timestamp that keys an update without id.
+	type key struct {
+		created time.Time
+		stamp   string
+	}
+	keys := make([]key, n)
+	// Statuspage lists updates newest first: walking them backwards usually yields the
+	// final order, and the sort below is then only a check.
+	for j := range n {
+		su := &in.Updates[n-1-j]
+		created := parseTime(su.CreatedAt)
+		posted, stamp := created, su.CreatedAt
+		if su.DisplayAt != su.CreatedAt { // usually equal: parse once
+			if t := parseTime(su.DisplayAt); !t.IsZero() {
+				posted, stamp = t, su.DisplayAt
+			}
+		}
+		out[j] = model.Update{
+			ID:       su.ID,
+			Status:   spUpdateStatus(su.Status),
+			Body:     cleanBody(su.Body),
+			Format:   model.FormatText,
+			PostedAt: posted,
+		}
+		keys[j] = key{created, stamp}
+	}
+	cmp := func(a, b int) int {
+		if c := out[a].PostedAt.Compare(out[b].PostedAt); c != 0 {
+			return c
+		}
+		if c := keys[a].created.Compare(keys[b].created); c != 0 {
+			return c
+		}
+		return strings.Compare(out[a].ID, out[b].ID)
+	}
+	sorted := true
+	for j := 1; j < n && sorted; j++ {
+		sorted = cmp(j-1, j) <= 0
+	}
+	if !sorted {
+		perm := make([]int, n)
+		for i := range perm {
+			perm[i] = i
+		}
+		slices.SortStableFunc(perm, cmp)
+		out2, keys2 := make([]model.Update, n), make([]key, n)
+		for i, p := range perm {
+			out2[i], keys2[i] = out[p], keys[p]
+		}
+		out, keys = out2, keys2
+	}
+	var seen map[string]int
+	for i := range out {
+		if out[i].ID != "" {
+			continue
+		}
+		// SPEC §4: an update without a provider id is keyed by its incident, its
+		// timestamp and its ordinal among updates with that timestamp.
+		if seen == nil {
+			seen = map[string]int{}
+		}
+		st := keys[i].stamp
+		out[i].ID = updateKey(in.ID, st, seen[st])
+		seen[st]++
+	}
+	return out
+}
+
+// postmortem returns the postmortem the JSON carries, nil if none.
+func (in *spIncident) postmortem() *model.Postmortem {
+	body := cleanBody(in.PostmortemBody)
+	if body == "" {
+		return nil
+	}
+	return &model.Postmortem{Body: body, Format: model.FormatMarkdown, PublishedAt: in.PostmortemPublishedAt.t}
+}
+
+// spStatus maps a Statuspage status. Both vocabularies are accepted whatever the kind (an
+// incident can be turned into a maintenance and back); an unknown word is read from
+// whether the item is resolved, and kept in StatusRaw.
+func spStatus(raw string, kind model.Kind, resolved bool) model.Status {
+	if s, ok := knownStatus(raw); ok {
+		return s
+	}
+	switch {
+	case kind == model.KindMaintenance && resolved:
+		return model.StatusCompleted
+	case kind == model.KindMaintenance:
+		return model.StatusScheduled
+	case resolved:
+		return model.StatusResolved
+	}
+	return model.StatusInvestigating
+}
+
+// spUpdateStatus maps an update's status; an unknown word is kept as given, since an
+// update has no raw field to keep it in.
+func spUpdateStatus(raw string) model.Status {
+	if s, ok := knownStatus(raw); ok {
+		return s
+	}
+	return model.Status(strings.TrimSpace(raw))
+}
+
+func knownStatus(raw string) (model.Status, bool) {
+	s := model.Status(strings.ToLower(strings.TrimSpace(raw)))
+	switch s {
+	case model.StatusInvestigating, model.StatusIdentified, model.StatusMonitoring,
+		model.StatusResolved, model.StatusPostmortem,
+		model.StatusScheduled, model.StatusInProgress, model.StatusVerifying, model.StatusCompleted:
+		return s, true
+	case "in progress":
+		return model.StatusInProgress, true
+	}
+	return "", false
+}
+
+// spImpact maps a Statuspage impact; maintenance is always "maintenance".
+func spImpact(raw string, kind model.Kind) model.Impact {
+	if kind == model.KindMaintenance {
+		return model.ImpactMaintenance
+	}
+	switch i := model.Impact(strings.ToLower(strings.TrimSpace(raw))); i {
+	case model.ImpactNone, model.ImpactMinor, model.ImpactMajor, model.ImpactCritical, model.ImpactMaintenance:
+		return i
+	}
+	return model.ImpactUnknown
+}
+
+// parseTime reads an RFC 3339 time as UTC; empty or unreadable is the zero time.
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// cleanBody trims a body and turns CRLF into LF: neither is a change a reader would see.
+func cleanBody(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.IndexByte(s, '\r') >= 0 {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	return s
+}
+
+// updateKey is the SPEC §4 key of an update without provider id: the first 8 bytes of
+// SHA-256 of (incident id, the update's timestamp, its ordinal), in hex.
+func updateKey(incidentID, stamp string, ordinal int) string {
+	sum := sha256.Sum256([]byte(incidentID + "\x00" + stamp + "\x00" + strconv.Itoa(ordinal)))
+	return hex.EncodeToString(sum[:8])
+}
