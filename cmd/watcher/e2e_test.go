@@ -68,6 +68,9 @@ func watcher(t *testing.T, cfg string, args ...string) result {
 func mustRun(t *testing.T, want int, cfg string, args ...string) result {
 	t.Helper()
 	r := watcher(t, cfg, args...)
+	if os.Getenv("E2E_SHOW") != "" {
+		t.Logf("$ watcher %s → %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
 	if r.code != want {
 		t.Fatalf("watcher %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
 	}

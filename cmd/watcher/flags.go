@@ -42,6 +42,7 @@ func loadConfig(e *env, path string) (*config.Config, bool) {
 	if path == "" {
 		path = config.DefaultPath()
 	}
+	config.Version = version // for the default User-Agent
 	cfg, err := config.Load(path)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
@@ -62,4 +63,3 @@ func openArchive(e *env, cfg *config.Config) (*archive.Store, bool) {
 	}
 	return st, true
 }
-

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	_ "time/tzdata" // CRON_TZ= schedules work on hosts without zone data
 )
 
 // Exit codes of SPEC §6.
@@ -41,7 +43,7 @@ type env struct {
 
 func commands() []command {
 	return []command{
-		{"run", "", "the daemon: schedules, polls, archives, notifies, serves listen", notImplemented("run")},
+		{"run", "", "the daemon: schedules, polls, archives, notifies, serves listen", runRun},
 		{"poll", "", "one round now, delivers the outbox, exits (3: a source failed or a message is queued)", runPoll},
 		{"check", "", "validates the config", runCheck},
 		{"detect", "URL", "prints the detected provider", notImplemented("detect")},

@@ -11,7 +11,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/daemon"
 	"github.com/statuswatch/statuswatch/internal/fetch"
-	"github.com/statuswatch/statuswatch/internal/notify"
 )
 
 // stringsFlag is a repeatable string flag.
@@ -47,7 +46,7 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	defer store.Close()
-	client, err := fetch.NewClient(clientOptions(cfg))
+	client, err := fetch.NewClient(daemon.ClientOptions(cfg))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 		return exitError
@@ -62,11 +61,10 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 			code = exitPartial
 		}
 	}
-	d := &notify.Deliverer{
-		Outbox:   store,
-		Notifier: &notify.Console{W: e.stdout},
-		Title:    titles(cfg),
-		BaseURL:  cfg.BaseURL,
+	d, err := newDeliverer(e, store, cfg, log)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "error: %v\n", err)
+		return exitError
 	}
 	_, queued, err := d.Drain(ctx)
 	if err != nil {
@@ -105,17 +103,6 @@ func titles(cfg *config.Config) func(string) string {
 			return src.Title
 		}
 		return name
-	}
-}
-
-func clientOptions(cfg *config.Config) fetch.ClientOptions {
-	return fetch.ClientOptions{
-		UserAgent:   cfg.HTTP.UserAgent,
-		MaxBody:     cfg.HTTP.MaxBody,
-		Timeout:     cfg.Defaults.Timeout,
-		Concurrency: cfg.HTTP.Concurrency,
-		PerHost:     cfg.HTTP.PerHost,
-		CAFile:      cfg.HTTP.CAFile,
 	}
 }
 

@@ -45,6 +45,11 @@ type Outcome struct {
 // answer that suddenly lacks every incident) is recorded as a failure and returned.
 func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) {
 	log := p.logger().With("source", src.Name)
+	if src.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, src.Timeout)
+		defer cancel()
+	}
 	out, err := p.poll(ctx, src)
 	if err != nil {
 		failures, ferr := p.Store.RecordFailure(src.Name, err.Error(), src.FailureThreshold)
@@ -148,4 +153,14 @@ func (p *Poller) now() time.Time {
 		return time.Now().UTC()
 	}
 	return p.Now().UTC()
+}
+
+// inherit carries the per-source poll counters over from the poller a reload replaces.
+func (p *Poller) inherit(old *Poller) {
+	old.mu.Lock()
+	defer old.mu.Unlock()
+	p.polls = make(map[string]int, len(old.polls))
+	for k, v := range old.polls {
+		p.polls[k] = v
+	}
 }

@@ -62,7 +62,8 @@ type Request struct {
 // Statuspage is a fake Atlassian Statuspage page. Its zero value serves an empty page; use
 // Set to change what it serves. Safe for concurrent use.
 type Statuspage struct {
-	Name string // the page's name in summary.json
+	Name   string // the page's name, in every body
+	NoETag bool   // serve no ETag (as incident.io does), so clients must compare bodies
 
 	mu           sync.Mutex
 	incidents    []Incident
@@ -79,6 +80,13 @@ func (p *Statuspage) Set(incidents, maintenances []Incident) {
 	p.incidents = append([]Incident(nil), incidents...)
 	p.maintenances = append([]Incident(nil), maintenances...)
 	p.bodies = nil
+}
+
+// SetName renames the page, which changes the bytes of every body but no incident.
+func (p *Statuspage) SetName(name string) {
+	p.mu.Lock()
+	p.Name, p.bodies = name, nil
+	p.mu.Unlock()
 }
 
 // FailNext makes the next n requests answer 500.
@@ -141,7 +149,9 @@ func (p *Statuspage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch status {
 	case http.StatusOK:
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Header().Set("ETag", etag)
+		if !p.NoETag {
+			w.Header().Set("ETag", etag)
+		}
 		w.Write(body)
 	case http.StatusNotModified:
 		w.Header().Set("ETag", etag)
@@ -162,7 +172,7 @@ func (p *Statuspage) answer(r *http.Request, req *Request) (status int, body []b
 	}
 	sum := sha256.Sum256(body)
 	etag = fmt.Sprintf("%q", hex.EncodeToString(sum[:8]))
-	if req.IfNoneMatch == etag {
+	if req.IfNoneMatch == etag && !p.NoETag {
 		return http.StatusNotModified, nil, etag
 	}
 	return http.StatusOK, body, etag

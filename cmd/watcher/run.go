@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	sddaemon "github.com/coreos/go-systemd/v22/daemon"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/daemon"
+)
+
+func runRun(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "run", "", "Runs the daemon: schedules and polls every source, archives, notifies and serves the UI and API on listen.\nSIGHUP reloads the config; SIGTERM or SIGINT stop it.")
+	cfgPath := configFlag(fs)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	// SIGHUP must be caught before READY=1, or a reload sent right after start kills us.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+
+	path := *cfgPath
+	if path == "" {
+		path = config.DefaultPath()
+	}
+	cfg, ok := loadConfig(e, path)
+	if !ok {
+		return exitError
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: daemonLogLevel()}))
+	store, err := archive.Open(cfg.Database, archive.Options{})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "error: %v\n", err)
+		return exitError
+	}
+	defer store.Close() // last, after the daemon has stopped
+
+	wd := 10 * time.Second
+	if every, err := sddaemon.SdWatchdogEnabled(false); err == nil && every > 0 {
+		wd = every / 2
+	}
+	d, err := daemon.New(daemon.Options{
+		Config:           cfg,
+		Store:            store,
+		Log:              log,
+		NewDelivery:      newDelivery(e, store, log),
+		Notify:           func(state string) { sddaemon.SdNotify(false, state) },
+		WatchdogInterval: wd,
+		Version:          version,
+		Commit:           commit,
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "error: %v\n", err)
+		return exitError
+	}
+	done := make(chan error, 1)
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { done <- d.Run(runCtx) }()
+	for {
+		select {
+		case <-hup:
+			next, err := config.Load(path)
+			if err != nil {
+				log.Error("reload refused: the old config keeps running", "err", err)
+				continue
+			}
+			if err := d.Reload(runCtx, next); err != nil {
+				log.Error("reload failed", "err", err)
+			}
+		case err := <-done:
+			if err != nil {
+				fmt.Fprintf(e.stderr, "error: %v\n", err)
+				return exitError
+			}
+			return exitOK
+		}
+	}
+}
+
+func daemonLogLevel() slog.Level {
+	if os.Getenv("WATCHER_LOG") == "debug" {
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
+}

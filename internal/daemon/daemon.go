@@ -1,0 +1,575 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/robfig/cron/v3"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web"
+)
+
+// Delivery drains the outbox until its context ends; woken after each poll that wrote.
+type Delivery interface {
+	Run(ctx context.Context, wake <-chan struct{}) error
+}
+
+// Options configure a Daemon.
+type Options struct {
+	Config *config.Config
+	Store  *archive.Store
+	Log    *slog.Logger
+	// Listener serves the UI and API; nil listens on Config.Listen (empty: no HTTP).
+	Listener net.Listener
+	// NewDelivery builds the outbox delivery for a config; called again on reload.
+	NewDelivery func(cfg *config.Config) (Delivery, error)
+	// Notify sends a state to the service manager (sd_notify); nil: not under systemd.
+	Notify func(state string)
+	// WatchdogInterval is how often the scheduler loop pings the watchdog; 0: 10s.
+	WatchdogInterval time.Duration
+	Version, Commit  string
+	Now              func() time.Time
+}
+
+// Daemon is `watcher run`: it schedules every source, polls, archives, delivers and serves
+// HTTP. It owns no signals: the command turns SIGHUP into Reload and SIGTERM into the end of
+// Run's context, so a test can run the whole daemon.
+type Daemon struct {
+	store    *archive.Store
+	log      *slog.Logger
+	notifyFn func(string)
+	now      func() time.Time
+	metrics  *metrics
+	ln       net.Listener
+	newDeliv func(cfg *config.Config) (Delivery, error)
+	wdEvery  time.Duration
+
+	cron    *cron.Cron
+	pollCtx context.Context // ends polls in flight at shutdown
+	wake    chan struct{}
+
+	mu        sync.RWMutex
+	cfg       *config.Config
+	poller    *Poller
+	sources   map[string]*sourceState
+	lastTick  time.Time
+	stopDeliv context.CancelFunc
+	delivDone chan struct{}
+}
+
+// sourceState is what the daemon knows of one source between polls; it survives reloads.
+type sourceState struct {
+	mu          sync.Mutex
+	src         *config.Source
+	entry       cron.EntryID
+	schedule    string
+	interval    time.Duration
+	running     *pollCall
+	nextAllowed time.Time // backoff: polls before this are skipped
+	status      web.SourceStatus
+}
+
+// pollCall is a poll in flight, which PollNow waits for instead of starting another.
+type pollCall struct {
+	done    chan struct{}
+	changes int
+	err     error
+}
+
+// New checks the config's schedules, opens the listener and builds the daemon; Run starts it.
+func New(o Options) (*Daemon, error) {
+	d := &Daemon{
+		store:    o.Store,
+		log:      o.Log,
+		notifyFn: o.Notify,
+		now:      o.Now,
+		metrics:  newMetrics(o.Version, o.Commit),
+		ln:       o.Listener,
+		newDeliv: o.NewDelivery,
+		wdEvery:  o.WatchdogInterval,
+		sources:  map[string]*sourceState{},
+		wake:     make(chan struct{}, 1),
+	}
+	if d.log == nil {
+		d.log = slog.New(slog.DiscardHandler)
+	}
+	if d.now == nil {
+		d.now = time.Now
+	}
+	if d.wdEvery <= 0 {
+		d.wdEvery = 10 * time.Second
+	}
+	cl := cronLogger{d.log}
+	d.cron = cron.New(cron.WithLocation(time.UTC), cron.WithChain(
+		// Skip before Recover: in v3.0.1 the other order stops a job forever after one
+		// panic (LIBRARIES.md).
+		cron.SkipIfStillRunning(cl), cron.Recover(cl)))
+	if err := d.apply(o.Config); err != nil {
+		return nil, err
+	}
+	if d.ln == nil && o.Config.Listen != "" {
+		ln, err := net.Listen("tcp", o.Config.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", o.Config.Listen, err)
+		}
+		d.ln = ln
+	}
+	return d, nil
+}
+
+// Addr is the address the HTTP server listens on, or nil.
+func (d *Daemon) Addr() net.Addr {
+	if d.ln == nil {
+		return nil
+	}
+	return d.ln.Addr()
+}
+
+// Run schedules and serves until ctx ends, then shuts down in order: stop the scheduler,
+// wait for polls (bounded), stop HTTP, stop delivery. The archive is the caller's to close.
+func (d *Daemon) Run(ctx context.Context) error {
+	pollCtx, cancelPolls := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelPolls()
+	d.pollCtx = pollCtx
+
+	httpCtx, stopHTTP := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopHTTP()
+	httpDone := make(chan error, 1)
+	if d.ln != nil {
+		srv := web.New(web.Options{
+			Store: d.store, Daemon: d, BaseURL: d.config().BaseURL, Auth: d.config().Web.Auth,
+			Metrics: promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}),
+			Log:     d.log, Now: d.now, TitleOf: d.title,
+		})
+		go func() { httpDone <- srv.Serve(httpCtx, d.ln) }()
+	} else {
+		httpDone <- nil
+	}
+
+	if err := d.startDelivery(ctx); err != nil {
+		stopHTTP()
+		<-httpDone
+		return err
+	}
+	d.refreshGauges()
+	d.tick()
+	if _, err := d.cron.AddFunc(fmt.Sprintf("@every %s", d.wdEvery), d.tick); err != nil {
+		return fmt.Errorf("schedule watchdog: %w", err)
+	}
+	d.cron.Start()
+	d.notify("READY=1")
+	d.log.Info("watcher running", "sources", len(d.config().Sources), "listen", d.Addr())
+
+	<-ctx.Done()
+	d.notify("STOPPING=1")
+	d.log.Info("shutting down")
+	stopped := d.cron.Stop()
+	select {
+	case <-stopped.Done():
+	case <-time.After(10 * time.Second):
+		d.log.Warn("polls still running after 10s; cancelling them")
+		cancelPolls()
+		<-stopped.Done()
+	}
+	stopHTTP()
+	err := <-httpDone
+	d.stopDelivery()
+	return err
+}
+
+// Reload applies a new, already validated config: sources added, removed or changed keep
+// the state of those that stay.
+func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) error {
+	d.notify("RELOADING=1")
+	defer d.notify("READY=1")
+	if err := d.apply(cfg); err != nil {
+		return err
+	}
+	d.stopDelivery()
+	if err := d.startDelivery(ctx); err != nil {
+		return err
+	}
+	d.log.Info("config reloaded", "sources", len(cfg.Sources))
+	return nil
+}
+
+// apply schedules cfg's sources, replacing what changed.
+func (d *Daemon) apply(cfg *config.Config) error {
+	client, err := fetch.NewClient(ClientOptions(cfg))
+	if err != nil {
+		return err
+	}
+	type planned struct {
+		src      *config.Source
+		sched    cron.Schedule
+		interval time.Duration
+	}
+	plans := make(map[string]planned, len(cfg.Sources))
+	for i := range cfg.Sources {
+		src := &cfg.Sources[i]
+		s, err := config.ParseSchedule(src.Schedule)
+		if err != nil {
+			return fmt.Errorf("sources[%d].schedule: %w", i, err)
+		}
+		iv := interval(s, d.now())
+		plans[src.Name] = planned{src, jitter(s, src.Name, iv), iv}
+	}
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	old := d.poller
+	d.poller = &Poller{Store: d.store, Client: client, OnFirstPoll: cfg.OnFirstPoll, Log: d.log, Now: d.now}
+	if old != nil {
+		d.poller.inherit(old)
+	}
+	for name, st := range d.sources {
+		if _, ok := plans[name]; !ok {
+			d.cron.Remove(st.entry)
+			delete(d.sources, name)
+		}
+	}
+	for name, p := range plans {
+		st := d.sources[name]
+		if st == nil {
+			st = &sourceState{}
+			d.sources[name] = st
+		}
+		st.mu.Lock()
+		rescheduled := st.entry == 0 || st.schedule != p.src.Schedule
+		st.src, st.interval, st.schedule = p.src, p.interval, p.src.Schedule
+		st.status.Name, st.status.Title, st.status.URL = p.src.Name, d.titleOf(p.src), p.src.URL
+		st.status.Kind, st.status.Paused = p.src.Kind, p.src.Paused
+		st.mu.Unlock()
+		if rescheduled {
+			if st.entry != 0 {
+				d.cron.Remove(st.entry)
+			}
+			st.entry = d.cron.Schedule(p.sched, cron.FuncJob(d.job(name)))
+		}
+	}
+	d.cfg = cfg
+	return nil
+}
+
+// job is the cron job of one source.
+func (d *Daemon) job(name string) func() {
+	return func() {
+		d.mu.RLock()
+		st := d.sources[name]
+		d.mu.RUnlock()
+		if st == nil {
+			return
+		}
+		st.mu.Lock()
+		skip := st.src.Paused || st.running != nil
+		inBackoff := d.now().Before(st.nextAllowed)
+		st.mu.Unlock()
+		if skip {
+			return
+		}
+		if inBackoff {
+			// Ticks inside a backoff wait are skipped, not queued (SPEC §7).
+			d.metrics.skippedInBackoff.WithLabelValues(name).Inc()
+			return
+		}
+		d.pollSource(d.pollCtx, st)
+	}
+}
+
+// pollSource polls st now, or waits for the poll in flight, and returns its outcome.
+func (d *Daemon) pollSource(ctx context.Context, st *sourceState) (int, error) {
+	st.mu.Lock()
+	if c := st.running; c != nil {
+		st.mu.Unlock()
+		select {
+		case <-c.done:
+			return c.changes, c.err
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+	c := &pollCall{done: make(chan struct{})}
+	st.running = c
+	src := st.src
+	st.mu.Unlock()
+
+	d.mu.RLock()
+	p := d.poller
+	d.mu.RUnlock()
+	out, err := p.Poll(ctx, src)
+	c.changes, c.err = out.Changes, err
+	d.afterPoll(st, src, out, err)
+
+	st.mu.Lock()
+	st.running = nil
+	st.mu.Unlock()
+	close(c.done)
+	return c.changes, c.err
+}
+
+// afterPoll keeps the in-memory bookkeeping of SPEC §4: last poll and success live here,
+// never in the archive.
+func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err error) {
+	now := d.now().UTC()
+	st.mu.Lock()
+	st.status.LastPollAt = now
+	if err != nil {
+		st.status.LastError = err.Error()
+		st.status.ConsecutiveFailures++
+		wait := fetch.Backoff(st.interval, st.status.ConsecutiveFailures, nil)
+		if ra, ok := fetch.RetryAfter(err); ok {
+			wait = min(ra, 6*time.Hour)
+		}
+		st.nextAllowed = now.Add(wait)
+	} else {
+		st.status.LastSuccessAt, st.status.LastError, st.status.ConsecutiveFailures = now, "", 0
+		st.nextAllowed = time.Time{}
+	}
+	failures := st.status.ConsecutiveFailures
+	st.mu.Unlock()
+
+	m := d.metrics
+	switch {
+	case err != nil:
+		m.polls.WithLabelValues(src.Name, "failed").Inc()
+	case out.Changes > 0:
+		m.polls.WithLabelValues(src.Name, "ok").Inc()
+	default:
+		m.polls.WithLabelValues(src.Name, "unchanged").Inc()
+	}
+	m.failures.WithLabelValues(src.Name).Set(float64(failures))
+	if err == nil {
+		m.lastSuccess.WithLabelValues(src.Name).Set(float64(now.Unix()))
+	}
+	if out.Changes > 0 {
+		m.changes.WithLabelValues(src.Name).Add(float64(out.Changes))
+		d.refreshOpen(src.Name)
+	}
+	if out.Messages > 0 || err != nil {
+		d.wakeDelivery()
+	}
+}
+
+// Sources reports every configured source with its in-memory poll state.
+func (d *Daemon) Sources() []web.SourceStatus {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	out := make([]web.SourceStatus, 0, len(d.cfg.Sources))
+	for i := range d.cfg.Sources {
+		st := d.sources[d.cfg.Sources[i].Name]
+		st.mu.Lock()
+		out = append(out, st.status)
+		st.mu.Unlock()
+	}
+	return out
+}
+
+// PollNow polls a source now, or waits for its poll in flight, and returns once the result
+// is archived. Delivery goes on in the background.
+func (d *Daemon) PollNow(ctx context.Context, source string) (int, error) {
+	d.mu.RLock()
+	st := d.sources[source]
+	d.mu.RUnlock()
+	if st == nil {
+		return 0, web.ErrUnknownSource
+	}
+	return d.pollSource(ctx, st)
+}
+
+// Health is the daemon's own health: the scheduler loop is ticking. A vendor being down
+// never makes it fail.
+func (d *Daemon) Health() error {
+	d.mu.RLock()
+	last := d.lastTick
+	d.mu.RUnlock()
+	if age := d.now().Sub(last); age > 3*d.wdEvery+time.Second {
+		return fmt.Errorf("scheduler stalled: last tick %s ago", age.Round(time.Second))
+	}
+	return nil
+}
+
+// tick runs on the scheduler itself, so the watchdog is fed only while the loop that
+// fires polls is alive (SPEC §7).
+func (d *Daemon) tick() {
+	d.mu.Lock()
+	d.lastTick = d.now()
+	d.mu.Unlock()
+	d.notify("WATCHDOG=1")
+	d.refreshOutbox()
+}
+
+func (d *Daemon) refreshGauges() {
+	d.mu.RLock()
+	names := make([]string, 0, len(d.sources))
+	for n := range d.sources {
+		names = append(names, n)
+	}
+	d.mu.RUnlock()
+	for _, n := range names {
+		d.refreshOpen(n)
+	}
+	d.refreshOutbox()
+}
+
+func (d *Daemon) refreshOpen(source string) {
+	list, err := d.store.Incidents(source)
+	if err != nil {
+		d.log.Warn("count open incidents", "source", source, "err", err)
+		return
+	}
+	counts := map[model.Impact]int{}
+	for _, in := range list {
+		if !in.Removed && in.Latest.Open() {
+			counts[in.Latest.Impact]++
+		}
+	}
+	for _, imp := range []model.Impact{model.ImpactNone, model.ImpactMinor, model.ImpactMajor, model.ImpactCritical, model.ImpactMaintenance, model.ImpactUnknown} {
+		d.metrics.openIncidents.WithLabelValues(source, string(imp)).Set(float64(counts[imp]))
+	}
+}
+
+func (d *Daemon) refreshOutbox() {
+	for _, state := range []model.MessageState{model.MessagePending, model.MessageParked} {
+		msgs, err := d.store.Messages(state)
+		if err != nil {
+			d.log.Warn("count outbox", "err", err)
+			return
+		}
+		d.metrics.outbox.WithLabelValues(string(state)).Set(float64(len(msgs)))
+	}
+}
+
+func (d *Daemon) startDelivery(ctx context.Context) error {
+	if d.newDeliv == nil {
+		return nil
+	}
+	deliv, err := d.newDeliv(d.config())
+	if err != nil {
+		return fmt.Errorf("delivery: %w", err)
+	}
+	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	d.mu.Lock()
+	d.stopDeliv, d.delivDone = cancel, done
+	d.mu.Unlock()
+	go func() {
+		defer close(done)
+		if err := deliv.Run(dctx, d.wake); err != nil && !errors.Is(err, context.Canceled) {
+			d.log.Error("delivery stopped", "err", err)
+		}
+	}()
+	d.wakeDelivery()
+	return nil
+}
+
+func (d *Daemon) stopDelivery() {
+	d.mu.Lock()
+	cancel, done := d.stopDeliv, d.delivDone
+	d.stopDeliv, d.delivDone = nil, nil
+	d.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}
+
+func (d *Daemon) wakeDelivery() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (d *Daemon) notify(state string) {
+	if d.notifyFn != nil {
+		d.notifyFn(state)
+	}
+}
+
+func (d *Daemon) config() *config.Config {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.cfg
+}
+
+func (d *Daemon) titleOf(src *config.Source) string {
+	if src.Title != "" {
+		return src.Title
+	}
+	return src.Name
+}
+
+func (d *Daemon) title(source string) string {
+	if src := d.config().Source(source); src != nil {
+		return d.titleOf(src)
+	}
+	return source
+}
+
+// ClientOptions are the fetch client's options from a config. The client's timeout is the
+// longest of any source's: each poll narrows it with its own context.
+func ClientOptions(cfg *config.Config) fetch.ClientOptions {
+	timeout := cfg.Defaults.Timeout
+	for i := range cfg.Sources {
+		timeout = max(timeout, cfg.Sources[i].Timeout)
+	}
+	return fetch.ClientOptions{
+		UserAgent:   cfg.HTTP.UserAgent,
+		MaxBody:     cfg.HTTP.MaxBody,
+		Timeout:     timeout,
+		Concurrency: cfg.HTTP.Concurrency,
+		PerHost:     cfg.HTTP.PerHost,
+		CAFile:      cfg.HTTP.CAFile,
+	}
+}
+
+// interval is the time between two consecutive runs of s.
+func interval(s cron.Schedule, now time.Time) time.Duration {
+	a := s.Next(now)
+	return s.Next(a).Sub(a)
+}
+
+// jittered shifts a schedule by a fixed offset, so sources sharing a spec never fire in
+// the same second (cron has no jitter of its own).
+type jittered struct {
+	cron.Schedule
+	offset time.Duration
+}
+
+// Next is the inner schedule's next run after t-offset, shifted by offset: always after t.
+func (j jittered) Next(t time.Time) time.Time {
+	return j.Schedule.Next(t.Add(-j.offset)).Add(j.offset)
+}
+
+// jitter gives name a fixed offset in [0, min(interval/2, 60s)), from a hash of the name so
+// it stays put across restarts.
+func jitter(s cron.Schedule, name string, iv time.Duration) cron.Schedule {
+	span := min(iv/2, time.Minute)
+	if span <= time.Second {
+		return s
+	}
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return jittered{s, time.Duration(h.Sum64() % uint64(span))}
+}
+
+// cronLogger adapts slog to cron's logger.
+type cronLogger struct{ l *slog.Logger }
+
+func (c cronLogger) Info(msg string, kv ...any) { c.l.Debug("cron: "+msg, kv...) }
+func (c cronLogger) Error(err error, msg string, kv ...any) {
+	c.l.Error("cron: "+msg, append(kv, "err", err)...)
+}
+
+var _ web.Daemon = (*Daemon)(nil)

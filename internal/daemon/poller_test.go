@@ -1,0 +1,197 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/fakepage"
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// fiftyIncidents builds a realistic page: 50 resolved incidents of 6 updates each.
+func fiftyIncidents(t0 time.Time) []fakepage.Incident {
+	out := make([]fakepage.Incident, 50)
+	for i := range out {
+		start := t0.Add(-time.Duration(i) * 36 * time.Hour)
+		end := start.Add(95 * time.Minute)
+		in := fakepage.Incident{
+			ID: fmt.Sprintf("inc%04d", i), Name: fmt.Sprintf("Degraded performance for Actions and Pages (%d)", i),
+			Status: "resolved", Impact: "minor", CreatedAt: start, UpdatedAt: end, StartedAt: start, ResolvedAt: &end,
+			Shortlink:  "https://stspg.io/x" + fmt.Sprint(i),
+			Components: []fakepage.Component{{ID: "c1", Name: "Actions", Status: "operational"}, {ID: "c2", Name: "Pages", Status: "operational"}},
+		}
+		for u := 5; u >= 0; u-- {
+			at := start.Add(time.Duration(u) * 19 * time.Minute)
+			in.Updates = append(in.Updates, fakepage.Update{
+				ID: fmt.Sprintf("u%04d-%d", i, u), Status: []string{"investigating", "identified", "identified", "monitoring", "monitoring", "resolved"}[u],
+				Body:      "We are investigating reports of degraded performance for Actions and Pages. Customers may see delays in workflow runs starting and in page builds completing; we will post an update as we learn more.",
+				CreatedAt: at, UpdatedAt: at, DisplayAt: at,
+			})
+		}
+		out[i] = in
+	}
+	return out
+}
+
+type benchEnv struct {
+	page   *fakepage.Statuspage
+	poller *Poller
+	src    *config.Source
+	store  *archive.Store
+	path   string
+}
+
+func newBenchEnv(tb testing.TB, etags bool) *benchEnv {
+	tb.Helper()
+	page := &fakepage.Statuspage{Name: "Bench", NoETag: !etags}
+	srv := httptest.NewServer(page)
+	tb.Cleanup(srv.Close)
+	path := filepath.Join(tb.TempDir(), "watcher.db")
+	store, err := archive.Open(path, archive.Options{NoSync: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { store.Close() })
+	client, err := fetch.NewClient(fetch.ClientOptions{UserAgent: "statuswatch/bench", MaxBody: 32 << 20, Timeout: 10 * time.Second, Concurrency: 4, PerHost: 4})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	page.Set(fiftyIncidents(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)), nil)
+	src := &config.Source{Name: "bench", URL: srv.URL, Kind: "statuspage", Maintenance: false, FailureThreshold: 3, Timeout: 10 * time.Second}
+	p := &Poller{Store: store, Client: client, OnFirstPoll: "open"}
+	if _, err := p.Poll(context.Background(), src); err != nil {
+		tb.Fatal(err)
+	}
+	return &benchEnv{page, p, src, store, path}
+}
+
+func fileSize(tb testing.TB, path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fi.Size()
+}
+
+func TestPollerUnchangedPollsWriteNothing(t *testing.T) {
+	for _, etags := range []bool{true, false} {
+		t.Run(fmt.Sprintf("etags=%v", etags), func(t *testing.T) {
+			e := newBenchEnv(t, etags)
+			size := fileSize(t, e.path)
+			e.page.Requests()
+			for range 3 {
+				out, err := e.poller.Poll(context.Background(), e.src)
+				if err != nil || out.Changes != 0 {
+					t.Fatalf("unchanged poll: changes %d, err %v; want 0, nil", out.Changes, err)
+				}
+			}
+			if got := fileSize(t, e.path); got != size {
+				t.Errorf("archive grew from %d to %d bytes over unchanged polls", size, got)
+			}
+			for _, r := range e.page.Requests() {
+				want := 200
+				if etags {
+					want = 304
+				}
+				if r.Path == "/api/v2/incidents.json" && r.Status != want {
+					t.Errorf("%s answered %d, want %d", r.Path, r.Status, want)
+				}
+			}
+		})
+	}
+}
+
+func TestPollerNewBytesSameMeaning(t *testing.T) {
+	e := newBenchEnv(t, true)
+	e.page.SetName("Bench renamed") // new bytes in every body, same incidents
+	out, err := e.poller.Poll(context.Background(), e.src)
+	if err != nil || out.Changes != 0 {
+		t.Fatalf("poll: changes %d, err %v; want 0, nil", out.Changes, err)
+	}
+	versions, err := e.store.Versions("bench", "inc0000")
+	if err != nil || len(versions) != 1 {
+		t.Errorf("inc0000 has %d versions (err %v), want 1", len(versions), err)
+	}
+}
+
+func TestFilter(t *testing.T) {
+	inc := func(kind model.Kind, impact model.Impact, comps ...string) *model.Incident {
+		return &model.Incident{Kind: kind, Impact: impact, Components: comps}
+	}
+	tests := []struct {
+		name string
+		src  config.Source
+		inc  *model.Incident
+		want bool
+	}{
+		{"no filters", config.Source{Maintenance: true}, inc(model.KindIncident, model.ImpactMinor, "API"), true},
+		{"paused", config.Source{Paused: true, Maintenance: true}, inc(model.KindIncident, model.ImpactMajor), false},
+		{"below min impact", config.Source{MinImpact: model.ImpactMajor, Maintenance: true}, inc(model.KindIncident, model.ImpactMinor), false},
+		{"unknown passes min impact", config.Source{MinImpact: model.ImpactCritical, Maintenance: true}, inc(model.KindIncident, model.ImpactUnknown), true},
+		{"maintenance off", config.Source{Maintenance: false}, inc(model.KindMaintenance, model.ImpactMaintenance), false},
+		{"component matches", config.Source{Components: []string{"API"}, Maintenance: true}, inc(model.KindIncident, model.ImpactMinor, "Web", "API"), true},
+		{"component misses", config.Source{Components: []string{"API"}, Maintenance: true}, inc(model.KindIncident, model.ImpactMinor, "Web"), false},
+		{"no components passes", config.Source{Components: []string{"API"}, Maintenance: true}, inc(model.KindIncident, model.ImpactMinor), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Filter(&tt.src)(tt.inc); got != tt.want {
+				t.Errorf("Filter: got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkPollByteIdentical is a poll whose body is byte-identical to the last and comes
+// without an ETag: one GET over loopback, a hash, no parse, nothing written (SPEC §8).
+func BenchmarkPollByteIdentical(b *testing.B) {
+	e := newBenchEnv(b, false)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.poller.Poll(ctx, e.src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPollNotModified is the same poll answered 304.
+func BenchmarkPollNotModified(b *testing.B) {
+	e := newBenchEnv(b, true)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.poller.Poll(ctx, e.src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPollNewBytesSameMeaning is a 50-incident body whose bytes change on every poll
+// (the page name alternates) but whose incidents do not: fetch, parse, normalise, compare,
+// and save the new validators.
+func BenchmarkPollNewBytesSameMeaning(b *testing.B) {
+	e := newBenchEnv(b, true)
+	ctx := context.Background()
+	names := []string{"Bench A", "Bench B"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		e.page.SetName(names[i%2])
+		i++
+		b.StartTimer()
+		out, err := e.poller.Poll(ctx, e.src)
+		if err != nil || out.Changes != 0 {
+			b.Fatalf("changes %d, err %v", out.Changes, err)
+		}
+	}
+}
