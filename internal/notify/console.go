@@ -18,16 +18,24 @@ type Console struct {
 	W  io.Writer
 }
 
-// Send prints n. A write error is retryable: the row stays queued.
-func (c *Console) Send(_ context.Context, n Notification) (bool, error) {
+// Destination is the console for every source: no threads, no pacing.
+func (c *Console) Destination(string) Destination {
+	return Destination{Key: "console", Account: "console"}
+}
+
+// Send prints n once. A write error is transient: the row stays queued.
+func (c *Console) Send(_ context.Context, n *Notification) (Receipt, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "== %s\n", Headline(n))
 	switch {
+	case n.Digest != nil:
+		fmt.Fprintf(&b, "== %s\n", DigestLine(n.Digest))
 	case n.Message.IncidentID == "":
+		fmt.Fprintf(&b, "== %s\n", Headline(*n))
 		if n.Message.Text != "" {
 			fmt.Fprintf(&b, "%s\n", n.Message.Text)
 		}
 	case n.Version != nil:
+		fmt.Fprintf(&b, "== %s\n", Headline(*n))
 		inc := &n.Version.Incident
 		fmt.Fprintf(&b, "Status: %s · Impact: %s", inc.Status, inc.Impact)
 		if len(inc.Components) > 0 {
@@ -43,6 +51,8 @@ func (c *Console) Send(_ context.Context, n Notification) (bool, error) {
 		if inc.URL != "" {
 			fmt.Fprintf(&b, "Vendor page: %s\n", inc.URL)
 		}
+	default:
+		fmt.Fprintf(&b, "== %s\n", Headline(*n))
 	}
 	if n.Link != "" {
 		fmt.Fprintf(&b, "Full diff: %s\n", n.Link)
@@ -51,7 +61,9 @@ func (c *Console) Send(_ context.Context, n Notification) (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, err := io.WriteString(c.W, b.String()); err != nil {
-		return true, fmt.Errorf("console: %w", err)
+		return Receipt{}, fmt.Errorf("console: %w", err)
 	}
-	return false, nil
+	return Receipt{}, nil
 }
+
+var _ Notifier = (*Console)(nil)

@@ -1,12 +1,15 @@
-// Package notify delivers the outbox: it renders each pending message and hands it to a
-// Notifier (the console today, Slack later), marking a row sent right after the sink's answer.
+// Package notify delivers the outbox (SPEC §7 Delivery): it renders each pending message
+// and hands it to a Notifier (the console, or Slack in the sub-package slack), marking a
+// row sent right after the sink's answer. The Deliverer owns every wait: pacing per
+// destination, Retry-After, backoff with jitter, pausing on auth errors and parking what
+// cannot be delivered, so that nothing is lost, nothing repeats and nothing parked holds
+// up anything else.
 package notify
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -14,17 +17,93 @@ import (
 // Notification is one outbox message with what a sink needs to render it.
 type Notification struct {
 	Message model.Message
-	// Version is the incident version the message announces; nil for source events.
+	// Version is the incident version the message announces; nil for source events and
+	// digests.
 	Version *model.Version
 	// SourceTitle is the vendor's display name.
 	SourceTitle string
-	// Link is the full diff in our UI (empty when base_url is not set).
+	// Link is the full diff of this change in our UI (empty when base_url is not set).
+	Link string
+	// IncidentLink is the incident's page in our UI (empty when base_url is not set).
+	IncidentLink string
+	// Thread is the root to reply to, for a sink that threads; nil posts a new message.
+	// The Deliverer sets it from the archive, so threads survive restarts.
+	Thread *Thread
+	// FirstSeen is when version 1 of the incident was observed: the catch-up line of an
+	// incident announced late, or of a thread that never had its root.
+	FirstSeen time.Time
+	// PlainText asks for text only, no blocks: the one retry of a message Slack rejected.
+	PlainText bool
+	// Digest is set, and Message is zero, for the "N notifications skipped" message that
+	// stands for messages older than max_queue_age.
+	Digest *Digest
+}
+
+// Thread is where an incident's root message lives: the channel ID Slack answered with
+// and the root's timestamp.
+type Thread struct {
+	Channel string
+	TS      string
+}
+
+// Digest stands for pending messages too old to be worth sending one by one.
+type Digest struct {
+	Count  int           // messages skipped
+	MaxAge time.Duration // max_queue_age
+	// Sources counts the skipped messages per source display name, by name.
+	Sources []SourceCount
+	// Link is our UI's home page (empty when base_url is not set).
 	Link string
 }
 
-// Notifier is a sink for notifications. Send returns whether a failure is worth retrying.
+// SourceCount is a number of messages of one source.
+type SourceCount struct {
+	Source string
+	Count  int
+}
+
+// Root reports whether n starts a thread: an incident message with no thread to reply
+// to. A sink that threads posts it as the incident's card.
+func (n *Notification) Root() bool {
+	return n.Thread == nil && n.Message.IncidentID != "" && n.Digest == nil
+}
+
+// Destination is where a source's messages go, as the Deliverer needs to know it.
+type Destination struct {
+	// Key names the destination for pacing, parking and counts: a channel, or a webhook by
+	// a name that gives nothing of its URL away. It shows in /metrics: never a secret.
+	Key string
+	// Account is what an auth error pauses: every destination sharing one credential (the
+	// bot token's channels), or one webhook.
+	Account string
+	// Interval is the least time between two messages to Key (Slack: about a second per
+	// channel and per webhook); 0 means no pacing.
+	Interval time.Duration
+	// Threads reports whether messages there are threaded per incident (bot token).
+	Threads bool
+}
+
+// Receipt says where a message landed, for a sink that threads.
+type Receipt struct {
+	Channel string // the channel ID (chat.update needs it, not the name)
+	TS      string
+}
+
+// Notifier is a sink for notifications. Send returns nil when the sink accepted n, or an
+// error whose class (see ClassOf) tells the Deliverer what to do; the sink never waits or
+// retries on its own, so that one loop owns backoff and a message is never sent twice
+// behind the outbox's back.
 type Notifier interface {
-	Send(ctx context.Context, n Notification) (retryable bool, err error)
+	Destination(source string) Destination
+	Send(ctx context.Context, n *Notification) (Receipt, error)
+}
+
+// Threader is a Notifier whose destinations can thread (Destination.Threads). After a
+// reply is sent and marked sent, the Deliverer calls UpdateRoot so the root shows the
+// incident's current status, impact and latest update.
+type Threader interface {
+	Notifier
+	UpdateRoot(ctx context.Context, n *Notification) error
 }
 
 // Outbox is the part of the archive delivery needs; *archive.Store implements it.
@@ -33,70 +112,8 @@ type Outbox interface {
 	Version(source, id string, n int) (*model.Version, error)
 	MarkSent(id uint64) error
 	MarkAttempt(id uint64, errText string, park bool) error
-}
-
-// Deliverer drains the outbox into one Notifier.
-type Deliverer struct {
-	Outbox   Outbox
-	Notifier Notifier
-	// Title gives a source's display name; nil: the source's name.
-	Title func(source string) string
-	// BaseURL prefixes links to the UI; empty: no links.
-	BaseURL string
-}
-
-// Drain sends every pending message once, oldest first, and returns how many were sent and
-// how many are still queued. A row is marked sent right after the sink accepted it.
-func (d *Deliverer) Drain(ctx context.Context) (sent, queued int, err error) {
-	msgs, err := d.Outbox.Messages(model.MessagePending)
-	if err != nil {
-		return 0, 0, fmt.Errorf("read outbox: %w", err)
-	}
-	var errs []error
-	for i, m := range msgs {
-		if ctx.Err() != nil {
-			return sent, len(msgs) - i, ctx.Err()
-		}
-		n, err := d.notification(m)
-		if err != nil {
-			errs = append(errs, err)
-			queued++
-			continue
-		}
-		retryable, err := d.Notifier.Send(ctx, n)
-		if err != nil {
-			queued++
-			if merr := d.Outbox.MarkAttempt(m.ID, err.Error(), !retryable); merr != nil {
-				errs = append(errs, merr)
-			}
-			errs = append(errs, fmt.Errorf("message %d: %w", m.ID, err))
-			continue
-		}
-		if err := d.Outbox.MarkSent(m.ID); err != nil {
-			return sent, len(msgs) - i, fmt.Errorf("mark message %d sent: %w", m.ID, err)
-		}
-		sent++
-	}
-	return sent, queued, errors.Join(errs...)
-}
-
-func (d *Deliverer) notification(m model.Message) (Notification, error) {
-	n := Notification{Message: m, SourceTitle: m.Source}
-	if d.Title != nil {
-		n.SourceTitle = d.Title(m.Source)
-	}
-	if m.IncidentID == "" {
-		return n, nil
-	}
-	v, err := d.Outbox.Version(m.Source, m.IncidentID, m.Version)
-	if err != nil {
-		return n, fmt.Errorf("message %d: load %s/%s version %d: %w", m.ID, m.Source, m.IncidentID, m.Version, err)
-	}
-	n.Version = v
-	if d.BaseURL != "" {
-		n.Link = fmt.Sprintf("%s/incidents/%s/%s/changes/%d", strings.TrimRight(d.BaseURL, "/"), m.Source, m.IncidentID, m.Version)
-	}
-	return n, nil
+	Thread(source, id string) (channel, ts string, err error)
+	SetThread(source, id, channel, ts string) error
 }
 
 // Headline is the one-line title of a notification, shared by every sink.
@@ -138,4 +155,30 @@ func Headline(n Notification) string {
 	return fmt.Sprintf("%s: %s: %s", n.SourceTitle, what, inc.Title)
 }
 
-var _ Notifier = (*Console)(nil)
+// DigestLine is the one-line text of a digest, shared by every sink, e.g.
+// "12 notifications skipped (older than 24h): Acme (3), GitHub (9)".
+func DigestLine(d *Digest) string {
+	noun := "notifications"
+	if d.Count == 1 {
+		noun = "notification"
+	}
+	s := fmt.Sprintf("%d %s skipped (older than %s)", d.Count, noun, FormatAge(d.MaxAge))
+	for i, sc := range d.Sources {
+		if i == 0 {
+			s += ": "
+		} else {
+			s += ", "
+		}
+		s += fmt.Sprintf("%s (%d)", sc.Source, sc.Count)
+	}
+	return s
+}
+
+// FormatAge writes max_queue_age as people configure it: whole hours as "24h", else
+// Go's duration form.
+func FormatAge(d time.Duration) string {
+	if d > 0 && d%time.Hour == 0 {
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return d.String()
+}

@@ -1,0 +1,84 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// diffJSON is the answer of GET /api/v1/incidents/{source}/{id}/diff.
+type diffJSON struct {
+	From    int          `json:"from"`
+	To      int          `json:"to"`
+	Summary string       `json:"summary"`
+	Changes []changeJSON `json:"changes"`
+}
+
+// changeJSON is one field's change (SPEC §5). Before is null for "not present", After for
+// "removed"; ops is the word diff of a text field, and [] for the others, so clients need
+// not test for its absence.
+type changeJSON struct {
+	Field  string     `json:"field"`
+	Before *string    `json:"before"`
+	After  *string    `json:"after"`
+	Ops    []model.Op `json:"ops"`
+}
+
+// diff answers GET /api/v1/incidents/{source}/{id}/diff?from=N&to=M: the change set from
+// version N to version M, computed now by diff.Changes. to defaults to the latest
+// version, from to to-1; from=0 is "not present", so 0→M lists every field of M. Any two
+// versions may be compared, in either order. 400 for a parameter that is not a version
+// number, 404 for an unknown incident or version.
+func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
+	source, id := r.PathValue("source"), r.PathValue("id")
+	q := r.URL.Query()
+	to, from := 0, -1
+	var err error
+	if v := q.Get("to"); v != "" {
+		if to, err = parseVersion("to", v, 1); err != nil {
+			badRequest(w, "%v", err)
+			return
+		}
+	}
+	if v := q.Get("from"); v != "" {
+		if from, err = parseVersion("from", v, 0); err != nil {
+			badRequest(w, "%v", err)
+			return
+		}
+	}
+
+	var after *model.Version
+	if to == 0 {
+		after, err = s.latest(source, id)
+		if err != nil {
+			s.archiveError(w, r, err, "unknown incident")
+			return
+		}
+	} else if after, err = s.store.Version(source, id, to); err != nil {
+		s.notFoundVersion(w, r, err, source, id, to)
+		return
+	}
+	if from < 0 {
+		from = after.N - 1
+	}
+	var before *model.Incident
+	if from > 0 {
+		v, err := s.store.Version(source, id, from)
+		if err != nil {
+			s.notFoundVersion(w, r, err, source, id, from)
+			return
+		}
+		before = &v.Incident
+	}
+
+	changes := diff.Changes(before, &after.Incident)
+	out := diffJSON{From: from, To: after.N, Summary: diff.Summary(changes), Changes: make([]changeJSON, len(changes))}
+	for i, c := range changes {
+		out.Changes[i] = changeJSON{Field: c.Field, Before: c.Before, After: c.After, Ops: c.Ops}
+		if out.Changes[i].Ops == nil {
+			out.Changes[i].Ops = []model.Op{}
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}

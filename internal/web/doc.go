@@ -1,0 +1,49 @@
+// Package web is the HTTP side of `watcher run`: the JSON API of SPEC §6, /healthz and
+// /metrics, on one http.Server with timeouts and a bounded graceful shutdown. It is the only
+// package that serves HTTP; every route is registered in routes.go, one handler per file.
+// The UI pages of SPEC §6 come later and are registered in the same place.
+//
+// # Conventions of the JSON API
+//
+// Every response is JSON (Content-Type application/json; charset=utf-8) except /healthz
+// (text), /metrics (Prometheus) and /api/v1/backup (the archive file). Times are RFC 3339
+// in UTC, with a fraction of a second only when the time has one, so a time read from one
+// answer can be passed back as ?time= or ?at= exactly; a time that is not given is null.
+// Time parameters take RFC 3339 (a "+" that a URL decoded to a space is accepted).
+// Incident ids in paths and answers are URL ids (model.URLID); "provider_id" carries the
+// vendor's own id. Errors are {"error": "..."}: 400 for a bad parameter, 401 without valid
+// credentials, 403 for a cross-origin browser POST, 404 for an unknown source, incident,
+// version or endpoint, 405 (with Allow) for a wrong method, 502 when a poll's fetch failed,
+// 500 when the archive cannot be read (details are logged, not returned).
+//
+// # Lists and paging
+//
+// GET /api/v1/incidents and GET /api/v1/incidents/{source}/{id}/versions take limit
+// (default 100; above the maximum of 1000 it is clamped to 1000, not refused, so a client
+// that asks for "everything" still pages correctly) and before, an opaque cursor. When
+// there is a next page, the answer carries it twice: in an X-Next-Cursor header (the bare
+// cursor, for scripts) and in a Link header, `</api/v1/...?before=...>; rel="next"`, a
+// root-relative URL with the request's other parameters kept. No header means the last
+// page. Cursors are keyset positions, not offsets: a page never repeats or skips an item
+// because something was archived meanwhile. A cursor of one list is refused (400) by the
+// other. Incidents are listed newest first by started_at (else scheduled_for, else the
+// time the incident was first archived), then by id and source, descending; versions
+// newest first.
+//
+// # Raw snapshots
+//
+// GET /api/v1/sources/{source}/snapshots?at=T returns each body as fetched in "data": a
+// JSON string when the bytes are valid UTF-8 ("encoding": "utf-8"), else standard base64
+// ("encoding": "base64"; AWS's UTF-16 currentevents is one). A body whose bytes were never
+// archived (it was byte-identical to an earlier one that changed nothing) has "data": null
+// and no encoding. at defaults to now.
+//
+// # Security
+//
+// When config.Auth is enabled every route but /healthz needs "Authorization: Bearer
+// <token>" or HTTP basic credentials, compared in constant time; otherwise 401 with
+// WWW-Authenticate: Basic realm="statuswatch". Every response carries nosniff,
+// no-referrer and X-Frame-Options DENY. Unsafe methods from a cross-origin browser
+// context are refused (net/http's CrossOriginProtection), since a browser sends basic
+// credentials, and reaches a loopback daemon, on behalf of any page.
+package web

@@ -1,0 +1,186 @@
+package web
+
+import (
+	"cmp"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// incidentItemJSON is one incident in GET /api/v1/incidents: its latest version, briefly.
+type incidentItemJSON struct {
+	Source        string       `json:"source"`
+	ID            string       `json:"id"` // URL id
+	Title         string       `json:"title"`
+	Status        model.Status `json:"status"`
+	Impact        model.Impact `json:"impact"`
+	Kind          model.Kind   `json:"kind"`
+	StartedAt     jsonTime     `json:"started_at"`
+	ResolvedAt    jsonTime     `json:"resolved_at"`
+	Versions      int          `json:"versions"`
+	URL           string       `json:"url"`
+	UIURL         string       `json:"ui_url"`
+	Removed       bool         `json:"removed"` // vanished from the vendor's page
+	LastChangedAt jsonTime     `json:"last_changed_at"`
+}
+
+// incidentsCursor tags the cursors of the incident list; they carry the sort key of the
+// last item of a page: time, source and id.
+const incidentsCursor = "incidents"
+
+// listKey is an incident's place in the list: newest first by start (see keyOf), then
+// id, then source, all descending. The source makes the key unique, which keyset paging needs.
+type listKey struct {
+	at         time.Time
+	source, id string
+}
+
+func keyOf(in *archive.IncidentInfo) listKey {
+	// A scheduled maintenance starts when it is scheduled for; an incident whose vendor
+	// gives no start at all (some feeds) is placed by the time it was first archived.
+	at := in.Latest.StartedAt
+	if at.IsZero() {
+		at = in.Latest.ScheduledFor
+	}
+	if at.IsZero() {
+		at = in.FirstSeen
+	}
+	return listKey{at: at.UTC(), source: in.Source, id: in.ID}
+}
+
+// compareKeys orders keys as the list is: a before b is negative.
+func compareKeys(a, b listKey) int {
+	return cmp.Or(b.at.Compare(a.at), strings.Compare(b.id, a.id), strings.Compare(b.source, a.source))
+}
+
+// listIncidents answers GET /api/v1/incidents?source=&open=&q=&limit=&before=. open=true
+// keeps incidents whose latest version is open and that are still on the vendor's page
+// (not removed); open=false keeps the others. q keeps incidents whose latest version has
+// every word of q, case-insensitively, in its title, an update body or the postmortem.
+// An unknown source is 404; a known one with nothing archived is an empty list.
+func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	p, err := parsePage(r, incidentsCursor, 3)
+	if err != nil {
+		badRequest(w, "%v", err)
+		return
+	}
+	var after *listKey
+	if p.before != nil {
+		t, err := time.Parse(timeLayout, p.before[0])
+		if err != nil {
+			badRequest(w, "%v", errBadCursor)
+			return
+		}
+		after = &listKey{at: t, source: p.before[1], id: p.before[2]}
+	}
+	var open *bool
+	if v := q.Get("open"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			badRequest(w, "open: want true or false, got %q", v)
+			return
+		}
+		open = &b
+	}
+	words := strings.Fields(strings.ToLower(q.Get("q")))
+	source := q.Get("source")
+
+	infos, err := s.store.Incidents(source)
+	if err != nil {
+		s.archiveError(w, r, err, "")
+		return
+	}
+	if source != "" && len(infos) == 0 {
+		known, err := s.knownSource(source)
+		if err != nil {
+			s.archiveError(w, r, err, "")
+			return
+		}
+		if !known {
+			writeError(w, http.StatusNotFound, "unknown source")
+			return
+		}
+	}
+
+	type item struct {
+		key  listKey
+		info *archive.IncidentInfo
+	}
+	items := make([]item, 0, len(infos))
+	for i := range infos {
+		in := &infos[i]
+		if open != nil && (in.Latest.Open() && !in.Removed) != *open {
+			continue
+		}
+		if len(words) > 0 && !matchesAll(&in.Latest, words) {
+			continue
+		}
+		k := keyOf(in)
+		if after != nil && compareKeys(k, *after) <= 0 {
+			continue
+		}
+		items = append(items, item{k, in})
+	}
+	slices.SortFunc(items, func(a, b item) int { return compareKeys(a.key, b.key) })
+
+	if len(items) > p.limit {
+		items = items[:p.limit]
+		last := items[len(items)-1].key
+		setNext(w, r, encodeCursor(incidentsCursor, last.at.Format(timeLayout), last.source, last.id))
+	}
+	out := make([]incidentItemJSON, len(items))
+	for i, it := range items {
+		in := it.info
+		out[i] = incidentItemJSON{
+			Source: in.Source, ID: in.ID, Title: in.Latest.Title,
+			Status: in.Latest.Status, Impact: in.Latest.Impact, Kind: in.Latest.Kind,
+			StartedAt: jsonTime(in.Latest.StartedAt), ResolvedAt: jsonTime(in.Latest.ResolvedAt),
+			Versions: in.Versions, URL: in.Latest.URL, UIURL: s.uiURL(in.Source, in.ID),
+			Removed: in.Removed, LastChangedAt: jsonTime(in.LastChanged),
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// matchesAll reports whether every word (already lower-cased) occurs in the incident's
+// title, update bodies or postmortem body, ignoring case. A word may match inside a
+// longer one ("data" finds "database"), as a search box is expected to.
+func matchesAll(inc *model.Incident, words []string) bool {
+	var b strings.Builder
+	b.WriteString(inc.Title)
+	for _, u := range inc.Updates {
+		b.WriteByte('\n')
+		b.WriteString(u.Body)
+	}
+	if inc.Postmortem != nil {
+		b.WriteByte('\n')
+		b.WriteString(inc.Postmortem.Body)
+	}
+	text := strings.ToLower(b.String())
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// knownSource reports whether source is configured or archived.
+func (s *Server) knownSource(source string) (bool, error) {
+	for _, st := range s.daemon.Sources() {
+		if st.Name == source {
+			return true, nil
+		}
+	}
+	archived, err := s.store.Sources()
+	if err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(archived, func(a archive.SourceInfo) bool { return a.Name == source }), nil
+}

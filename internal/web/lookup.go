@@ -1,0 +1,77 @@
+package web
+
+import (
+	"errors"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// The archive lists an incident's versions only whole (Store.Versions decodes every one)
+// and numbers them 1..N without gaps, since versions are only ever appended. Answers that
+// need one version and the count N therefore search with Store.Version: a gallop from a
+// version known to exist, then a binary search, about 2·log2(N) short reads of one
+// version each, instead of decoding all N (20 reads for 1,000 versions).
+
+// lastVersion returns the last version from known on (known must exist) for which ok
+// holds, given that ok holds for known and, once false, stays false for every later
+// version; a missing version counts as false.
+func (s *Server) lastVersion(source, id string, known *model.Version, ok func(*model.Version) bool) (*model.Version, error) {
+	lo, hi := known, 0 // ok(lo); hi, once set, is a number where ok fails
+	for step := 1; hi == 0; step *= 2 {
+		n := lo.N + step
+		v, err := s.probe(source, id, n, ok)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			hi = n
+			break
+		}
+		lo = v
+	}
+	for hi-lo.N > 1 {
+		mid := lo.N + (hi-lo.N)/2
+		v, err := s.probe(source, id, mid, ok)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			hi = mid
+		} else {
+			lo = v
+		}
+	}
+	return lo, nil
+}
+
+// probe returns version n if it exists and ok holds for it, else nil.
+func (s *Server) probe(source, id string, n int, ok func(*model.Version) bool) (*model.Version, error) {
+	v, err := s.store.Version(source, id, n)
+	switch {
+	case errors.Is(err, archive.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case !ok(v):
+		return nil, nil
+	}
+	return v, nil
+}
+
+func always(*model.Version) bool { return true }
+
+// latestFrom returns the latest version of an incident, searching from known, which
+// exists.
+func (s *Server) latestFrom(source, id string, known *model.Version) (*model.Version, error) {
+	return s.lastVersion(source, id, known, always)
+}
+
+// latest returns the latest version of an incident, or archive.ErrNotFound.
+func (s *Server) latest(source, id string) (*model.Version, error) {
+	first, err := s.store.Version(source, id, 1)
+	if err != nil {
+		return nil, err
+	}
+	return s.latestFrom(source, id, first)
+}

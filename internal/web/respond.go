@@ -1,0 +1,99 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+)
+
+// setSecurityHeaders sets the headers every response carries, whatever its route.
+func setSecurityHeaders(h http.Header) {
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+}
+
+const contentTypeJSON = "application/json; charset=utf-8"
+
+// writeJSON answers status with v as JSON. v is built by the handlers from plain types, so
+// a marshalling error is a bug: it is answered 500 before any byte is sent.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data, status = []byte(`{"error":"internal error: cannot encode the answer"}`), http.StatusInternalServerError
+	}
+	w.Header().Set("Content-Type", contentTypeJSON)
+	w.WriteHeader(status)
+	_, _ = w.Write(append(data, '\n'))
+}
+
+// errorJSON is the body of every error answer.
+type errorJSON struct {
+	Error string `json:"error"`
+}
+
+// writeError answers status with {"error": msg}.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, errorJSON{Error: msg})
+}
+
+// badRequest answers 400 for a parameter the client got wrong.
+func badRequest(w http.ResponseWriter, format string, args ...any) {
+	writeError(w, http.StatusBadRequest, fmt.Sprintf(format, args...))
+}
+
+// archiveError answers an error of an archive read: 404 with notFound for
+// archive.ErrNotFound, else 500, logged with its details (paths, bbolt errors) that the
+// client is not told.
+func (s *Server) archiveError(w http.ResponseWriter, r *http.Request, err error, notFound string) {
+	if errors.Is(err, archive.ErrNotFound) {
+		writeError(w, http.StatusNotFound, notFound)
+		return
+	}
+	s.log.Error("archive read failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	writeError(w, http.StatusInternalServerError, "internal error: the archive could not be read")
+}
+
+// timeLayout is how times are written, in answers and messages alike.
+const timeLayout = time.RFC3339Nano
+
+// jsonTime is a time as the API shows it: RFC 3339 in UTC, with a fraction of a second
+// only when there is one, and null for the zero time ("not given").
+type jsonTime time.Time
+
+// MarshalJSON implements json.Marshaler.
+func (t jsonTime) MarshalJSON() ([]byte, error) {
+	tt := time.Time(t)
+	if tt.IsZero() {
+		return []byte("null"), nil
+	}
+	return strconv.AppendQuote(nil, tt.UTC().Format(timeLayout)), nil
+}
+
+// parseTime reads a time parameter in RFC 3339. An unescaped "+" in a URL's query decodes
+// to a space, so "12:00:00 02:00" is read as "12:00:00+02:00" rather than refused.
+func parseTime(name, v string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil && strings.Contains(v, " ") {
+		t, err = time.Parse(time.RFC3339, strings.ReplaceAll(v, " ", "+"))
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: want an RFC 3339 time such as 2026-07-01T14:05:00Z, got %q", name, v)
+	}
+	return t.UTC(), nil
+}
+
+// parseVersion reads a version number parameter: an integer from min on.
+func parseVersion(name, v string, min int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < min {
+		return 0, fmt.Errorf("%s: want a version number from %d on, got %q", name, min, v)
+	}
+	return n, nil
+}

@@ -1,0 +1,56 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// versionItemJSON is one version in GET /api/v1/incidents/{source}/{id}/versions.
+type versionItemJSON struct {
+	Version    int      `json:"version"`
+	ObservedAt jsonTime `json:"observed_at"`
+	Summary    string   `json:"summary"` // of the change from the version before
+}
+
+// versionsCursor tags the cursors of version lists; they carry the number of the last
+// version of a page.
+const versionsCursor = "versions"
+
+// listVersions answers GET /api/v1/incidents/{source}/{id}/versions?limit=&before=: the
+// versions of an incident, newest first, each with the one-line summary of the change
+// that made it; 404 for an unknown incident.
+func (s *Server) listVersions(w http.ResponseWriter, r *http.Request) {
+	source, id := r.PathValue("source"), r.PathValue("id")
+	p, err := parsePage(r, versionsCursor, 1)
+	if err != nil {
+		badRequest(w, "%v", err)
+		return
+	}
+	before := -1 // no cursor: from the latest
+	if p.before != nil {
+		if before, err = strconv.Atoi(p.before[0]); err != nil || before < 1 {
+			badRequest(w, "%v", errBadCursor)
+			return
+		}
+	}
+	// One read of every version: the summaries are in them. A page of a very long
+	// history still decodes it all, which stays within budget at a thousand versions.
+	vs, err := s.store.Versions(source, id)
+	if err != nil {
+		s.archiveError(w, r, err, "unknown incident")
+		return
+	}
+	out := []versionItemJSON{}
+	for i := len(vs) - 1; i >= 0; i-- { // the archive gives them oldest first
+		v := &vs[i]
+		if before > 0 && v.N >= before {
+			continue
+		}
+		if len(out) == p.limit {
+			setNext(w, r, encodeCursor(versionsCursor, strconv.Itoa(out[len(out)-1].Version)))
+			break
+		}
+		out = append(out, versionItemJSON{Version: v.N, ObservedAt: jsonTime(v.ObservedAt), Summary: v.Summary})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
