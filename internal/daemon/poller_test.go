@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -49,18 +50,24 @@ type benchEnv struct {
 	path   string
 }
 
-func newBenchEnv(tb testing.TB, etags bool) *benchEnv {
+// newBenchEnv archives a 50-incident page once. With inMemory the client reaches the page
+// without a socket, so a benchmark measures our side of the poll only.
+func newBenchEnv(tb testing.TB, etags, inMemory bool) *benchEnv {
 	tb.Helper()
 	page := &fakepage.Statuspage{Name: "Bench", NoETag: !etags}
 	srv := httptest.NewServer(page)
 	tb.Cleanup(srv.Close)
+	var transport http.RoundTripper
+	if inMemory {
+		transport = page.Transport()
+	}
 	path := filepath.Join(tb.TempDir(), "watcher.db")
 	store, err := archive.Open(path, archive.Options{NoSync: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { store.Close() })
-	client, err := fetch.NewClient(fetch.ClientOptions{UserAgent: "statuswatch/bench", MaxBody: 32 << 20, Timeout: 10 * time.Second, Concurrency: 4, PerHost: 4})
+	client, err := fetch.NewClient(fetch.ClientOptions{UserAgent: "statuswatch/bench", MaxBody: 32 << 20, Timeout: 10 * time.Second, Concurrency: 4, PerHost: 4, Transport: transport})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -84,7 +91,7 @@ func fileSize(tb testing.TB, path string) int64 {
 func TestPollerUnchangedPollsWriteNothing(t *testing.T) {
 	for _, etags := range []bool{true, false} {
 		t.Run(fmt.Sprintf("etags=%v", etags), func(t *testing.T) {
-			e := newBenchEnv(t, etags)
+			e := newBenchEnv(t, etags, false)
 			size := fileSize(t, e.path)
 			e.page.Requests()
 			for range 3 {
@@ -110,7 +117,7 @@ func TestPollerUnchangedPollsWriteNothing(t *testing.T) {
 }
 
 func TestPollerNewBytesSameMeaning(t *testing.T) {
-	e := newBenchEnv(t, true)
+	e := newBenchEnv(t, true, false)
 	e.page.SetName("Bench renamed") // new bytes in every body, same incidents
 	out, err := e.poller.Poll(context.Background(), e.src)
 	if err != nil || out.Changes != 0 {
@@ -153,7 +160,7 @@ func TestFilter(t *testing.T) {
 // BenchmarkPollByteIdentical is a poll whose body is byte-identical to the last and comes
 // without an ETag: one GET over loopback, a hash, no parse, nothing written (SPEC §8).
 func BenchmarkPollByteIdentical(b *testing.B) {
-	e := newBenchEnv(b, false)
+	e := newBenchEnv(b, false, true)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -165,7 +172,7 @@ func BenchmarkPollByteIdentical(b *testing.B) {
 
 // BenchmarkPollNotModified is the same poll answered 304.
 func BenchmarkPollNotModified(b *testing.B) {
-	e := newBenchEnv(b, true)
+	e := newBenchEnv(b, true, true)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -179,7 +186,7 @@ func BenchmarkPollNotModified(b *testing.B) {
 // (the page name alternates) but whose incidents do not: fetch, parse, normalise, compare,
 // and save the new validators.
 func BenchmarkPollNewBytesSameMeaning(b *testing.B) {
-	e := newBenchEnv(b, true)
+	e := newBenchEnv(b, true, true)
 	ctx := context.Background()
 	names := []string{"Bench A", "Bench B"}
 	b.ReportAllocs()
