@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
 )
 
@@ -49,17 +48,4 @@ func loadConfig(e *env, path string) (*config.Config, bool) {
 		return nil, false
 	}
 	return cfg, true
-}
-
-// openArchive opens the archive for a browse command: it never creates one.
-func openArchive(e *env, cfg *config.Config) (*archive.Store, bool) {
-	st, err := archive.Open(cfg.Database, archive.Options{ReadOnly: true, MustExist: true})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		if errors.Is(err, archive.ErrLocked) {
-			fmt.Fprintln(e.stderr, "hint: the daemon holds the archive; browsing through its API comes with `watcher run`")
-		}
-		return nil, false
-	}
-	return st, true
 }

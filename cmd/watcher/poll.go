@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -41,6 +42,9 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	store, err := archive.Open(cfg.Database, archive.Options{})
+	if errors.Is(err, archive.ErrLocked) {
+		return pollThroughDaemon(ctx, e, cfg, sources, err)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 		return exitError
@@ -72,6 +76,27 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 	}
 	if queued > 0 {
 		code = exitPartial
+	}
+	return code
+}
+
+// pollThroughDaemon asks the running daemon, which holds the archive, to poll each source;
+// it delivers what they record itself.
+func pollThroughDaemon(ctx context.Context, e *env, cfg *config.Config, sources []*config.Source, lockErr error) int {
+	api, err := newAPIClient(cfg)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "error: %v; %v\n", lockErr, err)
+		return exitError
+	}
+	code := exitOK
+	for _, src := range sources {
+		n, err := api.Poll(ctx, src.Name)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", src.Name, err)
+			code = exitPartial
+			continue
+		}
+		fmt.Fprintf(e.stderr, "%s: polled by the daemon: %d incidents changed\n", src.Name, n)
 	}
 	return code
 }

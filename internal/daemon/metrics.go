@@ -48,6 +48,10 @@ func newMetrics(version, commit string) *metrics {
 			Name: "watcher_polls_skipped_total", Help: "Scheduled polls skipped because the source is backing off.",
 		}, []string{"source"}),
 	}
+	// Known label values start at 0, so a rate() has a series before the first event.
+	for _, r := range []string{"sent", "failed", "parked"} {
+		m.notifications.WithLabelValues(r)
+	}
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "watcher_build_info", Help: "Build information; the value is always 1.",
 	}, []string{"version", "commit", "goversion"})

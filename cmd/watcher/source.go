@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// incidentRow is one line of `watcher incidents`.
+type incidentRow struct {
+	Source    string       `json:"source"`
+	ID        string       `json:"id"`
+	Title     string       `json:"title"`
+	Status    model.Status `json:"status"`
+	Impact    model.Impact `json:"impact"`
+	StartedAt *time.Time   `json:"started_at"`
+	Versions  int          `json:"versions"`
+	Removed   bool         `json:"removed"`
+	open      bool
+}
+
+// versionRow is one line of `watcher history`.
+type versionRow struct {
+	N          int       `json:"version"`
+	ObservedAt time.Time `json:"observed_at"`
+	Summary    string    `json:"summary"`
+}
+
+// changeSet is what `watcher diff` prints.
+type changeSet struct {
+	From    int            `json:"from"`
+	To      int            `json:"to"`
+	Summary string         `json:"summary"`
+	Changes []model.Change `json:"changes"`
+}
+
+// archiveReader is what the browse commands read: the archive file itself, or, while the
+// daemon holds it (bbolt admits one process), the daemon's API.
+type archiveReader interface {
+	Incidents(ctx context.Context, source string, open bool) ([]incidentRow, error)
+	Versions(ctx context.Context, source, id string) ([]versionRow, error)
+	// Diff compares versions from and to; to < 0 means the latest, from < 0 the one before to.
+	Diff(ctx context.Context, source, id string, from, to int) (*changeSet, error)
+	Close() error
+}
+
+// openReader opens the archive read-only, never creating it; when the daemon holds it, it
+// reads through the daemon's API at listen instead.
+func openReader(cfg *config.Config) (archiveReader, error) {
+	st, err := archive.Open(cfg.Database, archive.Options{ReadOnly: true, MustExist: true})
+	if err == nil {
+		return localReader{st}, nil
+	}
+	if !errors.Is(err, archive.ErrLocked) {
+		return nil, err
+	}
+	api, aerr := newAPIClient(cfg)
+	if aerr != nil {
+		return nil, fmt.Errorf("%w; %v", err, aerr)
+	}
+	return api, nil
+}
+
+// localReader reads the archive file.
+type localReader struct{ st *archive.Store }
+
+func (l localReader) Close() error { return l.st.Close() }
+
+func (l localReader) Incidents(_ context.Context, source string, open bool) ([]incidentRow, error) {
+	list, err := l.st.Incidents(source)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]incidentRow, 0, len(list))
+	for _, in := range list {
+		inc := &in.Latest
+		if open && (!inc.Open() || in.Removed) {
+			continue
+		}
+		r := incidentRow{Source: in.Source, ID: in.ID, Title: inc.Title, Status: inc.Status, Impact: inc.Impact, Versions: in.Versions, Removed: in.Removed}
+		if !inc.StartedAt.IsZero() {
+			r.StartedAt = &inc.StartedAt
+		}
+		rows = append(rows, r)
+	}
+	slices.SortStableFunc(rows, func(a, b incidentRow) int { return timeOf(b.StartedAt).Compare(timeOf(a.StartedAt)) })
+	return rows, nil
+}
+
+func (l localReader) Versions(_ context.Context, source, id string) ([]versionRow, error) {
+	versions, err := l.st.Versions(source, id)
+	if err == nil && len(versions) == 0 {
+		err = archive.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]versionRow, len(versions))
+	for i, v := range versions {
+		rows[i] = versionRow{v.N, v.ObservedAt, v.Summary}
+	}
+	return rows, nil
+}
+
+func (l localReader) Diff(_ context.Context, source, id string, from, to int) (*changeSet, error) {
+	versions, err := l.st.Versions(source, id)
+	if err == nil && len(versions) == 0 {
+		err = archive.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	latest := versions[len(versions)-1].N
+	if to < 0 {
+		to = latest
+	}
+	if from < 0 {
+		from = max(to-1, 0)
+	}
+	pick := func(n int) (*model.Incident, error) {
+		if n == 0 {
+			return nil, nil
+		}
+		if n > len(versions) {
+			return nil, fmt.Errorf("%s/%s has no version %d (latest is %d)", source, id, n, latest)
+		}
+		return &versions[n-1].Incident, nil
+	}
+	before, err := pick(from)
+	if err != nil {
+		return nil, err
+	}
+	after, err := pick(to)
+	if err != nil {
+		return nil, err
+	}
+	changes := diff.Changes(before, after)
+	return &changeSet{From: from, To: to, Summary: diff.Summary(changes), Changes: changes}, nil
+}
+
+func timeOf(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
+}
+
+// apiClient reads the archive through the running daemon's JSON API.
+type apiClient struct {
+	base string
+	hc   *http.Client
+	auth func(*http.Request)
+}
+
+func newAPIClient(cfg *config.Config) (*apiClient, error) {
+	if cfg.Listen == "" {
+		return nil, errors.New("the daemon holds the archive and listen is empty, so there is no API to read it through")
+	}
+	host, port, err := net.SplitHostPort(cfg.Listen)
+	if err != nil || port == "0" {
+		return nil, fmt.Errorf("the daemon holds the archive and listen %q names no fixed port to reach it", cfg.Listen)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	a := &apiClient{base: "http://" + net.JoinHostPort(host, port), hc: &http.Client{Timeout: 2 * time.Minute}}
+	auth := cfg.Web.Auth
+	switch {
+	case auth.BearerToken.IsSet():
+		a.auth = func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+auth.BearerToken.Value()) }
+	case auth.Basic.User != "":
+		a.auth = func(r *http.Request) { r.SetBasicAuth(auth.Basic.User, auth.Basic.Password.Value()) }
+	}
+	return a, nil
+}
+
+func (a *apiClient) Close() error { return nil }
+
+// call does one API request and decodes its JSON answer; it returns the answer's headers.
+func (a *apiClient) call(ctx context.Context, method, path string, into any) (http.Header, error) {
+	req, err := http.NewRequestWithContext(ctx, method, a.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	if a.auth != nil {
+		a.auth(req)
+	}
+	resp, err := a.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("daemon API: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, fmt.Errorf("daemon API: %w", err)
+	}
+	if resp.StatusCode/100 != 2 {
+		var e struct{ Error string }
+		json.Unmarshal(body, &e)
+		if resp.StatusCode == http.StatusNotFound {
+			return nil, fmt.Errorf("%w: %s", archive.ErrNotFound, e.Error)
+		}
+		return nil, &apiError{resp.StatusCode, e.Error}
+	}
+	if into != nil {
+		if err := json.Unmarshal(body, into); err != nil {
+			return nil, fmt.Errorf("daemon API %s: %w", path, err)
+		}
+	}
+	return resp.Header, nil
+}
+
+// apiError is an error answer of the daemon's API.
+type apiError struct {
+	code int
+	msg  string
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("daemon API: HTTP %d: %s", e.code, e.msg) }
+
+// pages follows the API's cursor until the last page.
+func (a *apiClient) pages(ctx context.Context, path string, q url.Values, each func(page []byte) error) error {
+	for {
+		var raw json.RawMessage
+		h, err := a.call(ctx, http.MethodGet, path+"?"+q.Encode(), &raw)
+		if err != nil {
+			return err
+		}
+		if err := each(raw); err != nil {
+			return err
+		}
+		next := h.Get("X-Next-Cursor")
+		if next == "" {
+			return nil
+		}
+		q.Set("before", next)
+	}
+}
+
+func (a *apiClient) Incidents(ctx context.Context, source string, open bool) ([]incidentRow, error) {
+	q := url.Values{"limit": {"1000"}}
+	if source != "" {
+		q.Set("source", source)
+	}
+	if open {
+		q.Set("open", "true")
+	}
+	var rows []incidentRow
+	err := a.pages(ctx, "/api/v1/incidents", q, func(page []byte) error {
+		var batch []incidentRow
+		err := json.Unmarshal(page, &batch)
+		rows = append(rows, batch...)
+		return err
+	})
+	return rows, err
+}
+
+func (a *apiClient) Versions(ctx context.Context, source, id string) ([]versionRow, error) {
+	var rows []versionRow
+	err := a.pages(ctx, "/api/v1/incidents/"+url.PathEscape(source)+"/"+url.PathEscape(id)+"/versions", url.Values{"limit": {"1000"}}, func(page []byte) error {
+		var batch []versionRow
+		err := json.Unmarshal(page, &batch)
+		rows = append(rows, batch...)
+		return err
+	})
+	slices.SortFunc(rows, func(a, b versionRow) int { return a.N - b.N }) // the API lists newest first
+	return rows, err
+}
+
+func (a *apiClient) Diff(ctx context.Context, source, id string, from, to int) (*changeSet, error) {
+	q := url.Values{}
+	if from >= 0 {
+		q.Set("from", strconv.Itoa(from))
+	}
+	if to >= 0 {
+		q.Set("to", strconv.Itoa(to))
+	}
+	var cs changeSet
+	_, err := a.call(ctx, http.MethodGet, "/api/v1/incidents/"+url.PathEscape(source)+"/"+url.PathEscape(id)+"/diff?"+q.Encode(), &cs)
+	return &cs, err
+}
+
+// Poll asks the daemon to poll a source now and returns the incidents that changed.
+func (a *apiClient) Poll(ctx context.Context, source string) (int, error) {
+	var out struct{ Changes int }
+	_, err := a.call(ctx, http.MethodPost, "/api/v1/sources/"+url.PathEscape(source)+"/poll", &out)
+	return out.Changes, err
+}
