@@ -50,7 +50,7 @@ func commands() []command {
 		{"incidents", "", "lists archived incidents", runIncidents},
 		{"history", "SOURCE/ID", "lists the versions of an incident with their summaries", runHistory},
 		{"diff", "SOURCE/ID [FROM [TO]]", "prints a change set as text (default: previous → latest)", runDiff},
-		{"outbox", "[list | retry ID… | drop ID…]", "shows and handles undelivered and parked messages", notImplemented("outbox")},
+		{"outbox", "[list | retry ID… | drop ID…]", "shows and handles undelivered and parked messages", runOutbox},
 		{"backup", "FILE", "consistent hot copy of the archive", notImplemented("backup")},
 		{"compact", "", "reclaims space in the archive", notImplemented("compact")},
 		{"demo", "", "offline demo of the whole pipeline", notImplemented("demo")},

@@ -573,3 +573,12 @@ func (c cronLogger) Error(err error, msg string, kv ...any) {
 }
 
 var _ web.Daemon = (*Daemon)(nil)
+
+// OutboxChanged hears of messages retried or dropped through the API: delivery looks at
+// the queue again at once.
+func (d *Daemon) OutboxChanged() {
+	d.refreshOutbox()
+	d.wakeDelivery()
+}
+
+var _ web.OutboxChanged = (*Daemon)(nil)

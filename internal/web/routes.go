@@ -26,6 +26,11 @@ func (s *Server) routes() {
 	private("GET /api/v1/incidents/{source}/{id}/at", http.HandlerFunc(s.versionAt))
 	private("GET /api/v1/incidents/{source}/{id}/diff", http.HandlerFunc(s.diff))
 	private("GET /api/v1/backup", http.HandlerFunc(s.backup))
+	// The outbox, for `watcher outbox` while the daemon holds the archive (an addition to
+	// the SPEC's table).
+	private("GET /api/v1/outbox", http.HandlerFunc(s.listOutbox))
+	private("POST /api/v1/outbox/{id}/retry", http.HandlerFunc(s.retryMessage))
+	private("POST /api/v1/outbox/{id}/drop", http.HandlerFunc(s.dropMessage))
 
 	// UI (SPEC §6 "UI"), a later issue, goes here, private like the API:
 	//	GET /{$}                                  sources, open incidents, recent changes

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+func runOutbox(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "outbox", "[list | retry ID… | drop ID…]", "Shows undelivered (pending) and parked messages; retry puts parked messages back in the queue; drop deletes messages for good.")
+	cfgPath := configFlag(fs)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	verb, rest := "list", fs.Args()
+	if len(rest) > 0 {
+		verb, rest = rest[0], rest[1:]
+	}
+	var ids []uint64
+	for _, a := range rest {
+		id, err := strconv.ParseUint(a, 10, 64)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "watcher outbox: %q is not a message ID\n", a)
+			return exitUsage
+		}
+		ids = append(ids, id)
+	}
+	switch {
+	case verb == "list" && len(ids) == 0:
+	case (verb == "retry" || verb == "drop") && len(ids) > 0:
+	default:
+		fs.Usage()
+		return exitUsage
+	}
+	cfg, ok := loadConfig(e, *cfgPath)
+	if !ok {
+		return exitError
+	}
+	readOnly := verb == "list"
+	store, err := archive.Open(cfg.Database, archive.Options{MustExist: true, ReadOnly: readOnly})
+	if errors.Is(err, archive.ErrLocked) {
+		api, aerr := newAPIClient(cfg)
+		if aerr != nil {
+			fmt.Fprintf(e.stderr, "error: %v; %v\n", err, aerr)
+			return exitError
+		}
+		return outboxThroughDaemon(ctx, e, api, verb, ids)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "error: %v\n", err)
+		return exitError
+	}
+	defer store.Close()
+	if verb == "list" {
+		msgs, err := store.Messages(model.MessagePending, model.MessageParked)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "error: %v\n", err)
+			return exitError
+		}
+		printMessages(e, msgs)
+		return exitOK
+	}
+	op := store.Retry
+	if verb == "drop" {
+		op = store.Drop
+	}
+	code := exitOK
+	for _, id := range ids {
+		if err := op(id); err != nil {
+			fmt.Fprintf(e.stderr, "message %d: %v\n", id, err)
+			code = exitError
+			continue
+		}
+		fmt.Fprintf(e.stdout, "message %d: %s\n", id, map[string]string{"retry": "queued again", "drop": "dropped"}[verb])
+	}
+	return code
+}
+
+func outboxThroughDaemon(ctx context.Context, e *env, api *apiClient, verb string, ids []uint64) int {
+	if verb == "list" {
+		var msgs []model.Message
+		if _, err := api.call(ctx, "GET", "/api/v1/outbox", &msgs); err != nil {
+			fmt.Fprintf(e.stderr, "error: %v\n", err)
+			return exitError
+		}
+		printMessages(e, msgs)
+		return exitOK
+	}
+	code := exitOK
+	for _, id := range ids {
+		if _, err := api.call(ctx, "POST", fmt.Sprintf("/api/v1/outbox/%d/%s", id, verb), nil); err != nil {
+			fmt.Fprintf(e.stderr, "message %d: %v\n", id, err)
+			code = exitError
+			continue
+		}
+		fmt.Fprintf(e.stdout, "message %d: %s\n", id, map[string]string{"retry": "queued again", "drop": "dropped"}[verb])
+	}
+	return code
+}
+
+func printMessages(e *env, msgs []model.Message) {
+	if len(msgs) == 0 {
+		fmt.Fprintln(e.stdout, "outbox empty: every message was delivered")
+		return
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATE\tCREATED\tEVENT\tABOUT\tATTEMPTS\tLAST ERROR")
+	for _, m := range msgs {
+		about := m.Source
+		if m.IncidentID != "" {
+			about = fmt.Sprintf("%s/%s v%d", m.Source, m.IncidentID, m.Version)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", m.ID, m.State, fmtTime(m.CreatedAt), m.Event, about, m.Attempts, oneLine(m.LastError))
+	}
+	tw.Flush()
+}
