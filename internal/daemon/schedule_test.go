@@ -1,0 +1,54 @@
+package daemon
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/config"
+)
+
+func TestJitterSpreadsSources(t *testing.T) {
+	s, err := config.ParseSchedule("*/2 * * * *")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 30, 10, 0, 30, 0, time.UTC)
+	iv := interval(s, now)
+	if iv != 2*time.Minute {
+		t.Fatalf("interval of */2: got %s, want 2m", iv)
+	}
+	perSecond := map[int64]int{}
+	for i := range 1000 {
+		j := jitter(s, fmt.Sprintf("source-%d", i), iv)
+		next := j.Next(now)
+		if !next.After(now) {
+			t.Fatalf("source-%d: next %s is not after %s", i, next, now)
+		}
+		if gap := j.Next(next).Sub(next); gap != iv {
+			t.Fatalf("source-%d: runs %s apart, want %s", i, gap, iv)
+		}
+		if again := jitter(s, fmt.Sprintf("source-%d", i), iv).Next(now); !again.Equal(next) {
+			t.Fatalf("source-%d: offset not fixed: %s then %s", i, next, again)
+		}
+		perSecond[next.Unix()]++
+	}
+	busiest := 0
+	for _, n := range perSecond {
+		busiest = max(busiest, n)
+	}
+	// 1,000 sources over a 60 s spread average ~17 a second; a hash puts a few more in
+	// some seconds, never most of them.
+	if busiest > 50 || len(perSecond) < 55 {
+		t.Errorf("1,000 sources fire in %d distinct seconds, at most %d in one; want them spread over ~60", len(perSecond), busiest)
+	}
+}
+
+func TestJitterShortIntervals(t *testing.T) {
+	s, _ := config.ParseSchedule("@every 1s")
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	j := jitter(s, "fast", interval(s, now))
+	if next := j.Next(now); next.Sub(now) > time.Second {
+		t.Errorf("@every 1s: next run %s after now, want ≤ 1s (no jitter on second schedules)", next.Sub(now))
+	}
+}
