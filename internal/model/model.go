@@ -98,9 +98,12 @@ const (
 type Update struct {
 	ID       string    `json:"id"`
 	Status   Status    `json:"status"`
-	Body     string    `json:"body"`
+	Body     string    `json:"body"` // plain text (HTML bodies are turned into clean text)
 	Format   Format    `json:"format"`
 	PostedAt time.Time `json:"posted_at"`
+	// HTML is the sanitised HTML of an update sent as HTML, for the UI. Not compared: the
+	// same words as HTML or as text are no change.
+	HTML string `json:"html,omitempty"`
 }
 
 // Postmortem is the write-up a vendor publishes after an incident.
@@ -108,6 +111,7 @@ type Postmortem struct {
 	Body        string    `json:"body"`
 	Format      Format    `json:"format"`
 	PublishedAt time.Time `json:"published_at,omitzero"`
+	HTML        string    `json:"html,omitempty"` // sanitised HTML, for the UI; not compared
 }
 
 // Incident is the normalised form of one incident or maintenance, as a provider reports it
