@@ -53,7 +53,7 @@ func commands() []command {
 		{"outbox", "[list | retry ID… | drop ID…]", "shows and handles undelivered and parked messages", runOutbox},
 		{"backup", "FILE", "consistent hot copy of the archive", notImplemented("backup")},
 		{"compact", "", "reclaims space in the archive", notImplemented("compact")},
-		{"demo", "", "offline demo of the whole pipeline", notImplemented("demo")},
+		{"demo", "", "offline demo of the whole pipeline", runDemo},
 		{"version", "", "version, commit, Go version", runVersion},
 	}
 }
