@@ -51,8 +51,8 @@ func commands() []command {
 		{"history", "SOURCE/ID", "lists the versions of an incident with their summaries", runHistory},
 		{"diff", "SOURCE/ID [FROM [TO]]", "prints a change set as text (default: previous → latest)", runDiff},
 		{"outbox", "[list | retry ID… | drop ID…]", "shows and handles undelivered and parked messages", runOutbox},
-		{"backup", "FILE", "consistent hot copy of the archive", notImplemented("backup")},
-		{"compact", "", "reclaims space in the archive", notImplemented("compact")},
+		{"backup", "FILE", "consistent hot copy of the archive", runBackup},
+		{"compact", "", "reclaims space in the archive", runCompact},
 		{"demo", "", "offline demo of the whole pipeline", runDemo},
 		{"version", "", "version, commit, Go version", runVersion},
 	}

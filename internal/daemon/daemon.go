@@ -167,8 +167,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if _, err := d.cron.AddFunc(fmt.Sprintf("@every %s", d.wdEvery), d.tick); err != nil {
 		return fmt.Errorf("schedule watchdog: %w", err)
 	}
+	if _, err := d.cron.AddFunc("@every 1h", d.prune); err != nil {
+		return fmt.Errorf("schedule pruning: %w", err)
+	}
 	d.cron.Start()
 	d.notify("READY=1")
+	go d.prune() // after READY: start-up never waits on a large prune
 	d.log.Info("watcher running", "sources", len(d.config().Sources), "listen", d.Addr())
 
 	<-ctx.Done()
@@ -573,6 +577,22 @@ func (c cronLogger) Error(err error, msg string, kv ...any) {
 }
 
 var _ web.Daemon = (*Daemon)(nil)
+
+// prune deletes raw snapshots older than retention.raw_snapshots; versions are kept.
+func (d *Daemon) prune() {
+	keep := d.config().Retention.RawSnapshots
+	if keep <= 0 {
+		return
+	}
+	snaps, bodies, err := d.store.PruneSnapshots(d.now().Add(-keep))
+	if err != nil {
+		d.log.Error("prune raw snapshots", "err", err)
+		return
+	}
+	if snaps > 0 {
+		d.log.Info("pruned raw snapshots", "snapshots", snaps, "bodies", bodies, "older_than", keep)
+	}
+}
 
 // OutboxChanged hears of messages retried or dropped through the API: delivery looks at
 // the queue again at once.
