@@ -387,19 +387,43 @@ func (c *Client) readBody(resp *http.Response) (*bytes.Buffer, error) {
 	}
 	buf := bufferPool.Get().(*bytes.Buffer)
 	buf.Reset()
+	b := buf.AvailableBuffer() // the pooled storage, empty
+	if int64(cap(b)) > c.maxBody {
+		b = b[:0:c.maxBody]
+	}
 	// Size the buffer from Content-Length when the server sent one (it does not when the
 	// transport decompresses gzip), so a large body is read without regrowing.
-	if n := resp.ContentLength; n > 0 {
-		buf.Grow(int(n) + 1)
+	if n := resp.ContentLength; n > 0 && int(n) > cap(b) {
+		b = make([]byte, 0, n)
 	}
-	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1)); err != nil {
-		putBuffer(buf)
-		return nil, fmt.Errorf("read body: %w", err)
+	// Read by hand rather than with bytes.Buffer.ReadFrom: that doubles the buffer before
+	// every read that finds it full, so a body at the cap would briefly hold 3× max_body.
+	// Here the capacity never passes max_body, and one byte more is probed separately.
+	for {
+		if len(b) == cap(b) {
+			if int64(len(b)) >= c.maxBody {
+				var one [1]byte
+				if n, _ := io.ReadFull(resp.Body, one[:]); n > 0 {
+					putBuffer(buf)
+					return nil, &tooLargeError{c.maxBody}
+				}
+				break
+			}
+			grown := make([]byte, len(b), min(max(2*cap(b), 64<<10), int(c.maxBody)))
+			copy(grown, b)
+			b = grown
+		}
+		n, err := resp.Body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			putBuffer(buf)
+			return nil, fmt.Errorf("read body: %w", err)
+		}
 	}
-	if int64(buf.Len()) > c.maxBody {
-		putBuffer(buf)
-		return nil, &tooLargeError{c.maxBody}
-	}
+	*buf = *bytes.NewBuffer(b)
 	return buf, nil
 }
 
