@@ -34,8 +34,8 @@ type Notification struct {
 	FirstSeen time.Time
 	// PlainText asks for text only, no blocks: the one retry of a message Slack rejected.
 	PlainText bool
-	// Digest is set, and Message is zero, for the "N notifications skipped" message that
-	// stands for messages older than max_queue_age.
+	// Digest is set for the "N notifications skipped" message that stands for messages
+	// older than max_queue_age; Message then carries only a Source, for routing.
 	Digest *Digest
 }
 
