@@ -65,7 +65,7 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 			code = exitPartial
 		}
 	}
-	d, err := newDeliverer(e, store, cfg, log)
+	d, err := newDeliverer(e, store, cfg, log, nil)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 		return exitError

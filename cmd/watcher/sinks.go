@@ -7,14 +7,47 @@ import (
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/daemon"
 	"github.com/statuswatch/statuswatch/internal/notify"
+	"github.com/statuswatch/statuswatch/internal/notify/slack"
 )
 
-// newDeliverer builds the outbox delivery for cfg: Slack when it is configured, else the
-// console (standard output).
-func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Logger) (*notify.Deliverer, error) {
+// newDeliverer builds the outbox delivery for cfg: Slack for the sources it routes (a bot
+// token with a channel, or a webhook), the console (standard output) for the rest.
+func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Logger, onResult func(string)) (*notify.Deliverer, error) {
+	console := &notify.Console{W: e.stdout}
+	route := func(source string) (channel, webhook string) {
+		if cfg.Slack.Token.IsSet() {
+			channel = cfg.Slack.Channel
+		}
+		webhook = cfg.Slack.WebhookURL.Value()
+		if src := cfg.Source(source); src != nil {
+			if src.Channel != "" && cfg.Slack.Token.IsSet() {
+				channel, webhook = src.Channel, ""
+			}
+			if src.WebhookURL.IsSet() {
+				channel, webhook = "", src.WebhookURL.Value()
+			}
+		}
+		return channel, webhook
+	}
+	var sink notify.Notifier = console
+	if slackRoutesAny(cfg, route) {
+		s, err := slack.New(slack.Options{Token: cfg.Slack.Token.Value(), APIURL: cfg.Slack.APIURL, Route: route})
+		if err != nil {
+			return nil, err
+		}
+		sink = &notify.Router{Pick: func(source string) notify.Notifier {
+			if ch, hook := route(source); hook != "" || ch != "" {
+				return s
+			}
+			return console
+		}}
+	}
+	if onResult != nil {
+		sink = &notify.Router{Pick: func(string) notify.Notifier { return sink }, OnResult: onResult}
+	}
 	return &notify.Deliverer{
 		Outbox:      store,
-		Notifier:    &notify.Console{W: e.stdout},
+		Notifier:    sink,
 		Title:       titles(cfg),
 		BaseURL:     cfg.BaseURL,
 		MaxQueueAge: cfg.Slack.MaxQueueAge,
@@ -22,9 +55,19 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 	}, nil
 }
 
+// slackRoutesAny reports whether any source's messages go to Slack.
+func slackRoutesAny(cfg *config.Config, route func(string) (string, string)) bool {
+	for i := range cfg.Sources {
+		if ch, hook := route(cfg.Sources[i].Name); ch != "" || hook != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // newDelivery is newDeliverer in the shape the daemon rebuilds on every reload.
-func newDelivery(e *env, store *archive.Store, log *slog.Logger) func(*config.Config) (daemon.Delivery, error) {
-	return func(cfg *config.Config) (daemon.Delivery, error) {
-		return newDeliverer(e, store, cfg, log)
+func newDelivery(e *env, store *archive.Store, log *slog.Logger) func(*config.Config, func(string)) (daemon.Delivery, error) {
+	return func(cfg *config.Config, onResult func(string)) (daemon.Delivery, error) {
+		return newDeliverer(e, store, cfg, log, onResult)
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -65,8 +67,8 @@ func TestExampleConfig(t *testing.T) {
 		if _, err := ParseSchedule(s.Schedule); err != nil {
 			t.Errorf("source %s: schedule %q: %v", s.Name, s.Schedule, err)
 		}
-		if s.Kind != "statuspage" && s.Kind != "auto" {
-			t.Errorf("source %s: got kind %q, want statuspage or auto (the only adapter so far)", s.Name, s.Kind)
+		if s.Kind != "auto" && !slices.Contains(fetch.Kinds(), s.Kind) {
+			t.Errorf("source %s: got kind %q, want auto or a provider that exists (%v)", s.Name, s.Kind, fetch.Kinds())
 		}
 	}
 	if s := cfg.Source("github"); s == nil || s.Schedule != DefaultSchedule || !s.Maintenance {

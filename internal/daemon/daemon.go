@@ -32,8 +32,9 @@ type Options struct {
 	Log    *slog.Logger
 	// Listener serves the UI and API; nil listens on Config.Listen (empty: no HTTP).
 	Listener net.Listener
-	// NewDelivery builds the outbox delivery for a config; called again on reload.
-	NewDelivery func(cfg *config.Config) (Delivery, error)
+	// NewDelivery builds the outbox delivery for a config; called again on reload. It
+	// reports each send's result ("sent" or the failure's class) to onResult, for metrics.
+	NewDelivery func(cfg *config.Config, onResult func(result string)) (Delivery, error)
 	// Notify sends a state to the service manager (sd_notify); nil: not under systemd.
 	Notify func(state string)
 	// WatchdogInterval is how often the scheduler loop pings the watchdog; 0: 10s.
@@ -52,7 +53,7 @@ type Daemon struct {
 	now      func() time.Time
 	metrics  *metrics
 	ln       net.Listener
-	newDeliv func(cfg *config.Config) (Delivery, error)
+	newDeliv func(cfg *config.Config, onResult func(string)) (Delivery, error)
 	wdEvery  time.Duration
 
 	cron    *cron.Cron
@@ -66,6 +67,7 @@ type Daemon struct {
 	lastTick  time.Time
 	stopDeliv context.CancelFunc
 	delivDone chan struct{}
+	deliv     Delivery
 }
 
 // sourceState is what the daemon knows of one source between polls; it survives reloads.
@@ -443,7 +445,23 @@ func (d *Daemon) refreshOpen(source string) {
 	}
 }
 
+// pauser is a Delivery that can be paused by an auth error (notify.Deliverer).
+type pauser interface {
+	Paused() (bool, string)
+}
+
 func (d *Daemon) refreshOutbox() {
+	d.mu.RLock()
+	deliv := d.deliv
+	d.mu.RUnlock()
+	if p, ok := deliv.(pauser); ok {
+		paused, _ := p.Paused()
+		v := 0.0
+		if paused {
+			v = 1
+		}
+		d.metrics.deliveryPaused.Set(v)
+	}
 	for _, state := range []model.MessageState{model.MessagePending, model.MessageParked} {
 		msgs, err := d.store.Messages(state)
 		if err != nil {
@@ -458,14 +476,16 @@ func (d *Daemon) startDelivery(ctx context.Context) error {
 	if d.newDeliv == nil {
 		return nil
 	}
-	deliv, err := d.newDeliv(d.config())
+	deliv, err := d.newDeliv(d.config(), func(result string) {
+		d.metrics.notifications.WithLabelValues(result).Inc()
+	})
 	if err != nil {
 		return fmt.Errorf("delivery: %w", err)
 	}
 	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	d.mu.Lock()
-	d.stopDeliv, d.delivDone = cancel, done
+	d.stopDeliv, d.delivDone, d.deliv = cancel, done, deliv
 	d.mu.Unlock()
 	go func() {
 		defer close(done)

@@ -18,6 +18,7 @@ type metrics struct {
 	openIncidents    *prometheus.GaugeVec   // by source and impact
 	outbox           *prometheus.GaugeVec   // messages by state
 	skippedInBackoff *prometheus.CounterVec // cron ticks skipped inside a backoff wait
+	deliveryPaused   prometheus.Gauge       // 1 while an auth error pauses delivery
 }
 
 func newMetrics(version, commit string) *metrics {
@@ -30,7 +31,7 @@ func newMetrics(version, commit string) *metrics {
 			Name: "watcher_changes_total", Help: "Incidents that got a new archived version.",
 		}, []string{"source"}),
 		notifications: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "watcher_notifications_total", Help: "Notifications handed to a sink, by result (sent, failed).",
+			Name: "watcher_notifications_total", Help: "Notifications handed to a sink, by result (sent, or the failure: transient, rate_limited, rejected, channel, auth).",
 		}, []string{"result"}),
 		lastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "watcher_source_last_success_timestamp_seconds", Help: "When a source was last read successfully.",
@@ -47,9 +48,12 @@ func newMetrics(version, commit string) *metrics {
 		skippedInBackoff: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "watcher_polls_skipped_total", Help: "Scheduled polls skipped because the source is backing off.",
 		}, []string{"source"}),
+		deliveryPaused: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "watcher_delivery_paused", Help: "1 while delivery is paused by an authentication error of the sink.",
+		}),
 	}
 	// Known label values start at 0, so a rate() has a series before the first event.
-	for _, r := range []string{"sent", "failed", "parked"} {
+	for _, r := range []string{"sent", "transient", "rate_limited", "rejected", "channel", "auth"} {
 		m.notifications.WithLabelValues(r)
 	}
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
@@ -57,7 +61,7 @@ func newMetrics(version, commit string) *metrics {
 	}, []string{"version", "commit", "goversion"})
 	build.WithLabelValues(version, commit, runtime.Version()).Set(1)
 	m.reg.MustRegister(m.polls, m.changes, m.notifications, m.lastSuccess, m.failures,
-		m.openIncidents, m.outbox, m.skippedInBackoff, build,
+		m.openIncidents, m.outbox, m.skippedInBackoff, m.deliveryPaused, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

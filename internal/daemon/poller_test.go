@@ -17,31 +17,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// fiftyIncidents builds a realistic page: 50 resolved incidents of 6 updates each.
-func fiftyIncidents(t0 time.Time) []fakepage.Incident {
-	out := make([]fakepage.Incident, 50)
-	for i := range out {
-		start := t0.Add(-time.Duration(i) * 36 * time.Hour)
-		end := start.Add(95 * time.Minute)
-		in := fakepage.Incident{
-			ID: fmt.Sprintf("inc%04d", i), Name: fmt.Sprintf("Degraded performance for Actions and Pages (%d)", i),
-			Status: "resolved", Impact: "minor", CreatedAt: start, UpdatedAt: end, StartedAt: start, ResolvedAt: &end,
-			Shortlink:  "https://stspg.io/x" + fmt.Sprint(i),
-			Components: []fakepage.Component{{ID: "c1", Name: "Actions", Status: "operational"}, {ID: "c2", Name: "Pages", Status: "operational"}},
-		}
-		for u := 5; u >= 0; u-- {
-			at := start.Add(time.Duration(u) * 19 * time.Minute)
-			in.Updates = append(in.Updates, fakepage.Update{
-				ID: fmt.Sprintf("u%04d-%d", i, u), Status: []string{"investigating", "identified", "identified", "monitoring", "monitoring", "resolved"}[u],
-				Body:      "We are investigating reports of degraded performance for Actions and Pages. Customers may see delays in workflow runs starting and in page builds completing; we will post an update as we learn more.",
-				CreatedAt: at, UpdatedAt: at, DisplayAt: at,
-			})
-		}
-		out[i] = in
-	}
-	return out
-}
-
 type benchEnv struct {
 	page   *fakepage.Statuspage
 	poller *Poller
@@ -71,7 +46,7 @@ func newBenchEnv(tb testing.TB, etags, inMemory bool) *benchEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	page.Set(fiftyIncidents(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)), nil)
+	page.Set(fakepage.FiftyIncidents(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)), nil)
 	src := &config.Source{Name: "bench", URL: srv.URL, Kind: "statuspage", Maintenance: false, FailureThreshold: 3, Timeout: 10 * time.Second}
 	p := &Poller{Store: store, Client: client, OnFirstPoll: "open"}
 	if _, err := p.Poll(context.Background(), src); err != nil {
