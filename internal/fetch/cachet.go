@@ -1,0 +1,407 @@
+// The Cachet adapter reads the JSON API v1 of a self-hosted Cachet 2.x status page,
+// documented at https://docs.cachethq.io/reference#get-incidents (/api/v1/incidents and
+// https://docs.cachethq.io/reference#get-components; lists paginated with meta.pagination). Its shapes were checked against
+// Cachet's source (github.com/cachethq/cachet, 2.4): the incident model eager-loads its
+// updates (Incident::$with = ['meta', 'updates']), so the list carries every incident's
+// timeline and /api/v1/incidents/{id}/updates is never needed.
+
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// KindCachet is the provider kind of Cachet status pages.
+const KindCachet = "cachet"
+
+// EndpointCachetComponents is the endpoint name of /api/v1/components; the incident list
+// is EndpointIncidents ("incidents"), as for Statuspage.
+const EndpointCachetComponents = "components"
+
+// cachetListSize is how many incidents a poll asks for: the newest, by id.
+const cachetListSize = 50
+
+func init() {
+	register(KindCachet, func(c *Client) Provider { return &Cachet{c: c} })
+}
+
+// Cachet is the Provider of Cachet status pages. It is a history provider: the incident
+// list holds incidents whatever their state.
+//
+// Mapping (SPEC §4): status codes 0 scheduled (Cachet ≤ 2.3 kept maintenance among the
+// incidents; it becomes a maintenance, scheduled_at its start), 1 investigating,
+// 2 identified, 3 watching → monitoring, 4 fixed → resolved; StatusRaw keeps the code.
+// Cachet has no impact: incidents are "unknown" (which passes every min_impact filter),
+// maintenance "maintenance". The incident's own message is its first update (format
+// markdown, as Cachet writes it), keyed by SPEC §4 since it has no id; the incident
+// updates follow with their ids. component_id names the one component, by the names of
+// /api/v1/components.
+//
+// Cachet writes times as "2006-01-02 15:04:05" in the zone it is configured with (UTC by
+// default) without saying which: they are read as UTC. RFC 3339 times (newer Laravel) carry
+// their zone and are read as such.
+type Cachet struct{ c *Client }
+
+var _ Provider = (*Cachet)(nil)
+
+// Poll reads the newest incidents conditionally and, only when they changed and one of them
+// names a component, the component list, without validators: the names are needed every
+// time the incidents are parsed, and caching them between polls is not worth the state.
+func (p *Cachet) Poll(ctx context.Context, req Request) (*Result, error) {
+	pl := newAdapterPoll(p.c, req)
+	snap, err := pl.cachet(ctx)
+	if err != nil {
+		return &Result{Requests: pl.res.Requests}, err
+	}
+	pl.res.Snapshot = snap
+	return pl.res, nil
+}
+
+func (pl *adapterPoll) cachet(ctx context.Context) (*model.Snapshot, error) {
+	base, err := baseURL(pl.req.Source.URL)
+	if err != nil {
+		return nil, err
+	}
+	// Sorted by id, newest first: Cachet's default order is the database's, oldest first,
+	// and its first page would then be the oldest incidents.
+	rel := "api/v1/incidents?sort=id&order=desc&per_page=" + strconv.Itoa(cachetListSize)
+	u, err := endpointURL(pl.req.Source, EndpointIncidents, rel, "")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := pl.get(ctx, EndpointIncidents, u, pl.req.State[EndpointIncidents])
+	if err != nil {
+		return nil, err
+	}
+	if resp.NotModified || resp.Unchanged {
+		return nil, nil
+	}
+	list, err := decodeCachetIncidents(resp.ContentType, resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", EndpointIncidents, u, err)
+	}
+	var names map[string]string
+	if list.namesComponents() {
+		cu, err := endpointURL(pl.req.Source, EndpointCachetComponents, "api/v1/components?per_page=1000", "")
+		if err != nil {
+			return nil, err
+		}
+		resp, err := pl.get(ctx, EndpointCachetComponents, cu, model.EndpointState{})
+		if err != nil {
+			return nil, err
+		}
+		if names, err = decodeCachetComponents(resp.ContentType, resp.Body); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", EndpointCachetComponents, cu, err)
+		}
+	} else {
+		delete(pl.res.State, EndpointCachetComponents)
+	}
+	snap := pl.snapshot()
+	snap.Incidents, snap.Listings = list.normalise(names, base, pl.req.Now)
+	return snap, nil
+}
+
+// ---- Decoding ----
+
+type ctDoc struct {
+	Meta *struct {
+		Pagination *struct {
+			Total      flexID `json:"total"`
+			Count      flexID `json:"count"`
+			TotalPages flexID `json:"total_pages"`
+		} `json:"pagination"`
+	} `json:"meta"`
+	Data *[]ctIncident `json:"data"`
+}
+
+type ctIncident struct {
+	ID          flexID      `json:"id"`
+	ComponentID flexID      `json:"component_id"`
+	Name        string      `json:"name"`
+	Status      flexID      `json:"status"`
+	Message     string      `json:"message"`
+	ScheduledAt string      `json:"scheduled_at"`
+	OccurredAt  string      `json:"occurred_at"`
+	CreatedAt   string      `json:"created_at"`
+	Updates     []ctUpdate  `json:"updates"`
+	Component   *ctNamedRef `json:"component"` // present when the API was asked to include it
+}
+
+type ctUpdate struct {
+	ID        flexID `json:"id"`
+	Status    flexID `json:"status"`
+	Message   string `json:"message"`
+	CreatedAt string `json:"created_at"`
+}
+
+type ctNamedRef struct {
+	ID   flexID `json:"id"`
+	Name string `json:"name"`
+}
+
+type ctComponents struct {
+	Data *[]ctNamedRef `json:"data"`
+}
+
+// ctList is a decoded incident list.
+type ctList struct {
+	incidents []ctIncident
+	capped    bool // more incidents exist than the page holds
+}
+
+// decodeCachetIncidents decodes /api/v1/incidents. Without a "data" array it is not the
+// answer of that endpoint; an incident without id is malformed.
+func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
+	b, err := checkJSONBody(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	var doc ctDoc
+	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if doc.Data == nil {
+		return nil, fmt.Errorf("%w: no \"data\" array", ErrMalformed)
+	}
+	l := &ctList{incidents: *doc.Data}
+	for i := range l.incidents {
+		if l.incidents[i].ID == "" {
+			return nil, fmt.Errorf("%w: data[%d] has no id", ErrMalformed, i)
+		}
+	}
+	if doc.Meta != nil && doc.Meta.Pagination != nil {
+		pg := doc.Meta.Pagination
+		total, _ := pg.Total.int()
+		pages, _ := pg.TotalPages.int()
+		l.capped = total > len(l.incidents) || pages > 1
+	} else {
+		// No pagination said: a full page may be a cut one.
+		l.capped = len(l.incidents) >= cachetListSize
+	}
+	return l, nil
+}
+
+// decodeCachetComponents decodes /api/v1/components into id → name.
+func decodeCachetComponents(contentType string, body []byte) (map[string]string, error) {
+	b, err := checkJSONBody(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	var doc ctComponents
+	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if doc.Data == nil {
+		return nil, fmt.Errorf("%w: no \"data\" array", ErrMalformed)
+	}
+	names := make(map[string]string, len(*doc.Data))
+	for _, c := range *doc.Data {
+		if n := strings.TrimSpace(c.Name); c.ID != "" && n != "" {
+			names[string(c.ID)] = n
+		}
+	}
+	return names, nil
+}
+
+// namesComponents reports whether an incident names a component the list does not name
+// itself, i.e. whether the component list is needed.
+func (l *ctList) namesComponents() bool {
+	for i := range l.incidents {
+		in := &l.incidents[i]
+		if n, ok := in.ComponentID.int(); ok && n > 0 && (in.Component == nil || strings.TrimSpace(in.Component.Name) == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- Normalisation ----
+
+// normalise maps the list and describes the listing. A list holding every incident covers
+// the whole history. A cut one (more pages) covers what started since its oldest item; but
+// only when it really holds the newest incidents: a Cachet that ignored the sort answers
+// its oldest page, which covers nothing, and is then said to cover nothing (Since = now).
+func (l *ctList) normalise(names map[string]string, base *url.URL, now time.Time) ([]model.Incident, []model.Listing) {
+	out := make([]model.Incident, 0, len(l.incidents))
+	seen := map[flexID]bool{}
+	var oldest time.Time
+	descending, prev := true, -1
+	for i := range l.incidents {
+		in := &l.incidents[i]
+		if n, ok := in.ID.int(); ok {
+			if prev >= 0 && n > prev {
+				descending = false
+			}
+			prev = n
+		}
+		if seen[in.ID] {
+			continue
+		}
+		seen[in.ID] = true
+		inc := in.normalise(names, base)
+		if !inc.StartedAt.IsZero() && (oldest.IsZero() || inc.StartedAt.Before(oldest)) {
+			oldest = inc.StartedAt
+		}
+		out = append(out, inc)
+	}
+	var since time.Time
+	if l.capped {
+		since = oldest
+		if !descending || since.IsZero() {
+			since = now.UTC()
+		}
+	}
+	return out, []model.Listing{{Kind: model.KindIncident, Since: since}, {Kind: model.KindMaintenance, Since: since}}
+}
+
+// normalise maps one Cachet incident (see Cachet for the mapping).
+func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.Incident {
+	id := string(in.ID)
+	code, known := in.Status.int()
+	kind, impact := model.KindIncident, model.ImpactUnknown
+	if known && code == 0 {
+		kind, impact = model.KindMaintenance, model.ImpactMaintenance
+	}
+	created := parseCachetTime(in.CreatedAt)
+	inc := model.Incident{
+		ID:        id,
+		Kind:      kind,
+		Status:    cachetStatus(in.Status, kind),
+		StatusRaw: string(in.Status),
+		Impact:    impact,
+		Title:     strings.TrimSpace(in.Name),
+		StartedAt: parseCachetTime(in.OccurredAt),
+		URL:       base.JoinPath("incidents", id).String(),
+	}
+	if inc.StartedAt.IsZero() {
+		inc.StartedAt = created
+	}
+	if kind == model.KindMaintenance {
+		inc.ScheduledFor = parseCachetTime(in.ScheduledAt)
+	}
+	var comps []string
+	if n, ok := in.ComponentID.int(); ok && n > 0 {
+		if in.Component != nil && strings.TrimSpace(in.Component.Name) != "" {
+			comps = append(comps, in.Component.Name)
+		} else if name := names[string(in.ComponentID)]; name != "" {
+			comps = append(comps, name)
+		}
+	}
+	inc.Components = sortedNames(comps)
+
+	// The incident's message first, then the updates (Cachet lists them newest first).
+	var ups []model.Update
+	var stamps []string
+	if body := cleanBody(in.Message); body != "" {
+		st := model.Status("")
+		if len(in.Updates) == 0 {
+			st = inc.Status
+		}
+		posted := created
+		if posted.IsZero() {
+			posted = inc.StartedAt
+		}
+		ups = append(ups, model.Update{Status: st, Body: body, Format: model.FormatMarkdown, PostedAt: posted})
+		stamps = append(stamps, stableCachetStamp(in.CreatedAt))
+	}
+	updates := slices.Clone(in.Updates)
+	slices.SortStableFunc(updates, func(a, b ctUpdate) int {
+		if c := parseCachetTime(a.CreatedAt).Compare(parseCachetTime(b.CreatedAt)); c != 0 {
+			return c
+		}
+		x, _ := a.ID.int()
+		y, _ := b.ID.int()
+		return x - y
+	})
+	for _, u := range updates {
+		ups = append(ups, model.Update{
+			ID:       string(u.ID),
+			Status:   cachetStatus(u.Status, kind),
+			Body:     cleanBody(u.Message),
+			Format:   model.FormatMarkdown,
+			PostedAt: parseCachetTime(u.CreatedAt),
+		})
+		stamps = append(stamps, stableCachetStamp(u.CreatedAt))
+	}
+	ups = keyUpdates(id, ups, stamps)
+	if ups == nil {
+		ups = []model.Update{}
+	}
+	inc.Updates = ups
+
+	if !inc.Status.Open() {
+		// The first update that fixed it; without one, the last thing posted.
+		for _, u := range ups {
+			if u.Status == model.StatusResolved || u.Status == model.StatusCompleted {
+				inc.ResolvedAt = u.PostedAt
+				break
+			}
+		}
+		if inc.ResolvedAt.IsZero() && len(ups) > 0 && len(in.Updates) > 0 {
+			inc.ResolvedAt = ups[len(ups)-1].PostedAt
+		}
+	}
+	return inc
+}
+
+// cachetStatus maps a Cachet status code (see Cachet). An unknown code of an incident is
+// investigating: it is not known to be over.
+func cachetStatus(raw flexID, kind model.Kind) model.Status {
+	code, ok := raw.int()
+	if !ok {
+		if s, known := knownStatus(string(raw)); known {
+			return s
+		}
+		code = -1
+	}
+	if kind == model.KindMaintenance {
+		if code == 4 {
+			return model.StatusCompleted
+		}
+		return model.StatusScheduled
+	}
+	switch code {
+	case 2:
+		return model.StatusIdentified
+	case 3:
+		return model.StatusMonitoring
+	case 4:
+		return model.StatusResolved
+	}
+	return model.StatusInvestigating
+}
+
+// cachetTimeLayout is how Cachet 2.x writes times (Carbon's toDateTimeString).
+const cachetTimeLayout = "2006-01-02 15:04:05"
+
+// parseCachetTime reads a Cachet time: RFC 3339, else Cachet's own layout as UTC; empty
+// or unreadable is the zero time.
+func parseCachetTime(s string) time.Time {
+	s = strings.TrimSpace(s)
+	if t := parseTime(s); !t.IsZero() {
+		return t
+	}
+	t, err := time.Parse(cachetTimeLayout, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// stableCachetStamp is stableStamp for Cachet's time format.
+func stableCachetStamp(raw string) string {
+	if t := parseCachetTime(raw); !t.IsZero() {
+		return t.Format(time.RFC3339Nano)
+	}
+	return strings.TrimSpace(raw)
+}

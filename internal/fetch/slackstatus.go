@@ -1,0 +1,494 @@
+// The Slack adapter reads Slack's own status API, documented at
+// https://docs.slack.dev/reference/slack-status-api (v2.0.0): /api/v2.0.0/history, the recent
+// incidents whatever their state, and /api/v2.0.0/current, the open ones.
+//
+// This file also holds the small helpers the adapters of the other non-Statuspage JSON
+// platforms share (betterstack.go, cachet.go, statusio.go): the poll bookkeeping, ids sent
+// as strings or numbers, vendor text that may be HTML, and impact ranking.
+
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// KindSlack is the provider kind of Slack's status page (slack-status.com).
+const KindSlack = "slack"
+
+// Endpoint names of the Slack adapter (keys of Source.Endpoints and model.FetchState).
+const (
+	EndpointSlackHistory = "history" // /api/v2.0.0/history
+	EndpointSlackCurrent = "current" // /api/v2.0.0/current
+)
+
+func init() {
+	register(KindSlack, func(c *Client) Provider { return &SlackStatus{c: c} })
+}
+
+// SlackStatus is the Provider of Slack's status page. It is a history provider: the history
+// endpoint lists recent incidents whatever their state.
+//
+// Mapping (SPEC §4), the provider's words kept in StatusRaw and ImpactRaw:
+//   - type: "maintenance" is a maintenance; "outage" (Slack is down for many) is a major
+//     incident, "incident" (a feature is degraded for some) a minor one, "notice" (an
+//     advisory) an incident of impact none; another word is an incident of unknown impact.
+//   - status: incidents "active" → investigating (Slack publishes no finer stage),
+//     "resolved"/"completed" → resolved; maintenance "scheduled" → scheduled, "active" →
+//     in_progress, "completed"/"resolved" → completed.
+//   - notes are the updates. They have neither id nor status: each is keyed by the SPEC §4
+//     stable key (incident id, its date_created, its ordinal among notes with that time)
+//     and carries no status of its own.
+type SlackStatus struct{ c *Client }
+
+var _ Provider = (*SlackStatus)(nil)
+
+// Poll reads history and current, each conditionally, and nothing more. An endpoint that
+// answered 304 or a byte-identical body is not parsed. The history, when parsed, is the
+// listing; the current answer only adds (or refreshes) the open incidents and claims no
+// listing of its own, so that an incident missing from it is never taken as gone.
+func (p *SlackStatus) Poll(ctx context.Context, req Request) (*Result, error) {
+	pl := newAdapterPoll(p.c, req)
+	snap, err := pl.slack(ctx)
+	if err != nil {
+		return &Result{Requests: pl.res.Requests}, err
+	}
+	pl.res.Snapshot = snap
+	return pl.res, nil
+}
+
+func (pl *adapterPoll) slack(ctx context.Context) (*model.Snapshot, error) {
+	history, hParsed, err := pl.readSlack(ctx, EndpointSlackHistory, "api/v2.0.0/history", decodeSlackHistory)
+	if err != nil {
+		return nil, err
+	}
+	current, cParsed, err := pl.readSlack(ctx, EndpointSlackCurrent, "api/v2.0.0/current", decodeSlackCurrent)
+	if err != nil {
+		return nil, err
+	}
+	if !hParsed && !cParsed {
+		return nil, nil
+	}
+	snap := pl.snapshot()
+	snap.PageTitle = "Slack"
+	var list []model.Incident
+	if hParsed {
+		var since time.Time
+		list, since = normaliseSlackList(history)
+		snap.Listings = []model.Listing{
+			{Kind: model.KindIncident, Since: since},
+			{Kind: model.KindMaintenance, Since: since},
+		}
+	}
+	if cParsed {
+		open, _ := normaliseSlackList(current)
+		list = mergeSlackCurrent(list, open, history, current)
+	}
+	snap.Incidents = list
+	return snap, nil
+}
+
+// readSlack fetches one endpoint conditionally and decodes it; nil, false when it answered
+// 304 or a byte-identical body.
+func (pl *adapterPoll) readSlack(ctx context.Context, name, rel string, decode func(string, []byte) ([]slIncident, error)) ([]slIncident, bool, error) {
+	u, err := endpointURL(pl.req.Source, name, rel, "")
+	if err != nil {
+		return nil, false, err
+	}
+	resp, err := pl.get(ctx, name, u, pl.req.State[name])
+	if err != nil {
+		return nil, false, err
+	}
+	if resp.NotModified || resp.Unchanged {
+		return nil, false, nil
+	}
+	list, err := decode(resp.ContentType, resp.Body)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s %s: %w", name, u, err)
+	}
+	return list, true, nil
+}
+
+// ---- Decoding ----
+
+type slIncident struct {
+	ID          flexID   `json:"id"`
+	Title       string   `json:"title"`
+	Type        string   `json:"type"`
+	Status      string   `json:"status"`
+	URL         string   `json:"url"`
+	DateCreated string   `json:"date_created"`
+	DateUpdated string   `json:"date_updated"`
+	Notes       []slNote `json:"notes"`
+	Services    []string `json:"services"`
+}
+
+type slNote struct {
+	Body        string `json:"body"`
+	DateCreated string `json:"date_created"`
+}
+
+type slCurrent struct {
+	Status          *string      `json:"status"`
+	ActiveIncidents []slIncident `json:"active_incidents"`
+}
+
+// decodeSlackHistory decodes /history: a JSON array of incidents. An empty array is
+// well-formed (the archive decides whether it is suspicious); anything else that is not an
+// array is malformed.
+func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
+	b, err := checkJSONArray(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	var list []slIncident
+	if err := json.Unmarshal(b, &list, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return list, checkSlackIDs(list)
+}
+
+// decodeSlackCurrent decodes /current: {"status": "ok"|"active"|…, "active_incidents": […]}.
+// Without "status" it is not the answer of that endpoint.
+func decodeSlackCurrent(contentType string, body []byte) ([]slIncident, error) {
+	b, err := checkJSONBody(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	var cur slCurrent
+	if err := json.Unmarshal(b, &cur, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if cur.Status == nil {
+		return nil, fmt.Errorf("%w: no \"status\"", ErrMalformed)
+	}
+	return cur.ActiveIncidents, checkSlackIDs(cur.ActiveIncidents)
+}
+
+func checkSlackIDs(list []slIncident) error {
+	for i := range list {
+		if list[i].ID == "" {
+			return fmt.Errorf("%w: incident %d has no id", ErrMalformed, i)
+		}
+	}
+	return nil
+}
+
+// ---- Normalisation ----
+
+// normaliseSlackList maps a decoded list, an id listed twice taken once (first wins), and
+// returns the start of its window: the oldest incident listed. Slack documents no size for
+// the history; whatever caps it (a count or an age), what dropped out started before the
+// oldest item still listed, so taking that as the window is never wrong. Zero when empty.
+func normaliseSlackList(list []slIncident) ([]model.Incident, time.Time) {
+	out := make([]model.Incident, 0, len(list))
+	seen := make(map[flexID]bool, len(list))
+	var oldest time.Time
+	for i := range list {
+		if seen[list[i].ID] {
+			continue
+		}
+		seen[list[i].ID] = true
+		inc := list[i].normalise()
+		if !inc.StartedAt.IsZero() && (oldest.IsZero() || inc.StartedAt.Before(oldest)) {
+			oldest = inc.StartedAt
+		}
+		out = append(out, inc)
+	}
+	return out, oldest
+}
+
+// mergeSlackCurrent adds the open incidents of /current to the history's. An incident in
+// both is taken from the answer updated last (date_updated), the history on a tie: both
+// are the same page, and whichever moved last is the fresher.
+func mergeSlackCurrent(list, open []model.Incident, history, current []slIncident) []model.Incident {
+	updated := func(src []slIncident, id string) time.Time {
+		for i := range src {
+			if string(src[i].ID) == id {
+				return parseTime(src[i].DateUpdated)
+			}
+		}
+		return time.Time{}
+	}
+	at := make(map[string]int, len(list))
+	for i, inc := range list {
+		at[inc.ID] = i
+	}
+	for _, inc := range open {
+		i, ok := at[inc.ID]
+		if !ok {
+			at[inc.ID] = len(list)
+			list = append(list, inc)
+			continue
+		}
+		if updated(current, inc.ID).After(updated(history, inc.ID)) {
+			list[i] = inc
+		}
+	}
+	return list
+}
+
+// normalise maps one Slack incident to the model.
+func (in *slIncident) normalise() model.Incident {
+	id := string(in.ID)
+	typ := strings.ToLower(strings.TrimSpace(in.Type))
+	kind, impact := model.KindIncident, model.ImpactUnknown
+	switch typ {
+	case "maintenance":
+		kind, impact = model.KindMaintenance, model.ImpactMaintenance
+	case "outage":
+		impact = model.ImpactMajor
+	case "incident":
+		impact = model.ImpactMinor
+	case "notice":
+		impact = model.ImpactNone
+	}
+	inc := model.Incident{
+		ID:         id,
+		Kind:       kind,
+		Status:     slackStatus(in.Status, kind),
+		StatusRaw:  in.Status,
+		Impact:     impact,
+		ImpactRaw:  in.Type,
+		Title:      strings.TrimSpace(in.Title),
+		StartedAt:  parseTime(in.DateCreated),
+		Components: sortedNames(in.Services),
+		URL:        in.URL,
+	}
+	inc.Updates = slackNotes(id, in.Notes)
+	if !inc.Status.Open() {
+		// The last note is the one that closed it; date_updated moves on every edit, so it
+		// is only the fallback for an incident closed without a note.
+		if n := len(inc.Updates); n > 0 {
+			inc.ResolvedAt = inc.Updates[n-1].PostedAt
+		} else {
+			inc.ResolvedAt = parseTime(in.DateUpdated)
+		}
+	}
+	return inc
+}
+
+// slackStatus maps Slack's status words (see SlackStatus).
+func slackStatus(raw string, kind model.Kind) model.Status {
+	w := strings.ToLower(strings.TrimSpace(raw))
+	if kind == model.KindMaintenance {
+		switch w {
+		case "active", "in_progress", "in progress":
+			return model.StatusInProgress
+		case "completed", "resolved", "ok":
+			return model.StatusCompleted
+		}
+		return model.StatusScheduled
+	}
+	switch w {
+	case "resolved", "completed", "ok":
+		return model.StatusResolved
+	}
+	if s, ok := knownStatus(w); ok && s != model.StatusScheduled && s != model.StatusInProgress {
+		return s
+	}
+	return model.StatusInvestigating
+}
+
+// slackNotes returns the notes oldest first (by time, then as listed), keyed by SPEC §4.
+// The key's timestamp is the note's time in UTC RFC 3339, so a change of the offset Slack
+// writes its times in (-07:00 in summer, -08:00 in winter) keeps every key.
+func slackNotes(incidentID string, notes []slNote) []model.Update {
+	out := make([]model.Update, len(notes))
+	stamps := make([]string, len(notes))
+	for i, n := range notes {
+		body, format, html := vendorBody(n.Body, model.FormatText)
+		out[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: parseTime(n.DateCreated)}
+		stamps[i] = stableStamp(n.DateCreated)
+	}
+	return keyUpdates(incidentID, out, stamps)
+}
+
+// ---- Helpers shared by the adapters of betterstack.go, cachet.go, statusio.go ----
+
+// adapterPoll is the bookkeeping of one poll: the request, the result being built, and the
+// client every request goes through.
+type adapterPoll struct {
+	c   *Client
+	req Request
+	res *Result
+}
+
+func newAdapterPoll(c *Client, req Request) *adapterPoll {
+	return &adapterPoll{c: c, req: req, res: &Result{State: req.State.Clone()}}
+}
+
+// snapshot starts the snapshot of this poll.
+func (pl *adapterPoll) snapshot() *model.Snapshot {
+	return &model.Snapshot{Source: pl.req.Source.Name, FetchedAt: pl.req.Now.UTC(), Incidents: []model.Incident{}}
+}
+
+// get fetches one endpoint with the validators of prev, counting the request, remembering
+// the new state and keeping the body as evidence: Data is set only for a body the archive
+// does not already hold under the endpoint's stored hash. A second get of the same endpoint
+// in one poll (a re-read without validators) replaces the first one's evidence.
+func (pl *adapterPoll) get(ctx context.Context, name, u string, prev model.EndpointState) (*Response, error) {
+	pl.res.Requests++
+	resp, err := pl.c.Get(ctx, u, prev, pl.req.Source.Headers)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	pl.res.State[name] = resp.State
+	b := model.Body{Endpoint: name, Hash: resp.State.Hash}
+	if !resp.NotModified && !resp.Unchanged && resp.State.Hash != pl.req.State[name].Hash {
+		b.Data = resp.Body
+	}
+	if b.Hash == "" {
+		return resp, nil
+	}
+	for i := range pl.res.Bodies {
+		if pl.res.Bodies[i].Endpoint == name {
+			pl.res.Bodies[i] = b
+			return resp, nil
+		}
+	}
+	pl.res.Bodies = append(pl.res.Bodies, b)
+	return resp, nil
+}
+
+// flexID is an id a provider sends as a JSON string or as a number (Slack's history has
+// numbers where its documented current answer has strings; JSON:API ids are strings whose
+// references are sometimes numbers). Either way it is kept as its text; null is empty.
+type flexID string
+
+// UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
+func (f *flexID) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s, jsonOptions); err != nil {
+			return err
+		}
+		*f = flexID(strings.TrimSpace(s))
+	case string(b) == "null":
+		*f = ""
+	default:
+		if _, err := strconv.ParseFloat(string(b), 64); err != nil {
+			return fmt.Errorf("id %.20q is neither a string nor a number", b)
+		}
+		*f = flexID(b)
+	}
+	return nil
+}
+
+// int returns the id as an integer, ok false when it is not one.
+func (f flexID) int() (int, bool) {
+	n, err := strconv.Atoi(string(f))
+	return n, err == nil
+}
+
+// checkJSONArray is checkJSONBody for endpoints that answer a JSON array.
+func checkJSONArray(contentType string, body []byte) ([]byte, error) {
+	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	b = bytes.TrimLeft(b, " \t\r\n")
+	switch {
+	case len(b) == 0:
+		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
+	case b[0] == '<' || strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/html"):
+		return nil, fmt.Errorf("%w: got HTML, not JSON", ErrMalformed)
+	case b[0] != '[':
+		return nil, fmt.Errorf("%w: not a JSON array", ErrMalformed)
+	}
+	return b, nil
+}
+
+// htmlTag recognises vendor text written as HTML: it holds at least one of the tags status
+// pages write (a bare "<" or "a < b" in plain text is not a tag).
+var htmlTag = regexp.MustCompile(`(?i)</?(?:p|br|div|span|a|b|i|u|strong|em|ul|ol|li|h[1-6]|code|pre|blockquote|table|thead|tbody|tr|td|th|hr|img|font|small|sup|sub)\b[^<>]*>`)
+
+// vendorBody turns a body as the vendor sent it into the model's form: HTML becomes clean
+// text with Format html and the sanitised HTML kept for the UI (SPEC §7); anything else is
+// kept as text in format plain (text or markdown, as the platform writes it).
+func vendorBody(raw string, plain model.Format) (body string, format model.Format, html string) {
+	s := cleanBody(raw)
+	if !htmlTag.MatchString(s) {
+		return s, plain, ""
+	}
+	return cleanBody(HTMLToText(s)), model.FormatHTML, SanitizeHTML(s)
+}
+
+// stableStamp is the timestamp an update without provider id is keyed by: the time in UTC
+// RFC 3339 when it can be read (so a change of the offset the vendor writes it in keeps the
+// key), else the text as given.
+func stableStamp(raw string) string {
+	if t := parseTime(raw); !t.IsZero() {
+		return t.Format(time.RFC3339Nano)
+	}
+	return strings.TrimSpace(raw)
+}
+
+// keyUpdates sorts updates oldest first (by PostedAt; ties keep their given order, which
+// callers pass oldest first), gives every update without an id its SPEC §4 key from
+// stamps, the provider's timestamp of each update, and returns them with an id listed twice
+// taken once (first wins): a version holds each update once.
+func keyUpdates(incidentID string, ups []model.Update, stamps []string) []model.Update {
+	perm := make([]int, len(ups))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return ups[a].PostedAt.Compare(ups[b].PostedAt) })
+	sorted := make([]model.Update, len(ups))
+	sortedStamps := make([]string, len(ups))
+	for i, p := range perm {
+		sorted[i], sortedStamps[i] = ups[p], stamps[p]
+	}
+	copy(ups, sorted)
+	seen := map[string]int{}
+	for i := range ups {
+		if ups[i].ID != "" {
+			continue
+		}
+		st := sortedStamps[i]
+		ups[i].ID = updateKey(incidentID, st, seen[st])
+		seen[st]++
+	}
+	taken := make(map[string]bool, len(ups))
+	return slices.DeleteFunc(ups, func(u model.Update) bool {
+		dup := taken[u.ID]
+		taken[u.ID] = true
+		return dup
+	})
+}
+
+// sortedNames is the sorted set of the non-empty names, never nil.
+func sortedNames(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// impactRank orders the impacts that have an order; the others rank below none.
+func impactRank(i model.Impact) int {
+	switch i {
+	case model.ImpactNone:
+		return 0
+	case model.ImpactMinor:
+		return 1
+	case model.ImpactMajor:
+		return 2
+	case model.ImpactCritical:
+		return 3
+	}
+	return -1
+}

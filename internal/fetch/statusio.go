@@ -1,0 +1,668 @@
+// The status.io adapter reads a status.io page through status.io's Public Status API,
+// documented at https://kb.status.io/developers/public-status-api/ :
+// https://api.status.io/1.0/status/<page id> answers the page's components, its open
+// incidents and its active and upcoming maintenance, each with its messages. The API keeps
+// no history, so the page's RSS history feed (<page>/pages/<page id>/rss, the feed status.io
+// pages link to) adds the incidents that are over.
+
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/mmcdole/gofeed"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// KindStatusIO is the provider kind of status.io pages.
+const KindStatusIO = "statusio"
+
+// Endpoint names of the status.io adapter. Source.Endpoints may override "status" and
+// "feed"; a "{id}" in an override stands for the page id.
+const (
+	EndpointStatusIOPage   = "page"   // the status page itself, read once to find its id
+	EndpointStatusIOStatus = "status" // https://api.status.io/1.0/status/{id}
+	EndpointStatusIOFeed   = "feed"   // <page>/pages/{id}/rss
+)
+
+// statusIOAPI is the Public Status API of a page; it lives on status.io's host, not the
+// page's (SPEC §3).
+const statusIOAPI = "https://api.status.io/1.0/status/{id}"
+
+// statusIOPageIDState is the prefix of the state key that remembers a page id found on the
+// page, so the page is read once, not every poll.
+const statusIOPageIDState = "page-id/"
+
+func init() {
+	register(KindStatusIO, func(c *Client) Provider { return &StatusIO{c: c} })
+}
+
+// StatusIO is the Provider of status.io pages. The API lists only what is open, so its
+// snapshots are open-only (SPEC §4: an incident absent twice is resolved); the history
+// feed adds, as resolved or completed, what the API no longer lists.
+//
+// Mapping (SPEC §4):
+//   - incidents: a message's state 100 investigating, 200 identified, 300 monitoring; the
+//     incident's status is its latest message's, StatusRaw that state code.
+//   - impact: the worst status code over the incident and its messages, 300 degraded
+//     performance → minor, 400 partial service disruption → major, 500 service disruption
+//     → critical, 100 operational → none; 600 (security event) says nothing of the impact
+//     and is unknown. ImpactRaw keeps the code. Taking the worst over all messages keeps a
+//     monitoring message (often back to 100) from downgrading the incident.
+//   - maintenance: active → in_progress, upcoming → scheduled, with the planned window.
+//   - components: the names of components_affected (containers, i.e. locations, are not
+//     components).
+//   - updates: the messages, with their ids when the API gives them, else the SPEC §4 key.
+//   - from the feed: an item is an update of the incident its link names
+//     (/pages/incident/<page>/<id>); an incident the API does not list is over: resolved
+//     (maintenance: completed), resolved_at its latest item. When the archive already has
+//     it (it was open, from the API), that version is kept and only the items posted after
+//     its last update are added, so its end reads as a resolution, not as a rewrite of its
+//     timeline.
+type StatusIO struct{ c *Client }
+
+var _ Provider = (*StatusIO)(nil)
+
+// Poll reads, when the page id is not known yet, the page once to find it; then the API
+// and the feed, each conditionally. A poll parses both or neither: which feed items are
+// over depends on what the API lists, so when only one of them changed, the other is read
+// again without validators. The feed is best effort: when it cannot be read, the API alone
+// is parsed (everything open is still seen) and the feed is retried next poll.
+func (p *StatusIO) Poll(ctx context.Context, req Request) (*Result, error) {
+	pl := newAdapterPoll(p.c, req)
+	snap, err := pl.statusIO(ctx)
+	if err != nil {
+		return &Result{Requests: pl.res.Requests}, err
+	}
+	pl.res.Snapshot = snap
+	return pl.res, nil
+}
+
+func (pl *adapterPoll) statusIO(ctx context.Context) (*model.Snapshot, error) {
+	id, derived, err := pl.statusIOPageID(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := pl.statusIOWith(ctx, id)
+	if err != nil && derived && errors.Is(err, errStatusIORefused) {
+		// The API does not know the id the page gave: the page may have a new one. Read
+		// the page again, once, and retry with the id it gives now.
+		fresh, _, perr := pl.statusIOPageID(ctx, true)
+		if perr != nil || fresh == id {
+			return nil, err
+		}
+		delete(pl.res.State, statusIOPageIDState+id)
+		return pl.statusIOWith(ctx, fresh)
+	}
+	return snap, err
+}
+
+// errStatusIORefused is matched by the error of an API answer that refuses the page id.
+var errStatusIORefused = errors.New("status.io refused the page id")
+
+// statusIOWith reads the API and the feed of page id (see Poll).
+func (pl *adapterPoll) statusIOWith(ctx context.Context, id string) (*model.Snapshot, error) {
+	src := pl.req.Source
+	// A source URL that is a page's own address (https://acme.status.io/pages/<id>) has
+	// its feed and incident pages beside /pages/, not under it.
+	if loc := sioPagePath.FindStringIndex(src.URL); loc != nil {
+		src.URL = src.URL[:loc[0]]
+	}
+	base, err := baseURL(src.URL)
+	if err != nil {
+		return nil, err
+	}
+	statusURL, err := endpointURL(src, EndpointStatusIOStatus, statusIOAPI, id)
+	if err != nil {
+		return nil, err
+	}
+	feedURL, err := endpointURL(src, EndpointStatusIOFeed, "pages/{id}/rss", id)
+	if err != nil {
+		return nil, err
+	}
+
+	sResp, err := pl.get(ctx, EndpointStatusIOStatus, statusURL, pl.req.State[EndpointStatusIOStatus])
+	if err != nil {
+		return nil, err
+	}
+	fResp, fErr := pl.get(ctx, EndpointStatusIOFeed, feedURL, pl.req.State[EndpointStatusIOFeed])
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // a poll cut short is not one that saw nothing new
+	}
+	sChanged := !sResp.NotModified && !sResp.Unchanged
+	fChanged := fErr == nil && !fResp.NotModified && !fResp.Unchanged
+	if !sChanged && !fChanged {
+		if fErr != nil {
+			pl.unread(EndpointStatusIOFeed)
+		}
+		return nil, nil
+	}
+	if !sChanged {
+		if sResp, err = pl.get(ctx, EndpointStatusIOStatus, statusURL, model.EndpointState{}); err != nil {
+			return nil, err
+		}
+	}
+	if fErr == nil && !fChanged {
+		fResp, fErr = pl.get(ctx, EndpointStatusIOFeed, feedURL, model.EndpointState{})
+	}
+
+	res, err := decodeStatusIO(sResp.ContentType, sResp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", EndpointStatusIOStatus, statusURL, err)
+	}
+	var feed *sioFeed
+	if fErr == nil {
+		feed, fErr = decodeStatusIOFeed(fResp.ContentType, fResp.Body)
+	}
+	if fErr != nil {
+		pl.unread(EndpointStatusIOFeed)
+	}
+
+	snap := pl.snapshot()
+	snap.OpenOnly = true
+	snap.Listings = []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}}
+	if feed != nil {
+		snap.PageTitle = feed.title
+	}
+	snap.Incidents = normaliseStatusIO(res, feed, id, base, pl.req.Archived)
+	return snap, nil
+}
+
+// unread undoes the read of an endpoint whose answer could not be used: its state goes
+// back to what it was, so the next poll reads it again, and its body is not evidence.
+func (pl *adapterPoll) unread(name string) {
+	if prev, ok := pl.req.State[name]; ok {
+		pl.res.State[name] = prev
+	} else {
+		delete(pl.res.State, name)
+	}
+	pl.res.Bodies = slices.DeleteFunc(pl.res.Bodies, func(b model.Body) bool { return b.Endpoint == name })
+}
+
+var (
+	// sioPageID is a status.io page id (a MongoDB ObjectId).
+	sioPageID = regexp.MustCompile(`^[0-9a-fA-F]{24}$`)
+	// sioPageIDInPage finds the page id in a status.io page, a source URL or a feed URL:
+	// status.io pages link their feeds and incidents as /pages/<id>/rss and
+	// /pages/incident/<id>/<incident id>, and some embed the API URL.
+	sioPageIDInPage = regexp.MustCompile(`(?:/pages/(?:incident/|maintenance/|history/)?|api\.status\.io/1\.0/status/|statuspage_?id["']?\s*[:=]\s*["']?)([0-9a-fA-F]{24})\b`)
+	// sioPagePath is the /pages/<id>… tail of a source URL that is a page's address.
+	sioPagePath = regexp.MustCompile(`/pages/(?:[a-z]+/)?[0-9a-fA-F]{24}(?:[/?#].*)?$`)
+	// sioHexID finds 24-hex ids in feed links and guids.
+	sioHexID = regexp.MustCompile(`\b[0-9a-fA-F]{24}\b`)
+)
+
+// statusIOPageID finds the page id: in the endpoint overrides or the source URL, else
+// remembered from an earlier poll, else on the page, read once (fromPage: read it now
+// whatever is remembered). derived reports that it came from the page, now or earlier. An
+// empty id with a nil error means no endpoint needs one.
+func (pl *adapterPoll) statusIOPageID(ctx context.Context, fromPage bool) (id string, derived bool, err error) {
+	src := pl.req.Source
+	if fromPage {
+		return pl.readStatusIOPageID(ctx)
+	}
+	needs := func(name string) bool {
+		u := src.Endpoints[name]
+		return u == "" || strings.Contains(u, "{id}")
+	}
+	if st := src.Endpoints[EndpointStatusIOStatus]; st != "" && !strings.Contains(st, "{id}") {
+		if u, err := url.Parse(st); err == nil {
+			if last := u.Path[strings.LastIndexByte(u.Path, '/')+1:]; sioPageID.MatchString(last) {
+				return last, false, nil
+			}
+		}
+	}
+	for _, s := range []string{src.Endpoints[EndpointStatusIOFeed], src.URL} {
+		if m := sioPageIDInPage.FindStringSubmatch(s); m != nil {
+			return m[1], false, nil
+		}
+	}
+	if !needs(EndpointStatusIOStatus) && !needs(EndpointStatusIOFeed) {
+		return "", false, nil
+	}
+	for k := range pl.req.State {
+		if id, ok := strings.CutPrefix(k, statusIOPageIDState); ok && sioPageID.MatchString(id) {
+			return id, true, nil
+		}
+	}
+	return pl.readStatusIOPageID(ctx)
+}
+
+// readStatusIOPageID reads the page and the id on it, and remembers the id in the state.
+func (pl *adapterPoll) readStatusIOPageID(ctx context.Context) (string, bool, error) {
+	u, err := endpointURL(pl.req.Source, EndpointStatusIOPage, "", "")
+	if err != nil {
+		return "", false, err
+	}
+	resp, err := pl.get(ctx, EndpointStatusIOPage, u, model.EndpointState{})
+	if err != nil {
+		return "", false, err
+	}
+	delete(pl.res.State, EndpointStatusIOPage)
+	m := sioPageIDInPage.FindSubmatch(resp.Body)
+	if m == nil {
+		return "", false, fmt.Errorf("%s %s: %w: no status.io page id on the page; set endpoints.status to %s with the page's id",
+			EndpointStatusIOPage, u, ErrMalformed, statusIOAPI)
+	}
+	id := string(m[1])
+	pl.res.State[statusIOPageIDState+id] = model.EndpointState{Hash: resp.State.Hash}
+	return id, true, nil
+}
+
+// ---- Decoding the API ----
+
+type sioDoc struct {
+	Result *sioResult `json:"result"`
+	Error  string     `json:"error"`
+}
+
+type sioResult struct {
+	Incidents []sioEvent `json:"incidents"`
+	// Maintenance is documented as {"active": [...], "upcoming": [...]}; it has also been
+	// seen as a bare (empty) array, read as the active ones.
+	Maintenance jsontext.Value `json:"maintenance"`
+}
+
+type sioMaintenance struct {
+	Active   []sioEvent `json:"active"`
+	Upcoming []sioEvent `json:"upcoming"`
+}
+
+type sioEvent struct {
+	ID           flexID       `json:"_id"`
+	AltID        flexID       `json:"id"`
+	Name         string       `json:"name"`
+	DatetimeOpen string       `json:"datetime_open"`
+	PlannedStart string       `json:"datetime_planned_start"`
+	PlannedEnd   string       `json:"datetime_planned_end"`
+	StatusCode   flexID       `json:"status_code"`
+	Messages     []sioMessage `json:"messages"`
+	Components   []sioNamed   `json:"components_affected"`
+}
+
+type sioMessage struct {
+	ID       flexID `json:"_id"`
+	Details  string `json:"details"`
+	State    flexID `json:"state"`
+	Status   flexID `json:"status"`
+	Datetime string `json:"datetime"`
+}
+
+type sioNamed struct {
+	Name string `json:"name"`
+}
+
+// sioAPI is a decoded API answer.
+type sioAPI struct {
+	incidents, active, upcoming []sioEvent
+}
+
+// decodeStatusIO decodes the API's answer. Without "result" it is not a status: status.io
+// answers an unknown page id with 200 {"error": "status page not found"}.
+func decodeStatusIO(contentType string, body []byte) (*sioAPI, error) {
+	b, err := checkJSONBody(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	var doc sioDoc
+	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if doc.Result == nil {
+		if doc.Error != "" {
+			return nil, fmt.Errorf("%w: %w: status.io says %.200q", ErrMalformed, errStatusIORefused, doc.Error)
+		}
+		return nil, fmt.Errorf("%w: no \"result\"", ErrMalformed)
+	}
+	out := &sioAPI{incidents: doc.Result.Incidents}
+	if m := bytes.TrimSpace(doc.Result.Maintenance); len(m) > 0 {
+		switch m[0] {
+		case '{':
+			var mt sioMaintenance
+			if err := json.Unmarshal(m, &mt, jsonOptions); err != nil {
+				return nil, fmt.Errorf("%w: maintenance: %v", ErrMalformed, err)
+			}
+			out.active, out.upcoming = mt.Active, mt.Upcoming
+		case '[':
+			if err := json.Unmarshal(m, &out.active, jsonOptions); err != nil {
+				return nil, fmt.Errorf("%w: maintenance: %v", ErrMalformed, err)
+			}
+		case 'n': // null
+		default:
+			return nil, fmt.Errorf("%w: maintenance is neither an object nor a list", ErrMalformed)
+		}
+	}
+	for _, list := range [][]sioEvent{out.incidents, out.active, out.upcoming} {
+		for i := range list {
+			if list[i].id() == "" {
+				return nil, fmt.Errorf("%w: an incident or maintenance has no id", ErrMalformed)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (ev *sioEvent) id() string {
+	if ev.ID != "" {
+		return string(ev.ID)
+	}
+	return string(ev.AltID)
+}
+
+// ---- Decoding the feed ----
+
+type sioFeed struct {
+	title string
+	items []sioItem
+}
+
+// sioItem is one feed item: an update of the incident or maintenance it names.
+type sioItem struct {
+	ids    []string // the 24-hex ids in its link and guid, the incident's last
+	key    string   // its guid, else link: its incident's id when it names none
+	kind   model.Kind
+	title  string
+	link   string
+	body   string
+	posted time.Time
+	stamp  string
+}
+
+// sioItemLink reads the kind and incident id of a status.io feed link.
+var sioItemLink = regexp.MustCompile(`/pages/(incident|maintenance)/[0-9a-fA-F]{24}/([0-9a-fA-F]{24})`)
+
+// decodeStatusIOFeed parses the history feed (RSS or Atom) with gofeed. A feed without
+// items is well-formed: a page that never had an incident.
+func decodeStatusIOFeed(contentType string, body []byte) (*sioFeed, error) {
+	b := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%w: empty feed", ErrMalformed)
+	}
+	f, err := gofeed.NewParser().Parse(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%w: feed: %v", ErrMalformed, err)
+	}
+	if f.FeedType != "rss" && f.FeedType != "atom" {
+		return nil, fmt.Errorf("%w: feed: got %s, want RSS or Atom", ErrMalformed, f.FeedType)
+	}
+	out := &sioFeed{title: strings.TrimSpace(f.Title)}
+	for _, it := range f.Items {
+		if it == nil {
+			continue
+		}
+		si := sioItem{kind: model.KindIncident, title: strings.TrimSpace(it.Title), link: strings.TrimSpace(it.Link)}
+		where := si.link + " " + it.GUID
+		if m := sioItemLink.FindStringSubmatch(where); m != nil {
+			if m[1] == "maintenance" {
+				si.kind = model.KindMaintenance
+			}
+			si.ids = []string{m[2]}
+		} else {
+			si.ids = sioHexID.FindAllString(where, -1)
+		}
+		si.key = strings.TrimSpace(it.GUID)
+		if si.key == "" {
+			si.key = si.link
+		}
+		if si.key == "" && len(si.ids) == 0 {
+			continue // nothing names its incident
+		}
+		raw := it.Content
+		if strings.TrimSpace(raw) == "" {
+			raw = it.Description
+		}
+		si.body = raw
+		switch {
+		case it.PublishedParsed != nil:
+			si.posted, si.stamp = it.PublishedParsed.UTC(), it.PublishedParsed.UTC().Format(time.RFC3339Nano)
+		case it.UpdatedParsed != nil:
+			si.posted, si.stamp = it.UpdatedParsed.UTC(), it.UpdatedParsed.UTC().Format(time.RFC3339Nano)
+		default:
+			si.stamp = strings.TrimSpace(it.Published + it.Updated)
+		}
+		out.items = append(out.items, si)
+	}
+	return out, nil
+}
+
+// ---- Normalisation ----
+
+// normaliseStatusIO maps the API's open incidents and maintenance, then the feed's items
+// of everything else. archived may be nil.
+func normaliseStatusIO(api *sioAPI, feed *sioFeed, pageID string, base *url.URL, archived func(string) *model.Incident) []model.Incident {
+	out := []model.Incident{}
+	open := map[string]bool{}
+	add := func(list []sioEvent, kind model.Kind, status model.Status, raw string) {
+		for i := range list {
+			inc := list[i].normalise(kind, status, raw, pageID, base)
+			if open[inc.ID] {
+				continue
+			}
+			open[inc.ID] = true
+			out = append(out, inc)
+		}
+	}
+	add(api.incidents, model.KindIncident, "", "")
+	add(api.active, model.KindMaintenance, model.StatusInProgress, "active")
+	add(api.upcoming, model.KindMaintenance, model.StatusScheduled, "upcoming")
+	if feed == nil {
+		return out
+	}
+
+	// Group the items by incident, in feed order. An item names its incident by the id in
+	// its link; failing that, by any id it holds that the API lists, so an item of an open
+	// incident is never taken for another, closed one.
+	var order []string
+	groups := map[string][]sioItem{}
+	for _, it := range feed.items {
+		id := ""
+		for _, x := range it.ids {
+			if open[x] {
+				id = x
+			}
+		}
+		if id == "" {
+			for _, x := range slices.Backward(it.ids) {
+				if !strings.EqualFold(x, pageID) {
+					id = x
+					break
+				}
+			}
+		}
+		if id == "" {
+			id = it.key
+		}
+		if groups[id] == nil {
+			order = append(order, id)
+		}
+		groups[id] = append(groups[id], it)
+	}
+	for _, id := range order {
+		if open[id] {
+			continue // the API is the authority on what is open
+		}
+		var prev *model.Incident
+		if archived != nil {
+			prev = archived(id)
+		}
+		out = append(out, closedFromFeed(id, groups[id], prev))
+	}
+	return out
+}
+
+// normalise maps one event the API lists as open.
+func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID string, base *url.URL) model.Incident {
+	id := ev.id()
+	inc := model.Incident{
+		ID:         id,
+		Kind:       kind,
+		Status:     status,
+		StatusRaw:  raw,
+		Title:      strings.TrimSpace(ev.Name),
+		StartedAt:  parseTime(ev.DatetimeOpen),
+		Components: sioComponents(ev.Components),
+	}
+	if pageID != "" {
+		inc.URL = base.JoinPath("pages", string(kind), pageID, id).String()
+	}
+	ups := make([]model.Update, len(ev.Messages))
+	stamps := make([]string, len(ev.Messages))
+	for i, m := range ev.Messages {
+		body, format, html := vendorBody(m.Details, model.FormatText)
+		ups[i] = model.Update{ID: string(m.ID), Body: body, Format: format, HTML: html, PostedAt: parseTime(m.Datetime)}
+		if kind == model.KindIncident {
+			ups[i].Status = sioState(m.State)
+		}
+		stamps[i] = stableStamp(m.Datetime)
+	}
+	inc.Updates = keyUpdates(id, ups, stamps)
+
+	if kind == model.KindMaintenance {
+		inc.Impact = model.ImpactMaintenance
+		inc.ScheduledFor, inc.ScheduledUntil = parseTime(ev.PlannedStart), parseTime(ev.PlannedEnd)
+		if !inc.ScheduledFor.IsZero() {
+			inc.StartedAt = inc.ScheduledFor
+		}
+		return inc
+	}
+	inc.Status = model.StatusInvestigating
+	if n := len(ev.Messages); n > 0 {
+		// The latest message by time: the API lists them in no documented order.
+		latest := ev.Messages[0]
+		for _, m := range ev.Messages[1:] {
+			if !parseTime(m.Datetime).Before(parseTime(latest.Datetime)) {
+				latest = m
+			}
+		}
+		if s := sioState(latest.State); s != "" {
+			inc.Status = s
+		}
+		inc.StatusRaw = string(latest.State)
+	}
+	inc.Impact, inc.ImpactRaw = model.ImpactUnknown, ""
+	consider := func(code flexID) {
+		if i := sioImpact(code); impactRank(i) > impactRank(inc.Impact) {
+			inc.Impact, inc.ImpactRaw = i, string(code)
+		}
+	}
+	consider(ev.StatusCode)
+	for _, m := range ev.Messages {
+		consider(m.Status)
+	}
+	return inc
+}
+
+// closedFromFeed builds an incident the API no longer lists from its feed items, or from
+// its archived version plus the items posted since (see StatusIO).
+func closedFromFeed(id string, items []sioItem, prev *model.Incident) model.Incident {
+	slices.SortStableFunc(items, func(a, b sioItem) int { return a.posted.Compare(b.posted) })
+	last := items[len(items)-1]
+	toUpdates := func(its []sioItem) []model.Update {
+		ups := make([]model.Update, len(its))
+		stamps := make([]string, len(its))
+		for i, it := range its {
+			body, format, html := vendorBody(it.body, model.FormatText)
+			ups[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: it.posted}
+			stamps[i] = it.stamp
+		}
+		return keyUpdates(id, ups, stamps)
+	}
+	var inc model.Incident
+	if prev != nil {
+		inc = *prev
+		inc.Components = slices.Clone(prev.Components)
+		inc.Updates = slices.Clone(prev.Updates)
+		if prev.Postmortem != nil {
+			pm := *prev.Postmortem
+			inc.Postmortem = &pm
+		}
+		var after time.Time
+		for _, u := range inc.Updates {
+			if u.PostedAt.After(after) {
+				after = u.PostedAt
+			}
+		}
+		var newer []sioItem
+		for _, it := range items {
+			if it.posted.After(after) {
+				newer = append(newer, it)
+			}
+		}
+		inc.Updates = append(inc.Updates, toUpdates(newer)...)
+	} else {
+		inc = model.Incident{
+			ID:         id,
+			Kind:       last.kind,
+			Title:      last.title,
+			StartedAt:  items[0].posted,
+			Components: []string{},
+			Updates:    toUpdates(items),
+			URL:        last.link,
+		}
+		inc.Impact = model.ImpactUnknown
+		if inc.Kind == model.KindMaintenance {
+			inc.Impact = model.ImpactMaintenance
+		}
+	}
+	inc.Status, inc.StatusRaw = model.StatusResolved, ""
+	if inc.Kind == model.KindMaintenance {
+		inc.Status = model.StatusCompleted
+	}
+	if inc.ResolvedAt.IsZero() {
+		inc.ResolvedAt = last.posted
+		if n := len(inc.Updates); inc.ResolvedAt.IsZero() && n > 0 {
+			inc.ResolvedAt = inc.Updates[n-1].PostedAt
+		}
+	}
+	if inc.Updates == nil {
+		inc.Updates = []model.Update{}
+	}
+	return inc
+}
+
+// sioState maps a status.io message state.
+func sioState(code flexID) model.Status {
+	switch string(code) {
+	case "100":
+		return model.StatusInvestigating
+	case "200":
+		return model.StatusIdentified
+	case "300":
+		return model.StatusMonitoring
+	}
+	return ""
+}
+
+// sioImpact maps a status.io status code (see StatusIO).
+func sioImpact(code flexID) model.Impact {
+	switch string(code) {
+	case "100":
+		return model.ImpactNone
+	case "300":
+		return model.ImpactMinor
+	case "400":
+		return model.ImpactMajor
+	case "500":
+		return model.ImpactCritical
+	}
+	return model.ImpactUnknown
+}
+
+func sioComponents(list []sioNamed) []string {
+	names := make([]string, 0, len(list))
+	for _, c := range list {
+		names = append(names, c.Name)
+	}
+	return sortedNames(names)
+}
