@@ -43,7 +43,8 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 		}}
 	}
 	if onResult != nil {
-		sink = &notify.Router{Pick: func(string) notify.Notifier { return sink }, OnResult: onResult}
+		inner := sink
+		sink = &notify.Router{Pick: func(string) notify.Notifier { return inner }, OnResult: onResult}
 	}
 	return &notify.Deliverer{
 		Outbox:      store,
