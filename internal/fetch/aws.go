@@ -1,0 +1,761 @@
+// The AWS adapter reads the AWS Health Dashboard's service health
+// (https://docs.aws.amazon.com/health/latest/ug/aws-health-dashboard-status.html): the
+// RSS feed of every post, https://status.aws.amazon.com/rss/all.rss (RSS 2.0,
+// https://www.rssboard.org/rss-specification), and the JSON list of the events open now
+// that the dashboard itself loads, https://health.aws.amazon.com/public/currentevents
+// (undocumented; served as UTF-16 with a byte-order mark).
+
+package fetch
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"golang.org/x/text/encoding/unicode"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// KindAWS is the provider kind of the AWS Health Dashboard.
+const KindAWS = "aws"
+
+// Endpoint names of the aws adapter (keys of Source.Endpoints and model.FetchState).
+const (
+	EndpointAWSRSS           = "rss"           // rss/all.rss, on status.aws.amazon.com
+	EndpointAWSCurrentEvents = "currentevents" // public/currentevents, on health.aws.amazon.com
+)
+
+// awsEpisodeState prefixes the fetch-state keys that remember, per AWS service, the
+// episodes (incidents) seen in the last parse, so an incident keeps its id after its
+// first posts fell out of the feed. See AWS.
+const awsEpisodeState = "episodes/"
+
+func init() {
+	register(KindAWS, func(c *Client) Provider { return &AWS{c: c} })
+}
+
+// AWS is the Provider of the AWS Health Dashboard. It combines two endpoints into one
+// history snapshot:
+//
+//   - The RSS feed is the history: one item per post, the newest 50 or so, for every
+//     service and region. An item's guid is "https://status.aws.amazon.com/#<service>_<unix
+//     time of the post>", where <service> is a service and region ("ec2-us-east-1",
+//     "multipleservices-me-central-1"). Items are grouped into incidents by <service>
+//     (SPEC §3), and a group is split after each resolution post ("Service is operating
+//     normally: [RESOLVED] …"), so the next event of the same service months later is a
+//     new incident rather than a new version of the old one.
+//   - currentevents lists the events open now (open only), each with its service, its
+//     start ("date"), its impacted services and its whole log of posts, whose
+//     timestamps are the ones in the RSS guids.
+//
+// How they combine: an open event is matched with the RSS incident of its service that
+// shares a post with it (else the one starting when it started). A matched incident
+// takes the event's start (its true start, when its first posts fell out of the feed),
+// the event's impacted services as extra components, and the event's posts the feed no
+// longer holds. An open event missing from the RSS (not yet posted there) still appears,
+// built from the event alone. The latest post wins for the status: resolved when it is a
+// resolution, else investigating, whichever endpoint it came from.
+//
+// The incident id is "<service>_<unix start>": for an open event exactly its service and
+// date. An incident's first posts fall out of the 50-item feed while it is still
+// listed; to keep its id, the spans of the episodes seen in the last parse are kept in
+// the fetch state (awsEpisodeState), and the oldest episode of a service takes the start
+// of the remembered (or open) one it continues. The posts that fell out are carried over
+// from the archived version (Request.Archived), so the timeline does not shrink as the
+// feed rolls on; so are the components once currentevents stops listing the event.
+//
+// Both bodies are needed to build any incident: when one endpoint changed and the other
+// answered 304 or the same bytes, the other is read again without validators (one extra
+// request, only on a poll where something changed), so a snapshot is always a function
+// of both. A poll where both are unchanged reads two conditional requests and parses
+// nothing. A failure of either endpoint fails the poll.
+//
+// The snapshot is a history snapshot (currentevents' open-only nature shows only in how
+// it adds to the feed): its listing covers what started since the oldest RSS item, so an
+// incident that fell out of the feed is never taken for removed, while one that vanished
+// from both endpoints inside that window is removed after two polls, as on any history
+// page. AWS closes an event with a resolution post in the feed, which is what resolves
+// it here; an open event that left currentevents without one is left to that rule.
+//
+// Mapping (SPEC §4). The RSS title is "<level>: <summary>"; currentevents gives the level
+// as a number (0 normal, 1 informational, 2 degradation, 3 disruption). Impact is the
+// level of the latest post that is not a resolution, kept in impact_raw as the vendor
+// wrote it (the title prefix, or the number):
+//
+//	"Informational message", "Service impact", 1        → minor
+//	"Performance issues", "Service degradation", 2      → major
+//	"Service disruption", "Service outage", 3           → critical
+//	anything else                                       → unknown (passes every filter)
+//
+// "Service impact" is how the 2026 feed titles the posts currentevents rates 1. Status:
+// "Service is operating normally", a summary starting "[RESOLVED]" or level 0 → resolved
+// (resolved_at: that post), else investigating; status_raw is the latest post's level.
+// Updates are the posts, id "<service>_<unix time>" as in the guid, bodies as HTML (text
+// with line breaks and the odd link). Components: the service, plus the impacted services
+// of the event while currentevents lists it.
+type AWS struct{ c *Client }
+
+var _ Provider = (*AWS)(nil)
+
+// Poll reads the RSS feed and currentevents conditionally; see AWS.
+func (p *AWS) Poll(ctx context.Context, req Request) (*Result, error) {
+	pl := newPollReader(p.c, req)
+	rssURL, ceURL, err := awsEndpoints(req.Source)
+	if err != nil {
+		return pl.failed(), err
+	}
+	rss, err := pl.read(ctx, EndpointAWSRSS, rssURL)
+	if err != nil {
+		return pl.failed(), err
+	}
+	ce, err := pl.read(ctx, EndpointAWSCurrentEvents, ceURL)
+	if err != nil {
+		return pl.failed(), err
+	}
+	if !toParse(rss) && !toParse(ce) {
+		return pl.res, nil
+	}
+	if !toParse(rss) {
+		if rss, err = pl.reread(ctx, EndpointAWSRSS, rssURL); err != nil {
+			return pl.failed(), err
+		}
+	}
+	if !toParse(ce) {
+		if ce, err = pl.reread(ctx, EndpointAWSCurrentEvents, ceURL); err != nil {
+			return pl.failed(), err
+		}
+	}
+
+	feed, err := decodeAWSRSS(rss.Body)
+	if err != nil {
+		return pl.failed(), fmt.Errorf("%s %s: %w", EndpointAWSRSS, rssURL, err)
+	}
+	events, err := decodeAWSCurrentEvents(ce.ContentType, ce.Body)
+	if err != nil {
+		return pl.failed(), fmt.Errorf("%s %s: %w", EndpointAWSCurrentEvents, ceURL, err)
+	}
+	b := awsBuild{
+		feed:     feed,
+		events:   events,
+		memo:     awsMemoFrom(req.State),
+		archived: req.Archived,
+		pageURL:  req.Source.URL,
+		now:      req.Now.UTC(),
+	}
+	incidents, listing, memo := b.run()
+	for k := range pl.res.State {
+		if strings.HasPrefix(k, awsEpisodeState) {
+			delete(pl.res.State, k)
+		}
+	}
+	maps.Copy(pl.res.State, memo.state())
+	pl.res.Snapshot = &model.Snapshot{
+		Source:    req.Source.Name,
+		FetchedAt: req.Now.UTC(),
+		PageTitle: feed.title,
+		Listings:  []model.Listing{listing},
+		Incidents: incidents,
+	}
+	return pl.res, nil
+}
+
+// awsEndpoints derives the two endpoint URLs. Source.Endpoints overrides either. The
+// dashboard's own hosts (health.aws.amazon.com, status.aws.amazon.com) read the real
+// endpoints, which live on two hosts; any other page (a mirror, a proxy, a test server)
+// serves both relative to its URL, as rss/all.rss and public/currentevents.
+func awsEndpoints(src model.Source) (rss, ce string, err error) {
+	official := false
+	if u, perr := url.Parse(src.URL); perr == nil {
+		switch strings.ToLower(u.Hostname()) {
+		case "health.aws.amazon.com", "status.aws.amazon.com":
+			official = true
+		}
+	}
+	resolve := func(name, rel, abs string) (string, error) {
+		if u := src.Endpoints[name]; u != "" || !official {
+			return endpointURL(src, name, rel, "")
+		}
+		return abs, nil
+	}
+	if rss, err = resolve(EndpointAWSRSS, "rss/all.rss", "https://status.aws.amazon.com/rss/all.rss"); err != nil {
+		return "", "", err
+	}
+	ce, err = resolve(EndpointAWSCurrentEvents, "public/currentevents", "https://health.aws.amazon.com/public/currentevents")
+	return rss, ce, err
+}
+
+// ---- Decoding ----
+
+// awsPost is one post, from an RSS item or a currentevents log entry.
+type awsPost struct {
+	service  string
+	at       int64  // unix seconds: the guid's timestamp, else pubDate
+	summary  string // the title after the level, without "[RESOLVED]"
+	raw      string // the level as the vendor wrote it: title prefix, or the number
+	level    int    // 0 normal … 3 disruption; -1 unknown
+	resolved bool
+	body     string // HTML
+	rss      bool   // from the RSS feed
+}
+
+// awsFeed is the decoded RSS feed.
+type awsFeed struct {
+	title string
+	posts []awsPost
+}
+
+// decodeAWSRSS parses all.rss with gofeed. An item without a guid (or whose guid is not
+// "…#<service>_<unix>" and that has no readable pubDate) is malformed: without it, a post
+// cannot be placed in an incident.
+func decodeAWSRSS(body []byte) (*awsFeed, error) {
+	f, err := parseStatusFeed(body)
+	if err != nil {
+		return nil, err
+	}
+	out := &awsFeed{title: strings.TrimSpace(f.Title), posts: make([]awsPost, 0, len(f.Items))}
+	for i, it := range f.Items {
+		if it == nil {
+			continue
+		}
+		guid := strings.TrimSpace(it.GUID)
+		if guid == "" {
+			return nil, fmt.Errorf("%w: item [%d] has no guid", ErrMalformed, i)
+		}
+		service, at := awsSplitGUID(guid)
+		if at == 0 && it.PublishedParsed != nil {
+			at = it.PublishedParsed.Unix()
+		}
+		if service == "" || at <= 0 {
+			return nil, fmt.Errorf("%w: item [%d] guid %q: want …#<service>_<unix time>", ErrMalformed, i, guid)
+		}
+		p := awsPost{service: service, at: at, body: it.Description, rss: true}
+		p.raw, p.summary = awsSplitTitle(it.Title)
+		p.level, p.resolved = awsTitleLevel(p.raw, p.summary)
+		p.summary = awsStripResolved(p.summary)
+		out.posts = append(out.posts, p)
+	}
+	return out, nil
+}
+
+// awsSplitGUID splits "https://status.aws.amazon.com/#ec2-us-east-1_1787025679" into
+// "ec2-us-east-1" and 1787025679. A guid without a "_<unix>" suffix is all service, at 0.
+func awsSplitGUID(guid string) (string, int64) {
+	if i := strings.LastIndexByte(guid, '#'); i >= 0 {
+		guid = guid[i+1:]
+	}
+	if i := strings.LastIndexByte(guid, '_'); i > 0 {
+		if n, err := strconv.ParseInt(guid[i+1:], 10, 64); err == nil && n > 0 {
+			return guid[:i], n
+		}
+	}
+	return guid, 0
+}
+
+// awsSplitTitle splits "Service disruption: Increased Error Rates" at its first ": ".
+func awsSplitTitle(title string) (level, summary string) {
+	title = strings.TrimSpace(title)
+	if l, s, ok := strings.Cut(title, ": "); ok {
+		return strings.TrimSpace(l), strings.TrimSpace(s)
+	}
+	return "", title
+}
+
+// awsTitleLevel reads the level of an RSS title prefix; see the table on AWS.
+func awsTitleLevel(prefix, summary string) (level int, resolved bool) {
+	resolved = hasPrefixFold(summary, "[resolved]")
+	switch strings.ToLower(prefix) {
+	case "service is operating normally":
+		return 0, true
+	case "informational message", "service impact":
+		return 1, resolved
+	case "performance issues", "service degradation", "degraded performance":
+		return 2, resolved
+	case "service disruption", "service outage":
+		return 3, resolved
+	}
+	return -1, resolved
+}
+
+func awsStripResolved(s string) string {
+	if hasPrefixFold(s, "[resolved]") {
+		return strings.TrimSpace(s[len("[resolved]"):])
+	}
+	return s
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// awsEvent is one open event of currentevents; only the fields we use.
+type awsEvent struct {
+	Date             awsNumber              `json:"date"`
+	Service          string                 `json:"service"`
+	Summary          string                 `json:"summary"`
+	Status           awsNumber              `json:"status"`
+	EventLog         []awsLogEntry          `json:"event_log"`
+	ImpactedServices map[string]jsonIgnored `json:"impacted_services"`
+}
+
+type awsLogEntry struct {
+	Summary   string    `json:"summary"`
+	Message   string    `json:"message"`
+	Status    awsNumber `json:"status"`
+	Timestamp awsNumber `json:"timestamp"`
+}
+
+// jsonIgnored decodes any JSON value into nothing: of the impacted services we keep only
+// their keys.
+type jsonIgnored struct{}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (jsonIgnored) UnmarshalJSON([]byte) error { return nil }
+
+// awsNumber reads a number sent as a JSON number or a string ("date": "1772369485",
+// "timestamp": 1772369485); anything else, or unreadable, is -1.
+type awsNumber int64
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (n *awsNumber) UnmarshalJSON(b []byte) error {
+	*n = -1
+	s := string(bytes.Trim(b, `"`))
+	if v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+		*n = awsNumber(v)
+	} else if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && f >= 0 && f < 1e15 {
+		*n = awsNumber(f)
+	}
+	return nil
+}
+
+// awsUTF8 returns the body as UTF-8: UTF-16 (big or little endian) with a byte-order
+// mark, as currentevents is served, is converted; so is UTF-16 without a mark, told by
+// its NUL bytes; UTF-8 passes (its mark dropped).
+func awsUTF8(body []byte) ([]byte, error) {
+	enc := unicode.UTF8BOM
+	switch {
+	case bytes.HasPrefix(body, []byte{0xfe, 0xff}), bytes.HasPrefix(body, []byte{0xff, 0xfe}):
+		enc = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM)
+	case len(body) >= 2 && body[0] == 0 && body[1] != 0:
+		enc = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
+	case len(body) >= 2 && body[0] != 0 && body[1] == 0:
+		enc = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return out, nil
+}
+
+// decodeAWSCurrentEvents decodes currentevents: a JSON array of open events, each with a
+// service. An empty array is a healthy dashboard.
+func decodeAWSCurrentEvents(contentType string, body []byte) ([]awsEvent, error) {
+	u, err := awsUTF8(body)
+	if err != nil {
+		return nil, err
+	}
+	b, err := checkJSONArray(contentType, u)
+	if err != nil {
+		return nil, err
+	}
+	var events []awsEvent
+	if err := json.Unmarshal(b, &events, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	for i := range events {
+		if strings.TrimSpace(events[i].Service) == "" {
+			return nil, fmt.Errorf("%w: event [%d] has no service", ErrMalformed, i)
+		}
+	}
+	return events, nil
+}
+
+// posts returns the event's log as posts, and its start: the date, else its oldest post.
+func (ev *awsEvent) posts() ([]awsPost, int64) {
+	service := strings.TrimSpace(ev.Service)
+	out := make([]awsPost, 0, len(ev.EventLog))
+	start := int64(ev.Date)
+	for _, e := range ev.EventLog {
+		if e.Timestamp <= 0 {
+			continue
+		}
+		at := int64(e.Timestamp)
+		if at > 1e11 { // milliseconds
+			at /= 1000
+		}
+		level := int(e.Status)
+		if level < 0 || level > 3 {
+			level = -1
+		}
+		summary := strings.TrimSpace(e.Summary)
+		if summary == "" {
+			summary = strings.TrimSpace(ev.Summary)
+		}
+		p := awsPost{service: service, at: at, level: level, resolved: level == 0, body: e.Message}
+		if e.Status >= 0 {
+			p.raw = strconv.FormatInt(int64(e.Status), 10)
+		}
+		p.summary = awsStripResolved(summary)
+		out = append(out, p)
+		if start <= 0 || at < start {
+			start = at
+		}
+	}
+	return out, start
+}
+
+// ---- Combining (see AWS) ----
+
+// awsSpan is what the fetch state remembers of an episode: its start and its latest
+// post, and whether it was still open.
+type awsSpan struct {
+	start, last int64
+	open        bool
+}
+
+// awsMemo holds the remembered episodes per service.
+type awsMemo map[string][]awsSpan
+
+// awsMemoFrom reads the episodes remembered in the fetch state: one key per service,
+// "episodes/<service>", whose Hash field holds "start-last[+]" per episode, joined by
+// commas ("+" marks an open one). Unreadable entries are skipped.
+func awsMemoFrom(st model.FetchState) awsMemo {
+	m := awsMemo{}
+	for k, v := range st {
+		service, ok := strings.CutPrefix(k, awsEpisodeState)
+		if !ok {
+			continue
+		}
+		for _, f := range strings.Split(v.Hash, ",") {
+			open := strings.HasSuffix(f, "+")
+			a, b, ok := strings.Cut(strings.TrimSuffix(f, "+"), "-")
+			start, err1 := strconv.ParseInt(a, 10, 64)
+			last, err2 := strconv.ParseInt(b, 10, 64)
+			if ok && err1 == nil && err2 == nil && start >= 0 && last >= start {
+				m[service] = append(m[service], awsSpan{start: start, last: last, open: open})
+			}
+		}
+	}
+	return m
+}
+
+// state writes the memo as fetch-state entries.
+func (m awsMemo) state() model.FetchState {
+	st := make(model.FetchState, len(m))
+	for service, spans := range m {
+		slices.SortFunc(spans, func(a, b awsSpan) int { return cmp.Compare(a.start, b.start) })
+		parts := make([]string, len(spans))
+		for i, s := range spans {
+			parts[i] = strconv.FormatInt(s.start, 10) + "-" + strconv.FormatInt(s.last, 10)
+			if s.open {
+				parts[i] += "+"
+			}
+		}
+		st[awsEpisodeState+service] = model.EndpointState{Hash: strings.Join(parts, ",")}
+	}
+	return st
+}
+
+// awsEpisode is one incident being built: the posts of one service between resolutions.
+type awsEpisode struct {
+	service string
+	start   int64
+	posts   []awsPost // oldest first
+	event   *awsEvent // the open event matched with it, if any
+}
+
+// awsBuild combines one RSS feed and one currentevents list into incidents.
+type awsBuild struct {
+	feed     *awsFeed
+	events   []awsEvent
+	memo     awsMemo
+	archived func(id string) *model.Incident // may be nil
+	pageURL  string
+	now      time.Time
+}
+
+// run builds the incidents, the listing and the memo to remember.
+func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
+	// Group the RSS posts by service, oldest first; a post listed twice counts once.
+	groups := map[string][]awsPost{}
+	seen := map[string]bool{}
+	var oldest int64
+	for _, p := range b.feed.posts {
+		key := p.service + "_" + strconv.FormatInt(p.at, 10)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		groups[p.service] = append(groups[p.service], p)
+		if oldest == 0 || p.at < oldest {
+			oldest = p.at
+		}
+	}
+	services := slices.Sorted(maps.Keys(groups))
+
+	// Split each group into episodes after each resolution post.
+	var episodes []*awsEpisode
+	first := map[string]*awsEpisode{} // the oldest episode of each service
+	for _, s := range services {
+		g := groups[s]
+		slices.SortStableFunc(g, func(x, y awsPost) int { return cmp.Compare(x.at, y.at) })
+		var cur *awsEpisode
+		for _, p := range g {
+			if cur == nil {
+				cur = &awsEpisode{service: s, start: p.at}
+				episodes = append(episodes, cur)
+				if first[s] == nil {
+					first[s] = cur
+				}
+			}
+			cur.posts = append(cur.posts, p)
+			if p.resolved {
+				cur = nil
+			}
+		}
+	}
+
+	// Parse the open events once.
+	type openEvent struct {
+		ev    *awsEvent
+		posts []awsPost
+		start int64
+		last  int64
+	}
+	var open []openEvent
+	for i := range b.events {
+		ev := &b.events[i]
+		// An event with neither date nor post starts at 0 ("not given"): a stable id
+		// beats one that moves with the clock.
+		posts, start := ev.posts()
+		start = max(start, 0)
+		last := start
+		for _, p := range posts {
+			last = max(last, p.at)
+		}
+		open = append(open, openEvent{ev: ev, posts: posts, start: start, last: last})
+	}
+
+	// The oldest episode of each service may have lost its first posts: it continues the
+	// latest remembered or open episode that started before it and was still open or
+	// reached past its first post.
+	for s, e := range first {
+		cands := slices.Clone(b.memo[s])
+		for _, o := range open {
+			if strings.TrimSpace(o.ev.Service) == s {
+				cands = append(cands, awsSpan{start: o.start, last: o.last, open: true})
+			}
+		}
+		t1 := e.posts[0].at
+		var best *awsSpan
+		for i := range cands {
+			c := &cands[i]
+			if c.start <= t1 && (best == nil || c.start > best.start) {
+				best = c
+			}
+		}
+		if best != nil && (best.open || t1 <= best.last) {
+			e.start = best.start
+		}
+	}
+
+	// Match each open event with the episode of its service that shares a post with it,
+	// else the one that starts when it starts; an event matching none is an episode of
+	// its own.
+	for _, o := range open {
+		s := strings.TrimSpace(o.ev.Service)
+		var match *awsEpisode
+		for _, e := range episodes {
+			if e.service != s || e.event != nil {
+				continue
+			}
+			if e.start == o.start || awsSharePost(e.posts, o.posts) {
+				match = e
+				break
+			}
+		}
+		if match == nil {
+			match = &awsEpisode{service: s, start: o.start}
+			episodes = append(episodes, match)
+		}
+		match.event = o.ev
+		have := make(map[int64]bool, len(match.posts))
+		for _, p := range match.posts {
+			have[p.at] = true
+		}
+		for _, p := range o.posts {
+			if !have[p.at] { // the RSS text wins for a post both list: they are the same
+				have[p.at] = true
+				match.posts = append(match.posts, p)
+			}
+		}
+		slices.SortStableFunc(match.posts, func(x, y awsPost) int { return cmp.Compare(x.at, y.at) })
+	}
+
+	listing := model.Listing{Kind: model.KindIncident, Since: b.now}
+	if oldest > 0 {
+		listing.Since = time.Unix(oldest, 0).UTC()
+	}
+	out := make([]model.Incident, 0, len(episodes))
+	memo := awsMemo{}
+	ids := map[string]bool{}
+	for _, e := range episodes {
+		inc := b.incident(e, listing.Since)
+		if ids[inc.ID] {
+			continue
+		}
+		ids[inc.ID] = true
+		out = append(out, inc)
+		last := e.start
+		if n := len(e.posts); n > 0 {
+			last = max(last, e.posts[n-1].at)
+		}
+		memo[e.service] = append(memo[e.service], awsSpan{start: e.start, last: last, open: inc.Status.Open()})
+	}
+	return out, listing, memo
+}
+
+// awsSharePost reports whether two lists of posts share a timestamp.
+func awsSharePost(a, b []awsPost) bool {
+	at := make(map[int64]bool, len(a))
+	for _, p := range a {
+		at[p.at] = true
+	}
+	for _, p := range b {
+		if at[p.at] {
+			return true
+		}
+	}
+	return false
+}
+
+// incident normalises one episode. window is the time of the oldest RSS item: archived
+// posts older than it are carried over when missing.
+func (b *awsBuild) incident(e *awsEpisode, window time.Time) model.Incident {
+	inc := model.Incident{
+		ID:     e.service + "_" + strconv.FormatInt(e.start, 10),
+		Kind:   model.KindIncident,
+		Status: model.StatusInvestigating,
+		Impact: model.ImpactUnknown,
+		URL:    b.pageURL,
+	}
+	if e.start > 0 {
+		inc.StartedAt = time.Unix(e.start, 0).UTC()
+	}
+	components := []string{e.service}
+	if e.event != nil {
+		components = append(components, slices.Collect(maps.Keys(e.event.ImpactedServices))...)
+	}
+	updates := make([]model.Update, 0, len(e.posts))
+	for _, p := range e.posts {
+		status := model.StatusInvestigating
+		if p.resolved {
+			status = model.StatusResolved
+		}
+		html := awsHTML(p.body)
+		updates = append(updates, model.Update{
+			ID:       p.service + "_" + strconv.FormatInt(p.at, 10),
+			Status:   status,
+			Body:     HTMLToText(html),
+			Format:   model.FormatHTML,
+			HTML:     SanitizeHTML(html),
+			PostedAt: time.Unix(p.at, 0).UTC(),
+		})
+	}
+
+	// Carry over what the sources no longer hold: posts older than the feed's window,
+	// and the components once currentevents stops listing the event.
+	if b.archived != nil {
+		if prev := b.archived(inc.ID); prev != nil {
+			have := make(map[string]bool, len(updates))
+			for _, u := range updates {
+				have[u.ID] = true
+			}
+			for _, u := range prev.Updates {
+				if !have[u.ID] && u.PostedAt.Before(window) {
+					have[u.ID] = true
+					updates = append(updates, u)
+				}
+			}
+			if e.event == nil {
+				components = append(components, prev.Components...)
+			}
+		}
+	}
+	slices.SortStableFunc(updates, func(x, y model.Update) int { return x.PostedAt.Compare(y.PostedAt) })
+	inc.Updates = updates
+
+	for i := range components {
+		components[i] = strings.TrimSpace(components[i])
+	}
+	components = slices.DeleteFunc(components, func(s string) bool { return s == "" })
+	slices.Sort(components)
+	inc.Components = slices.Compact(components)
+
+	// Title, status and impact from the latest posts.
+	for i := len(e.posts) - 1; i >= 0; i-- {
+		if s := e.posts[i].summary; s != "" {
+			inc.Title = s
+			break
+		}
+	}
+	if n := len(e.posts); n > 0 {
+		last := e.posts[n-1]
+		inc.StatusRaw = last.raw
+		if last.resolved {
+			inc.Status = model.StatusResolved
+			inc.ResolvedAt = time.Unix(last.at, 0).UTC()
+		}
+	}
+	for i := len(e.posts) - 1; i >= 0; i-- {
+		if p := e.posts[i]; !p.resolved {
+			inc.Impact, inc.ImpactRaw = awsImpact(p.level), p.raw
+			break
+		}
+	}
+	return inc
+}
+
+// awsImpact maps a level; see the table on AWS.
+func awsImpact(level int) model.Impact {
+	switch level {
+	case 0:
+		return model.ImpactNone
+	case 1:
+		return model.ImpactMinor
+	case 2:
+		return model.ImpactMajor
+	case 3:
+		return model.ImpactCritical
+	}
+	return model.ImpactUnknown
+}
+
+// awsHTML turns a post's body, text with line breaks and inline links, into HTML that
+// keeps its paragraphs: blank lines part paragraphs, single newlines become <br>.
+func awsHTML(body string) string {
+	body = strings.TrimSpace(strings.ReplaceAll(body, "\r\n", "\n"))
+	if body == "" {
+		return ""
+	}
+	var sb strings.Builder
+	for _, para := range strings.Split(body, "\n\n") {
+		para = strings.TrimSpace(para)
+		if para == "" {
+			continue
+		}
+		sb.WriteString("<p>")
+		sb.WriteString(strings.ReplaceAll(para, "\n", "<br>"))
+		sb.WriteString("</p>")
+	}
+	return sb.String()
+}

@@ -1,0 +1,267 @@
+// The Azure adapter reads the RSS feed of the public Azure status page,
+// https://azure.status.microsoft/en-us/status/feed/ (RSS 2.0,
+// https://www.rssboard.org/rss-specification; the page is described at
+// https://learn.microsoft.com/en-us/azure/service-health/azure-status-overview). The feed
+// lists only the issues open now, one item each, and is an empty channel when all is well.
+
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mmcdole/gofeed"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// KindAzure is the provider kind of the Azure status page.
+const KindAzure = "azure"
+
+// EndpointAzureFeed is the name of the Azure status feed endpoint, feed/ under the page.
+const EndpointAzureFeed = "feed"
+
+func init() {
+	register(KindAzure, func(c *Client) Provider { return &Azure{c: c} })
+}
+
+// Azure is the Provider of the Azure status page. Its feed is open-only (SPEC §4): the
+// snapshot is marked OpenOnly, so the archive resolves an incident that two well-formed
+// polls in a row no longer list, and an empty channel is a healthy page — a snapshot
+// with the incident listing and no incident. An HTML page, an empty body or truncated XML
+// is a failed fetch (ErrMalformed), never a healthy page.
+//
+// Mapping (SPEC §4), one incident per item:
+//   - id: the guid, else the link (an item with neither is malformed: identity is never
+//     a title); title: the title; components: the item's categories (services and
+//     regions), sorted; url: the page (the items link to an internal host).
+//   - status: investigating (status_raw empty): the feed only lists open issues, and
+//     their resolution is inferred by the archive from their absence.
+//   - impact: the feed states none. A title naming an outage is major, one naming a
+//     degradation minor (impact_raw: the word); anything else is unknown, which passes
+//     every min_impact filter.
+//   - updates: Azure rewrites an item's one description as the issue goes on and moves
+//     its pubDate. Each (pubDate, description) is an update, keyed per SPEC §4 by
+//     (incident id, pubDate as UTC RFC 3339, 0): a rewrite under a new pubDate is a new
+//     update, one under the same pubDate an edit of it. Earlier updates, which the feed
+//     no longer carries, are carried over from the archived version (Request.Archived),
+//     so the incident's timeline is the sequence of texts Azure posted, and
+//     started_at stays the first pubDate seen. The description's HTML becomes clean
+//     text in Body and sanitised HTML in HTML.
+type Azure struct{ c *Client }
+
+var _ Provider = (*Azure)(nil)
+
+// Poll reads the feed conditionally; a 304 or byte-identical body is not parsed.
+func (p *Azure) Poll(ctx context.Context, req Request) (*Result, error) {
+	pl := newPollReader(p.c, req)
+	u, err := endpointURL(req.Source, EndpointAzureFeed, "feed/", "")
+	if err != nil {
+		return pl.failed(), err
+	}
+	resp, err := pl.read(ctx, EndpointAzureFeed, u)
+	if err != nil {
+		return pl.failed(), err
+	}
+	if !toParse(resp) {
+		return pl.res, nil
+	}
+	feed, err := decodeAzure(resp.Body)
+	if err != nil {
+		return pl.failed(), fmt.Errorf("%s %s: %w", EndpointAzureFeed, u, err)
+	}
+	pl.res.Snapshot = &model.Snapshot{
+		Source:    req.Source.Name,
+		FetchedAt: req.Now.UTC(),
+		PageTitle: feed.title,
+		Listings:  []model.Listing{{Kind: model.KindIncident}},
+		Incidents: normaliseAzure(feed.items, req.Source.URL, req.Archived),
+		OpenOnly:  true,
+	}
+	return pl.res, nil
+}
+
+// ---- Decoding ----
+
+// parseStatusFeed parses an RSS or Atom document with gofeed (shared by the aws and
+// azure adapters). It rejects what is no feed: an empty body, an HTML page, truncated or
+// otherwise invalid XML, a JSON feed, and a document with neither items nor a channel
+// title or link. gofeed is third-party code fed vendor bytes, so a panic in it is turned
+// into a malformed-response error rather than taking the daemon down (SPEC §7).
+func parseStatusFeed(body []byte) (f *gofeed.Feed, err error) {
+	b := bytes.TrimLeft(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
+	}
+	if looksHTML(b) {
+		return nil, fmt.Errorf("%w: got HTML, not a feed", ErrMalformed)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("%w: feed parser panicked: %v", ErrMalformed, r)
+		}
+	}()
+	f, err = gofeed.NewParser().Parse(bytes.NewReader(body))
+	if err != nil {
+		if errors.Is(err, gofeed.ErrFeedTypeNotDetected) {
+			return nil, fmt.Errorf("%w: not an RSS or Atom feed", ErrMalformed)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if f.FeedType != "rss" && f.FeedType != "atom" {
+		return nil, fmt.Errorf("%w: a %s feed, not RSS or Atom", ErrMalformed, f.FeedType)
+	}
+	if len(f.Items) == 0 && strings.TrimSpace(f.Title) == "" && strings.TrimSpace(f.Link) == "" {
+		return nil, fmt.Errorf("%w: a feed with no channel", ErrMalformed)
+	}
+	return f, nil
+}
+
+// looksHTML reports whether a body starts like an HTML page; any other page that is no
+// feed (XHTML behind an XML declaration, say) fails gofeed's detection.
+func looksHTML(b []byte) bool {
+	head := bytes.ToLower(b[:min(len(b), 16)])
+	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))
+}
+
+// azureItem is one decoded item of the Azure feed.
+type azureItem struct {
+	id, title, link string
+	description     string
+	categories      []string
+	published       time.Time
+	stamp           string // the pubDate as keyed: UTC RFC 3339, else as written
+}
+
+type azureFeed struct {
+	title string
+	items []azureItem
+}
+
+// decodeAzure parses the feed. An item needs an id (guid, else link).
+func decodeAzure(body []byte) (*azureFeed, error) {
+	f, err := parseStatusFeed(body)
+	if err != nil {
+		return nil, err
+	}
+	out := &azureFeed{title: strings.TrimSpace(f.Title), items: make([]azureItem, 0, len(f.Items))}
+	for i, it := range f.Items {
+		if it == nil {
+			continue
+		}
+		item := azureItem{
+			id:          strings.TrimSpace(it.GUID),
+			title:       strings.TrimSpace(it.Title),
+			link:        strings.TrimSpace(it.Link),
+			description: it.Description,
+			categories:  it.Categories,
+		}
+		if item.id == "" {
+			item.id = item.link
+		}
+		if item.id == "" {
+			return nil, fmt.Errorf("%w: item [%d] %q has neither guid nor link", ErrMalformed, i, item.title)
+		}
+		if item.description == "" {
+			item.description = it.Content
+		}
+		item.stamp = strings.TrimSpace(it.Published)
+		if it.PublishedParsed != nil {
+			item.published = it.PublishedParsed.UTC()
+			item.stamp = item.published.Format(time.RFC3339Nano)
+		} else if it.UpdatedParsed != nil {
+			item.published = it.UpdatedParsed.UTC()
+			item.stamp = item.published.Format(time.RFC3339Nano)
+		}
+		out.items = append(out.items, item)
+	}
+	return out, nil
+}
+
+// ---- Normalisation (SPEC §4) ----
+
+// normaliseAzure maps the items to incidents; an id listed twice is taken once, first
+// wins. pageURL is every incident's URL: the items link to an internal host of the page
+// (azurestatusprod….azurewebsites.net) that changes from poll to poll. archived (may be
+// nil) gives the archived version of an incident, whose earlier updates and start are
+// carried over.
+func normaliseAzure(items []azureItem, pageURL string, archived func(id string) *model.Incident) []model.Incident {
+	out := make([]model.Incident, 0, len(items))
+	seen := make(map[string]bool, len(items))
+	for i := range items {
+		it := &items[i]
+		if seen[it.id] {
+			continue
+		}
+		seen[it.id] = true
+		inc := model.Incident{
+			ID:         it.id,
+			Kind:       model.KindIncident,
+			Status:     model.StatusInvestigating,
+			Title:      it.title,
+			StartedAt:  it.published,
+			URL:        pageURL,
+			Components: azureComponents(it.categories),
+		}
+		inc.Impact, inc.ImpactRaw = azureImpact(it.title)
+		var updates []model.Update
+		if html := strings.TrimSpace(it.description); html != "" {
+			updates = append(updates, model.Update{
+				ID:       updateKey(it.id, it.stamp, 0),
+				Status:   model.StatusInvestigating,
+				Body:     HTMLToText(html),
+				Format:   model.FormatHTML,
+				HTML:     SanitizeHTML(html),
+				PostedAt: it.published,
+			})
+		}
+		if archived != nil {
+			if prev := archived(it.id); prev != nil {
+				for _, u := range prev.Updates {
+					if len(updates) == 0 || u.ID != updates[0].ID {
+						updates = append(updates, u)
+					}
+				}
+				if !prev.StartedAt.IsZero() && (inc.StartedAt.IsZero() || prev.StartedAt.Before(inc.StartedAt)) {
+					inc.StartedAt = prev.StartedAt
+				}
+			}
+		}
+		slices.SortStableFunc(updates, func(a, b model.Update) int { return a.PostedAt.Compare(b.PostedAt) })
+		if updates == nil {
+			updates = []model.Update{}
+		}
+		inc.Updates = updates
+		out = append(out, inc)
+	}
+	return out
+}
+
+// azureComponents is the sorted set of an item's categories.
+func azureComponents(cats []string) []string {
+	names := make([]string, 0, len(cats))
+	for _, c := range cats {
+		if c = strings.TrimSpace(c); c != "" {
+			names = append(names, c)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// azureImpact reads an impact from a title that names one; see Azure.
+func azureImpact(title string) (model.Impact, string) {
+	t := strings.ToLower(title)
+	switch {
+	case strings.Contains(t, "outage"):
+		return model.ImpactMajor, "outage"
+	case strings.Contains(t, "degradation"), strings.Contains(t, "degraded"):
+		return model.ImpactMinor, "degradation"
+	}
+	return model.ImpactUnknown, ""
+}

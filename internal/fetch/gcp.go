@@ -1,0 +1,297 @@
+// The Google Cloud adapter reads Google Cloud Service Health's public JSON history,
+// https://status.cloud.google.com/incidents.json, whose schema is published at
+// https://status.cloud.google.com/incidents.schema.json; the dashboard and its feeds are
+// described at https://docs.cloud.google.com/service-health/docs/service-health-fallback.
+
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// KindGCP is the provider kind of Google Cloud Service Health.
+const KindGCP = "gcp"
+
+func init() {
+	register(KindGCP, func(c *Client) Provider { return &GCP{c: c} })
+}
+
+// GCP is the Provider of Google Cloud Service Health. Its one endpoint, incidents.json
+// (endpoint name EndpointIncidents), is the whole history in one multi-megabyte document,
+// so a poll reads it conditionally and parses it only when its bytes changed; the decoder
+// then keeps only the fields we use (SPEC §8).
+//
+// Mapping (SPEC §4):
+//   - id: the incident's id; title: external_desc; started_at: begin (else created);
+//     resolved_at: end; components: the affected products' current names.
+//   - impact: severity low/medium/high → minor/major/critical, kept in impact_raw.
+//   - status: resolved once end is set or the most recent update says AVAILABLE, else
+//     investigating (Google has no identified/monitoring stage); status_raw is the most
+//     recent update's status word.
+//   - updates: markdown bodies without ids, keyed per SPEC §4 by (incident id, the
+//     update's "when" — else "created" — as UTC RFC 3339, its ordinal among updates
+//     with that time counting from the oldest). The key never depends on the body, so
+//     an edited update is an edit, never a removal plus an addition.
+//   - postmortem: Google posts its reports as updates whose first line is "Preliminary
+//     Incident Report", "Mini Incident Report" or "Incident Report"; the latest one is the
+//     postmortem (published_at: when it was posted). Reports are kept out of the update
+//     list so the postmortem field is their single place: kept in both, each report
+//     would be announced twice (a new update and "postmortem published") and every
+//     edit of it diffed twice, and the full report replacing the preliminary one would
+//     read as one more update rather than as the postmortem being revised. The
+//     preliminary text stays in the archive's earlier versions. Report updates still
+//     count for the ordinals of the update keys, so classifying one differently later
+//     never renumbers the others.
+type GCP struct{ c *Client }
+
+var _ Provider = (*GCP)(nil)
+
+// Poll reads incidents.json conditionally; a 304 or byte-identical body is not parsed
+// and gives no snapshot. The listing covers the whole history (Since zero).
+func (p *GCP) Poll(ctx context.Context, req Request) (*Result, error) {
+	pl := newPollReader(p.c, req)
+	base, err := baseURL(req.Source.URL)
+	if err != nil {
+		return pl.failed(), err
+	}
+	u, err := endpointURL(req.Source, EndpointIncidents, "incidents.json", "")
+	if err != nil {
+		return pl.failed(), err
+	}
+	resp, err := pl.read(ctx, EndpointIncidents, u)
+	if err != nil {
+		return pl.failed(), err
+	}
+	if !toParse(resp) {
+		return pl.res, nil
+	}
+	list, err := decodeGCP(resp.ContentType, resp.Body)
+	if err != nil {
+		return pl.failed(), fmt.Errorf("%s %s: %w", EndpointIncidents, u, err)
+	}
+	pl.res.Snapshot = &model.Snapshot{
+		Source:    req.Source.Name,
+		FetchedAt: req.Now.UTC(),
+		Listings:  []model.Listing{{Kind: model.KindIncident}},
+		Incidents: normaliseGCP(list, base),
+	}
+	return pl.res, nil
+}
+
+// ---- Decoding ----
+
+// The gcp* types hold only the fields we use: the decoder skips the rest of each object
+// (most_recent_update repeats the longest update; locations, modified, …) without
+// building it. Times stay strings until normalised.
+
+type gcpIncident struct {
+	ID               string       `json:"id"`
+	Begin            string       `json:"begin"`
+	Created          string       `json:"created"`
+	End              string       `json:"end"`
+	ExternalDesc     string       `json:"external_desc"`
+	Severity         string       `json:"severity"`
+	Updates          []gcpUpdate  `json:"updates"`
+	AffectedProducts []gcpProduct `json:"affected_products"`
+}
+
+type gcpUpdate struct {
+	Created string `json:"created"`
+	When    string `json:"when"`
+	Text    string `json:"text"`
+	Status  string `json:"status"`
+}
+
+type gcpProduct struct {
+	Title        string `json:"title"`
+	CurrentTitle string `json:"current_title"`
+}
+
+// decodeGCP decodes incidents.json: a JSON array of incidents, each with an id. An empty
+// array is well-formed (the archive decides whether it is suspicious).
+func decodeGCP(contentType string, body []byte) ([]gcpIncident, error) {
+	b, err := checkJSONArray(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	var list []gcpIncident
+	if err := json.Unmarshal(b, &list, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	for i := range list {
+		if list[i].ID == "" {
+			return nil, fmt.Errorf("%w: incident [%d] has no id", ErrMalformed, i)
+		}
+	}
+	return list, nil
+}
+
+// ---- Normalisation (SPEC §4) ----
+
+// normaliseGCP maps the decoded history to incidents; an id listed twice is taken once,
+// first wins.
+func normaliseGCP(list []gcpIncident, base *url.URL) []model.Incident {
+	out := make([]model.Incident, 0, len(list))
+	seen := make(map[string]bool, len(list))
+	for i := range list {
+		if seen[list[i].ID] {
+			continue
+		}
+		seen[list[i].ID] = true
+		out = append(out, list[i].normalise(base))
+	}
+	return out
+}
+
+func (in *gcpIncident) normalise(base *url.URL) model.Incident {
+	inc := model.Incident{
+		ID:         in.ID,
+		Kind:       model.KindIncident,
+		Title:      strings.TrimSpace(in.ExternalDesc),
+		StartedAt:  parseTime(in.Begin),
+		ResolvedAt: parseTime(in.End),
+		ImpactRaw:  in.Severity,
+		Impact:     gcpImpact(in.Severity),
+		Components: in.components(),
+	}
+	if inc.StartedAt.IsZero() {
+		inc.StartedAt = parseTime(in.Created)
+	}
+	if base != nil {
+		inc.URL = base.JoinPath("incidents", in.ID).String()
+	}
+	var latest string // the most recent update's status word
+	inc.Updates, inc.Postmortem, latest = in.timeline()
+	inc.StatusRaw = latest
+	inc.Status = gcpStatus(latest)
+	if !inc.ResolvedAt.IsZero() {
+		inc.Status = model.StatusResolved
+	}
+	return inc
+}
+
+// components is the sorted set of the affected products' current names.
+func (in *gcpIncident) components() []string {
+	names := make([]string, 0, len(in.AffectedProducts))
+	for _, p := range in.AffectedProducts {
+		n := strings.TrimSpace(p.CurrentTitle)
+		if n == "" {
+			n = strings.TrimSpace(p.Title)
+		}
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// timeline returns the updates oldest first without the reports, the latest report as
+// the postmortem, and the most recent update's status word.
+func (in *gcpIncident) timeline() ([]model.Update, *model.Postmortem, string) {
+	n := len(in.Updates)
+	type entry struct {
+		u      *gcpUpdate
+		posted time.Time
+		stamp  string
+	}
+	// Google lists updates newest first: walk them backwards, so that updates with the
+	// same time keep the order "oldest first" that their ordinal counts in.
+	all := make([]entry, n)
+	for j := range n {
+		u := &in.Updates[n-1-j]
+		raw := u.When
+		if raw == "" {
+			raw = u.Created
+		}
+		posted := parseTime(raw)
+		stamp := raw
+		if !posted.IsZero() {
+			// The normalised time, so a change of format alone ("+00:00" → "Z") does
+			// not re-key every update.
+			stamp = posted.Format(time.RFC3339Nano)
+		}
+		all[j] = entry{u: u, posted: posted, stamp: stamp}
+	}
+	slices.SortStableFunc(all, func(a, b entry) int { return a.posted.Compare(b.posted) })
+
+	updates := make([]model.Update, 0, n)
+	var pm *model.Postmortem
+	seen := make(map[string]int, n)
+	for _, e := range all {
+		id := updateKey(in.ID, e.stamp, seen[e.stamp])
+		seen[e.stamp]++
+		body := cleanBody(e.u.Text)
+		if gcpIsReport(body) {
+			// Sorted oldest first: a later report replaces an earlier one.
+			pm = &model.Postmortem{Body: body, Format: model.FormatMarkdown, PublishedAt: e.posted}
+			continue
+		}
+		updates = append(updates, model.Update{
+			ID:       id,
+			Status:   gcpStatus(e.u.Status),
+			Body:     body,
+			Format:   model.FormatMarkdown,
+			PostedAt: e.posted,
+		})
+	}
+	latest := ""
+	if n > 0 {
+		latest = strings.TrimSpace(all[n-1].u.Status)
+	}
+	return updates, pm, latest
+}
+
+// gcpIsReport reports whether an update is one of Google's incident reports: its first
+// non-empty line, without markdown heading marks, emphasis, escapes and a trailing
+// colon, is "Incident Report" or ends with it ("Preliminary Incident Report", "Mini
+// Incident Report"). The real feed writes "# Preliminary Incident Report" as well as
+// "## \# Incident Report".
+func gcpIsReport(body string) bool {
+	line := body
+	for line != "" {
+		var rest string
+		line, rest, _ = strings.Cut(line, "\n")
+		if strings.TrimSpace(line) != "" {
+			break
+		}
+		line = rest
+	}
+	line = strings.Trim(line, " \t\r#*_\\:")
+	if len(line) > 48 {
+		return false
+	}
+	line = strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(line, `\`, "")), " "))
+	return line == "incident report" || strings.HasSuffix(line, " incident report")
+}
+
+// gcpStatus maps an update's status word: AVAILABLE is resolved, every SERVICE_* word
+// (and anything unknown) an incident still being worked on.
+func gcpStatus(raw string) model.Status {
+	if strings.EqualFold(strings.TrimSpace(raw), "AVAILABLE") {
+		return model.StatusResolved
+	}
+	return model.StatusInvestigating
+}
+
+// gcpImpact maps Google's severity (SPEC §4: low/medium/high → minor/major/critical).
+func gcpImpact(raw string) model.Impact {
+	switch strings.ToLower(strings.TrimSpace(raw)) {
+	case "low":
+		return model.ImpactMinor
+	case "medium":
+		return model.ImpactMajor
+	case "high":
+		return model.ImpactCritical
+	}
+	return model.ImpactUnknown
+}

@@ -1,0 +1,655 @@
+package fetch
+
+// Google Cloud adapter tests. testdata/google-cloud holds the real payload copied byte for
+// byte from ../shared/real-payloads/google-cloud (see SOURCES.md there): the first two
+// incidents of status.cloud.google.com/incidents.json captured 2026-08-18, both carrying
+// a "Preliminary Incident Report" and a full "Incident Report" update. Other shapes are
+// built in the tests from that file or from the schema at
+// https://status.cloud.google.com/incidents.schema.json.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+const gcpFile = "incidents-2-with-incident-report.json"
+
+// cloudTestdata reads a file of testdata/<platform>.
+func cloudTestdata(tb testing.TB, platform, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", platform, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+func gcpBase(tb testing.TB) []model.Incident {
+	tb.Helper()
+	list, err := decodeGCP("application/json", cloudTestdata(tb, "google-cloud", gcpFile))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	base, _ := baseURL("https://status.cloud.google.com")
+	return normaliseGCP(list, base)
+}
+
+// gcpRaw returns the real payload as generic JSON, to edit.
+func gcpRaw(tb testing.TB) []map[string]any {
+	tb.Helper()
+	var raw []map[string]any
+	if err := stdjson.Unmarshal(cloudTestdata(tb, "google-cloud", gcpFile), &raw); err != nil {
+		tb.Fatal(err)
+	}
+	return raw
+}
+
+func mustJSON(tb testing.TB, v any) []byte {
+	tb.Helper()
+	b, err := stdjson.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+func TestGCPRealPayload(t *testing.T) {
+	incs := gcpBase(t)
+	if len(incs) != 2 {
+		t.Fatalf("got %d incidents, want 2", len(incs))
+	}
+	type want struct {
+		id, title, started, resolved string
+		components                   []string
+		updates                      int
+		pmPrefix, pmPublished        string
+		pmContains                   string
+	}
+	wants := []want{{
+		id:         "3BvH3LVGcupoYqV6F4Nw",
+		title:      "Google Cloud VMware Engine (GCVE), Google Cloud NetApp Volumes, and Bare Metal Solutions (BMS) services are experiencing a service outage in europe-west4-a due to a cooling failure.",
+		started:    "2026-07-15T23:57:00Z",
+		resolved:   "2026-07-16T12:25:00Z",
+		components: []string{"Bare Metal Solution", "Google Cloud NetApp Volumes", "VMWare engine"},
+		updates:    10, // 12 updates, minus the preliminary and the full report
+		pmPrefix:   "## \\# Incident Report\n## \\#\\# Summary\nOn Wednesday, 15 July 2026, Google Cloud VMware Engine (GCVE), Bare Metal Solution (BMS), and Google Cloud NetApp Volumes (GCNV) experienced service interruptions for a total duration of 14 hours, 55 minutes.",
+		pmContains: "The root cause for this outage is a 3ms voltage drop in the power feed from the utility provider",
+		// The full report, posted after the preliminary one (2026-07-18T00:22:37Z).
+		pmPublished: "2026-07-25T13:16:55Z",
+	}, {
+		id:          "T8gmtofFSTGT5tbhyciF",
+		title:       "Google Cloud VMware Engine (GCVE) Stretched Cluster customers are experiencing zonal outages impacting network connectivity across multiple regions.",
+		started:     "2026-07-14T17:00:00Z",
+		resolved:    "2026-07-15T03:40:00Z",
+		components:  []string{"VMWare engine"},
+		updates:     9, // 11 minus two reports
+		pmPrefix:    "## Incident Report\n## Summary\nOn Tuesday, 14 July 2026 10:00 PT, Google Cloud VMware Engine (GCVE) Stretched Cluster",
+		pmPublished: "2026-07-24T07:10:18Z",
+	}}
+	for i, w := range wants {
+		inc := incs[i]
+		if inc.ID != w.id || inc.Title != w.title || inc.Kind != model.KindIncident {
+			t.Errorf("[%d]: got id %q title %q kind %q", i, inc.ID, inc.Title, inc.Kind)
+		}
+		if inc.Status != model.StatusResolved || inc.StatusRaw != "AVAILABLE" {
+			t.Errorf("%s: got status %q raw %q, want resolved, AVAILABLE", w.id, inc.Status, inc.StatusRaw)
+		}
+		if inc.Impact != model.ImpactMajor || inc.ImpactRaw != "medium" {
+			t.Errorf("%s: got impact %q raw %q, want major, medium", w.id, inc.Impact, inc.ImpactRaw)
+		}
+		if got := inc.StartedAt.Format(time.RFC3339); got != w.started || inc.StartedAt.Location() != time.UTC {
+			t.Errorf("%s: started_at %s, want %s UTC", w.id, got, w.started)
+		}
+		if got := inc.ResolvedAt.Format(time.RFC3339); got != w.resolved {
+			t.Errorf("%s: resolved_at %s, want %s", w.id, got, w.resolved)
+		}
+		if !slices.Equal(inc.Components, w.components) {
+			t.Errorf("%s: components %q, want %q", w.id, inc.Components, w.components)
+		}
+		if want := "https://status.cloud.google.com/incidents/" + w.id; inc.URL != want {
+			t.Errorf("%s: url %q, want %q", w.id, inc.URL, want)
+		}
+		if len(inc.Updates) != w.updates {
+			t.Errorf("%s: got %d updates, want %d", w.id, len(inc.Updates), w.updates)
+		}
+		for j, u := range inc.Updates {
+			if gcpIsReport(u.Body) || strings.Contains(u.Body, "Incident Report") {
+				t.Errorf("%s: update %d is a report: %.60q", w.id, j, u.Body)
+			}
+			if u.Format != model.FormatMarkdown || u.PostedAt.Location() != time.UTC || len(u.ID) != 16 {
+				t.Errorf("%s: update %d: format %q, posted_at %v, id %q", w.id, j, u.Format, u.PostedAt, u.ID)
+			}
+			if j > 0 && u.PostedAt.Before(inc.Updates[j-1].PostedAt) {
+				t.Errorf("%s: updates not oldest first at %d", w.id, j)
+			}
+		}
+		first := inc.Updates[0]
+		if !strings.HasPrefix(first.Body, "**Summary**\n") || first.Status != model.StatusInvestigating {
+			t.Errorf("%s: first update %q %.40q", w.id, first.Status, first.Body)
+		}
+		pm := inc.Postmortem
+		if pm == nil {
+			t.Fatalf("%s: no postmortem", w.id)
+		}
+		if !strings.HasPrefix(pm.Body, w.pmPrefix) || !strings.Contains(pm.Body, w.pmContains) ||
+			pm.Format != model.FormatMarkdown || pm.PublishedAt.Format(time.RFC3339) != w.pmPublished {
+			t.Errorf("%s: postmortem %s %s %.200q", w.id, pm.Format, pm.PublishedAt.Format(time.RFC3339), pm.Body)
+		}
+		if strings.Contains(pm.Body, "Preliminary Incident Report") {
+			t.Errorf("%s: the preliminary report won over the full one", w.id)
+		}
+	}
+	// The second incident's last regular update is the AVAILABLE one.
+	last := incs[1].Updates[len(incs[1].Updates)-1]
+	if last.Status != model.StatusResolved || last.PostedAt.Format(time.RFC3339) != "2026-07-15T05:34:26Z" {
+		t.Errorf("last update of T8gm…: %q at %s", last.Status, last.PostedAt.Format(time.RFC3339))
+	}
+}
+
+func TestGCPPostmortemText(t *testing.T) {
+	// The postmortem is the full text of the "Incident Report" update, cleaned only at
+	// its ends.
+	raw := gcpRaw(t)
+	ups := raw[0]["updates"].([]any)
+	report := ups[0].(map[string]any)["text"].(string) // newest first
+	incs := gcpBase(t)
+	if got, want := incs[0].Postmortem.Body, strings.TrimSpace(report); got != want {
+		t.Errorf("postmortem differs from the report update: %d vs %d bytes", len(got), len(want))
+	}
+}
+
+func TestGCPReportDetection(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"# Preliminary Incident Report\nWe sincerely apologize", true},
+		{"## Preliminary Incident Report\nWe sincerely apologize", true},
+		{"## \\# Incident Report\n## \\#\\# Summary", true},
+		{"## Incident Report\n## Summary", true},
+		{"# Mini Incident Report\nWe apologize", true},
+		{"\n\n**Incident Report:**\nSummary", true},
+		{"INCIDENT REPORT", true},
+		{"**Summary**\nGoogle Cloud VMware Engine", false},
+		{"We will publish an Incident Report once our internal investigation completes.", false},
+		{"# Summary of the Incident Report we published earlier, and more words beyond it", false},
+		{"", false},
+	} {
+		if got := gcpIsReport(tc.text); got != tc.want {
+			t.Errorf("gcpIsReport(%.40q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestGCPStatusAndImpact(t *testing.T) {
+	for _, tc := range []struct {
+		severity string
+		want     model.Impact
+	}{
+		{"low", model.ImpactMinor}, {"medium", model.ImpactMajor}, {"high", model.ImpactCritical},
+		{"HIGH", model.ImpactCritical}, {"", model.ImpactUnknown}, {"severe", model.ImpactUnknown},
+	} {
+		if got := gcpImpact(tc.severity); got != tc.want {
+			t.Errorf("gcpImpact(%q) = %q, want %q", tc.severity, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		status string
+		want   model.Status
+	}{
+		{"AVAILABLE", model.StatusResolved}, {"SERVICE_DISRUPTION", model.StatusInvestigating},
+		{"SERVICE_OUTAGE", model.StatusInvestigating}, {"SERVICE_INFORMATION", model.StatusInvestigating},
+		{"", model.StatusInvestigating},
+	} {
+		if got := gcpStatus(tc.status); got != tc.want {
+			t.Errorf("gcpStatus(%q) = %q, want %q", tc.status, got, tc.want)
+		}
+	}
+
+	// An incident's status comes from its most recent update, unless end is set.
+	inc := func(end string, statuses ...string) model.Incident {
+		in := gcpIncident{ID: "x", Begin: "2026-01-01T00:00:00+00:00", End: end, Severity: "high"}
+		for i, s := range statuses { // newest first, as Google lists them
+			at := fmt.Sprintf("2026-01-01T0%d:00:00+00:00", len(statuses)-i)
+			in.Updates = append(in.Updates, gcpUpdate{Created: at, When: at, Status: s, Text: "u" + s})
+		}
+		return in.normalise(nil)
+	}
+	for _, tc := range []struct {
+		name     string
+		got      model.Incident
+		want     model.Status
+		wantRaw  string
+		resolved string
+	}{
+		{"open outage", inc("", "SERVICE_OUTAGE", "SERVICE_DISRUPTION"), model.StatusInvestigating, "SERVICE_OUTAGE", ""},
+		{"available without end", inc("", "AVAILABLE", "SERVICE_DISRUPTION"), model.StatusResolved, "AVAILABLE", ""},
+		{"end set", inc("2026-01-01T05:00:00+00:00", "SERVICE_DISRUPTION"), model.StatusResolved, "SERVICE_DISRUPTION", "2026-01-01T05:00:00Z"},
+		{"no updates", inc(""), model.StatusInvestigating, "", ""},
+	} {
+		if tc.got.Status != tc.want || tc.got.StatusRaw != tc.wantRaw || tc.got.Impact != model.ImpactCritical {
+			t.Errorf("%s: got %q raw %q impact %q, want %q raw %q critical", tc.name, tc.got.Status, tc.got.StatusRaw, tc.got.Impact, tc.want, tc.wantRaw)
+		}
+		if got := tc.got.ResolvedAt; (tc.resolved == "") != got.IsZero() || (tc.resolved != "" && got.Format(time.RFC3339) != tc.resolved) {
+			t.Errorf("%s: resolved_at %v, want %q", tc.name, got, tc.resolved)
+		}
+	}
+}
+
+func TestGCPLatestReportWins(t *testing.T) {
+	in := gcpIncident{ID: "x", Updates: []gcpUpdate{ // newest first
+		{When: "2026-01-05T00:00:00+00:00", Text: "# Incident Report\nFull text v1", Status: "AVAILABLE"},
+		{When: "2026-01-03T00:00:00+00:00", Text: "# Preliminary Incident Report\nShort", Status: "AVAILABLE"},
+		{When: "2026-01-02T00:00:00+00:00", Text: "Fixed.", Status: "AVAILABLE"},
+		{When: "2026-01-01T00:00:00+00:00", Text: "Looking.", Status: "SERVICE_OUTAGE"},
+	}}
+	got := in.normalise(nil)
+	if got.Postmortem == nil || got.Postmortem.Body != "# Incident Report\nFull text v1" ||
+		got.Postmortem.PublishedAt.Format(time.RFC3339) != "2026-01-05T00:00:00Z" {
+		t.Fatalf("got postmortem %+v, want the full report", got.Postmortem)
+	}
+	if len(got.Updates) != 2 || got.Updates[0].Body != "Looking." || got.Updates[1].Body != "Fixed." {
+		t.Errorf("got updates %+v, want the two non-report updates", got.Updates)
+	}
+	// Only a preliminary report: it is the postmortem until the full one lands.
+	in.Updates = in.Updates[1:]
+	if got := in.normalise(nil); got.Postmortem == nil || !strings.HasPrefix(got.Postmortem.Body, "# Preliminary") {
+		t.Errorf("got postmortem %+v, want the preliminary report", got.Postmortem)
+	}
+	// None: no postmortem.
+	in.Updates = in.Updates[1:]
+	if got := in.normalise(nil); got.Postmortem != nil {
+		t.Errorf("got postmortem %+v, want none", got.Postmortem)
+	}
+}
+
+// TestGCPStableUpdateKeys: an update's id is SPEC §4's key of (incident id, timestamp,
+// ordinal among updates with that timestamp), never its body, so an edited body is an
+// edit of the same update — a change of updates[<id>].body, never a removal plus an
+// addition.
+func TestGCPStableUpdateKeys(t *testing.T) {
+	before := gcpBase(t)
+
+	// The key is computed as SPEC §4 says.
+	sum := sha256.Sum256([]byte("3BvH3LVGcupoYqV6F4Nw\x002026-07-16T03:30:59Z\x000"))
+	if got, want := before[0].Updates[0].ID, hex.EncodeToString(sum[:8]); got != want {
+		t.Errorf("first update id %q, want %q", got, want)
+	}
+
+	// Edit the body of an update (Google moves "modified" when it does).
+	raw := gcpRaw(t)
+	ups := raw[0]["updates"].([]any)
+	edited := ups[5].(map[string]any) // newest first: the 7th oldest
+	edited["text"] = edited["text"].(string) + "\nEdited: one more sentence."
+	edited["modified"] = "2026-08-01T00:00:00+00:00"
+	// And restate every time with "Z": a change of format is no change of key.
+	for _, u := range raw[1]["updates"].([]any) {
+		m := u.(map[string]any)
+		m["when"] = strings.Replace(m["when"].(string), "+00:00", "Z", 1)
+	}
+	list, err := decodeGCP("application/json", mustJSON(t, raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := normaliseGCP(list, testBase)
+
+	changes := diff.Changes(&before[0], &after[0])
+	editedID := before[0].Updates[len(before[0].Updates)-1-(5-2)].ID // 2 reports are newer
+	if len(changes) != 1 || changes[0].Field != "updates["+editedID+"].body" {
+		t.Fatalf("got changes %+v, want one edit of updates[%s].body", changes, editedID)
+	}
+	if ch := diff.Changes(&before[1], &after[1]); ch != nil {
+		t.Errorf("restating times with Z changed %+v", ch)
+	}
+
+	// Two updates with the same time get ordinals 0 and 1, counting from the oldest
+	// (the later one in Google's newest-first list).
+	in := gcpIncident{ID: "x", Updates: []gcpUpdate{
+		{When: "2026-01-01T00:00:00+00:00", Text: "second"},
+		{When: "2026-01-01T00:00:00+00:00", Text: "first"},
+	}}
+	got := in.normalise(nil)
+	if got.Updates[0].Body != "first" || got.Updates[0].ID != updateKey("x", "2026-01-01T00:00:00Z", 0) ||
+		got.Updates[1].ID != updateKey("x", "2026-01-01T00:00:00Z", 1) {
+		t.Errorf("same-time updates: %+v", got.Updates)
+	}
+	// A new update at another time keys none of the others differently.
+	in.Updates = append([]gcpUpdate{{When: "2026-01-02T00:00:00+00:00", Text: "third"}}, in.Updates...)
+	got2 := in.normalise(nil)
+	if got2.Updates[0].ID != got.Updates[0].ID || got2.Updates[1].ID != got.Updates[1].ID {
+		t.Errorf("a new update re-keyed the others: %+v vs %+v", got2.Updates, got.Updates)
+	}
+}
+
+// TestGCPEditThroughArchive records the real payload, then the same payload with one
+// update's body edited: the archive's version 2 changes that update's body only.
+func TestGCPEditThroughArchive(t *testing.T) {
+	page := newFakeStatuspage()
+	srv := newServer(t, page)
+	page.set("/incidents.json", route{Body: cloudTestdata(t, "google-cloud", gcpFile)})
+	a := newCloudArchive(t, KindGCP, model.Source{Name: "gcp", URL: srv.URL})
+	if _, r, err := a.poll(); err != nil || r.Changed != 2 {
+		t.Fatalf("first poll: %v, %+v", err, r)
+	}
+	raw := gcpRaw(t)
+	u := raw[1]["updates"].([]any)[2].(map[string]any)
+	u["text"] = strings.Replace(u["text"].(string), "Stretched Cluster", "Stretched-Cluster", 1)
+	page.set("/incidents.json", route{Body: mustJSON(t, raw)})
+	if _, r, err := a.poll(); err != nil || r.Changed != 1 || r.Removed != 0 {
+		t.Fatalf("second poll: %v, %+v", err, r)
+	}
+	vs, err := a.store.Versions("gcp", "T8gmtofFSTGT5tbhyciF")
+	if err != nil || len(vs) != 2 {
+		t.Fatalf("got %d versions, %v", len(vs), err)
+	}
+	ch := vs[1].Changes
+	if len(ch) != 1 || !strings.HasPrefix(ch[0].Field, "updates[") || !strings.HasSuffix(ch[0].Field, "].body") {
+		t.Errorf("version 2 changes %+v, want one update body edit", ch)
+	}
+}
+
+func TestGCPPoll(t *testing.T) {
+	page := newFakeStatuspage()
+	srv := newServer(t, page)
+	body := cloudTestdata(t, "google-cloud", gcpFile)
+	const lm = "Tue, 18 Aug 2026 12:00:00 GMT"
+	page.set("/gcp/incidents.json", route{Body: body, ETag: `"g1"`, LastModified: lm})
+	p, err := New(KindGCP, mustClient(t, ClientOptions{UserAgent: "statuswatch/test"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := model.Source{Name: "gcp", URL: srv.URL + "/gcp", Kind: KindGCP}
+
+	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := page.requests()
+	if len(got) != 1 || got[0].Path != "/gcp/incidents.json" || got[0].IfNoneMatch != "" || got[0].UserAgent != "statuswatch/test" {
+		t.Fatalf("first poll requests %+v", got)
+	}
+	s := r1.Snapshot
+	if s == nil || len(s.Incidents) != 2 || s.OpenOnly || s.Source != "gcp" || !s.FetchedAt.Equal(pollNow) {
+		t.Fatalf("first poll snapshot %+v", s)
+	}
+	if len(s.Listings) != 1 || s.Listings[0] != (model.Listing{Kind: model.KindIncident}) {
+		t.Errorf("listings %+v, want one incident listing of the whole history", s.Listings)
+	}
+	if s.Incidents[0].URL != srv.URL+"/gcp/incidents/3BvH3LVGcupoYqV6F4Nw" {
+		t.Errorf("url %q", s.Incidents[0].URL)
+	}
+	if r1.Requests != 1 || len(r1.Bodies) != 1 || r1.Bodies[0].Endpoint != EndpointIncidents || len(r1.Bodies[0].Data) != len(body) {
+		t.Errorf("requests %d bodies %+v", r1.Requests, r1.Bodies)
+	}
+	if st := r1.State[EndpointIncidents]; st.ETag != `"g1"` || st.LastModified != lm || st.Hash == "" {
+		t.Errorf("state %+v", st)
+	}
+
+	// Second poll: conditional, 304, nothing parsed.
+	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = page.requests()
+	if len(got) != 1 || got[0].IfNoneMatch != `"g1"` || got[0].IfModifiedSince != lm {
+		t.Fatalf("second poll requests %+v", got)
+	}
+	if r2.Snapshot != nil || r2.Requests != 1 || r2.StateChanged(r1.State) || r2.Bodies[0].Data != nil {
+		t.Errorf("304 poll: snapshot %v, requests %d, bodies %+v", r2.Snapshot, r2.Requests, r2.Bodies)
+	}
+
+	// Third poll: no validators any more, the same bytes: recognised by hash, not parsed.
+	page.set("/gcp/incidents.json", route{Body: body})
+	r3, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r3.Snapshot != nil || r3.Requests != 1 || r3.Bodies[0].Data != nil {
+		t.Errorf("identical body: snapshot %v, requests %d", r3.Snapshot, r3.Requests)
+	}
+	if got := page.requests(); len(got) != 1 || got[0].IfNoneMatch != `"g1"` {
+		t.Errorf("third poll requests %+v", got)
+	}
+
+	// Fourth poll: new bytes, parsed.
+	raw := gcpRaw(t)
+	page.set("/gcp/incidents.json", route{Body: mustJSON(t, raw[:1])})
+	r4, err := p.Poll(context.Background(), Request{Source: src, State: r3.State, Now: pollNow})
+	if err != nil || r4.Snapshot == nil || len(r4.Snapshot.Incidents) != 1 {
+		t.Fatalf("changed body: %v, %+v", err, r4)
+	}
+	if got := page.paths(); !slices.Equal(got, []string{"/gcp/incidents.json"}) {
+		t.Errorf("fourth poll requested %v", got)
+	}
+
+	// An endpoint override wins.
+	page.set("/elsewhere.json", route{Body: body})
+	src.Endpoints = map[string]string{EndpointIncidents: srv.URL + "/elsewhere.json"}
+	if _, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow}); err != nil {
+		t.Fatal(err)
+	}
+	if got := page.paths(); !slices.Equal(got, []string{"/elsewhere.json"}) {
+		t.Errorf("override: requested %v", got)
+	}
+}
+
+func TestGCPMalformed(t *testing.T) {
+	body := cloudTestdata(t, "google-cloud", gcpFile)
+	for _, tc := range []struct {
+		name, ct string
+		body     []byte
+	}{
+		{"empty", "application/json", nil},
+		{"blank", "application/json", []byte(" \n")},
+		{"html page", "text/html", []byte("<!DOCTYPE html><html><body>Sign in</body></html>")},
+		{"html content type", "text/html; charset=utf-8", []byte("[]")},
+		{"truncated", "application/json", body[:len(body)/2]},
+		{"truncated at the end", "application/json", body[:len(body)-2]},
+		{"object", "application/json", []byte(`{"incidents":[]}`)},
+		{"no id", "application/json", []byte(`[{"external_desc":"x"}]`)},
+		{"null", "application/json", []byte(`null`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := newFakeStatuspage()
+			srv := newServer(t, page)
+			page.set("/incidents.json", route{Body: tc.body, ContentType: tc.ct})
+			p, _ := New(KindGCP, mustClient(t, ClientOptions{}))
+			r, err := p.Poll(context.Background(), Request{Source: model.Source{Name: "gcp", URL: srv.URL}, Now: pollNow})
+			if !errors.Is(err, ErrMalformed) {
+				t.Errorf("got %v, want ErrMalformed", err)
+			}
+			if r == nil || r.Snapshot != nil || r.Requests != 1 {
+				t.Errorf("got result %+v, want no snapshot after 1 request", r)
+			}
+		})
+	}
+	// An empty history is well-formed.
+	list, err := decodeGCP("application/json", []byte("[]"))
+	if err != nil || len(list) != 0 {
+		t.Errorf("empty array: %v, %d", err, len(list))
+	}
+	// A failing fetch is an error too, not an empty page.
+	page := newFakeStatuspage()
+	srv := newServer(t, page)
+	page.set("/incidents.json", route{Status: http.StatusServiceUnavailable, Body: []byte("down")})
+	p, _ := New(KindGCP, mustClient(t, ClientOptions{}))
+	if _, err := p.Poll(context.Background(), Request{Source: model.Source{Name: "gcp", URL: srv.URL}, Now: pollNow}); err == nil {
+		t.Error("503: no error")
+	}
+}
+
+// gcp5MB builds a synthetic incidents.json of at least 5 MB, compact as Google serves
+// it, by repeating the real incidents with new ids.
+func gcp5MB(tb testing.TB) []byte {
+	tb.Helper()
+	raw := gcpRaw(tb)
+	var out []map[string]any
+	size := 0
+	for n := 0; size < 5<<20; n++ {
+		for _, inc := range raw {
+			var c map[string]any
+			stdjson.Unmarshal(mustJSON(tb, inc), &c)
+			c["id"] = fmt.Sprintf("%s%04d", c["id"], n)
+			c["uri"] = "incidents/" + c["id"].(string)
+			size += len(mustJSON(tb, c))
+			out = append(out, c)
+		}
+	}
+	return mustJSON(tb, out)
+}
+
+// BenchmarkGCPParse5MB decodes and normalises a 5 MB history, the work of every poll on
+// which Google's document changed (an unchanged one is a hash, BenchmarkUnchangedBody).
+// "jsonv2" is what ships: go-json-experiment into structs holding only the fields used;
+// "encoding-json" decodes the same structs with the standard library, for comparison.
+func BenchmarkGCPParse5MB(b *testing.B) {
+	body := gcp5MB(b)
+	var probe []struct{}
+	if err := stdjson.Unmarshal(body, &probe); err != nil {
+		b.Fatal(err)
+	}
+	want := len(probe)
+	b.Logf("%d bytes, %d incidents", len(body), want)
+	b.Run("jsonv2", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		defer cpuMeter(b)()
+		for b.Loop() {
+			list, err := decodeGCP("application/json", body)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if incs := normaliseGCP(list, testBase); len(incs) != want {
+				b.Fatalf("got %d incidents, want %d", len(incs), want)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		defer cpuMeter(b)()
+		for b.Loop() {
+			var list []gcpIncident
+			if err := stdjson.Unmarshal(body, &list); err != nil {
+				b.Fatal(err)
+			}
+			if incs := normaliseGCP(list, testBase); len(incs) != want {
+				b.Fatalf("got %d incidents", len(incs))
+			}
+		}
+	})
+}
+
+// FuzzGCP feeds arbitrary bytes to the GCP decoder, seeded with the real payload: it must
+// reject what it cannot read with an error and never panic (SPEC §7); what it accepts
+// normalises to incidents with ids, sorted components and unique update ids.
+func FuzzGCP(f *testing.F) {
+	f.Add(cloudTestdata(f, "google-cloud", gcpFile))
+	f.Add([]byte(`[{"id":"a","updates":[{"when":"x"},{"when":"x","text":"# Incident Report"}],"affected_products":[{}]}]`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		list, err := decodeGCP("application/json", data)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) {
+				t.Fatalf("error %v is not ErrMalformed", err)
+			}
+			return
+		}
+		for _, inc := range normaliseGCP(list, testBase) {
+			checkCloudIncident(t, inc)
+		}
+	})
+}
+
+// checkCloudIncident checks the invariants every adapter's incidents keep.
+func checkCloudIncident(t *testing.T, inc model.Incident) {
+	t.Helper()
+	if inc.ID == "" || !slices.IsSorted(inc.Components) || len(slices.Compact(slices.Clone(inc.Components))) != len(inc.Components) {
+		t.Fatalf("bad incident %+v", inc)
+	}
+	ids := map[string]bool{}
+	for _, u := range inc.Updates {
+		if ids[u.ID] {
+			t.Fatalf("incident %s: update id %s twice", inc.ID, u.ID)
+		}
+		ids[u.ID] = true
+		if !u.PostedAt.IsZero() && u.PostedAt.Location() != time.UTC {
+			t.Fatalf("incident %s: update time %v not UTC", inc.ID, u.PostedAt)
+		}
+	}
+	for _, tm := range []time.Time{inc.StartedAt, inc.ResolvedAt} {
+		if !tm.IsZero() && tm.Location() != time.UTC {
+			t.Fatalf("incident %s: time %v not UTC", inc.ID, tm)
+		}
+	}
+}
+
+// cloudArchive polls one provider and records each result in a real archive, as the
+// daemon does: the fetch state and Archived come from the archive.
+type cloudArchive struct {
+	t      *testing.T
+	store  *archive.Store
+	prov   Provider
+	source model.Source
+	state  model.FetchState
+	now    time.Time
+}
+
+func newCloudArchive(t *testing.T, kind string, src model.Source) *cloudArchive {
+	t.Helper()
+	store, err := archive.Open(filepath.Join(t.TempDir(), "watcher.db"), archive.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	p, err := New(kind, mustClient(t, ClientOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cloudArchive{t: t, store: store, prov: p, source: src, now: pollNow}
+}
+
+// poll makes one poll and records it; the clock moves 2 minutes per poll.
+func (a *cloudArchive) poll() (*Result, archive.Result, error) {
+	a.t.Helper()
+	defer func() { a.now = a.now.Add(2 * time.Minute) }()
+	res, err := a.prov.Poll(context.Background(), Request{
+		Source: a.source,
+		State:  a.state,
+		Archived: func(id string) *model.Incident {
+			inc, err := a.store.Latest(a.source.Name, id)
+			if err != nil {
+				a.t.Fatal(err)
+			}
+			return inc
+		},
+		Now: a.now,
+	})
+	if err != nil {
+		return res, archive.Result{}, err
+	}
+	if res.Snapshot == nil {
+		a.state = res.State
+		return res, archive.Result{}, nil
+	}
+	r, err := a.store.Record(a.source.Name, res.Snapshot, res.State, res.Bodies, archive.Policy{})
+	if err == nil {
+		a.state = res.State
+	}
+	return res, r, err
+}
