@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/notify/slack"
 )
 
-func runCheck(_ context.Context, e *env, args []string) int {
-	fs := newFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec.")
+func runCheck(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec.\n-probe detects each source's provider; -slack posts a test message to every Slack destination.")
 	cfgPath := configFlag(fs)
-	probe := fs.Bool("probe", false, "also detect each source's provider (not implemented yet)")
-	slack := fs.Bool("slack", false, "also post a test message to Slack (not implemented yet)")
+	probe := fs.Bool("probe", false, "also detect each source's provider")
+	slackFlag := fs.Bool("slack", false, "also post a test message to each Slack channel and webhook the sources use")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -18,9 +22,58 @@ func runCheck(_ context.Context, e *env, args []string) int {
 		return exitError
 	}
 	fmt.Fprintf(e.stdout, "config OK: %d sources, archive %s\n", len(cfg.Sources), cfg.Database)
-	if *probe || *slack {
-		fmt.Fprintln(e.stderr, "watcher check: -probe and -slack are not implemented yet")
-		return exitUsage
+	code := exitOK
+	if *probe {
+		if c := checkProbe(ctx, e, cfg); c != exitOK {
+			code = c
+		}
 	}
-	return exitOK
+	if *slackFlag {
+		if c := checkSlack(ctx, e, cfg); c != exitOK {
+			code = c
+		}
+	}
+	return code
+}
+
+// checkSlack posts one test message to each distinct destination the sources route to.
+func checkSlack(ctx context.Context, e *env, cfg *config.Config) int {
+	route := slackRoute(cfg)
+	if !slackRoutesAny(cfg, route) {
+		fmt.Fprintln(e.stderr, "error: no Slack configured (slack.token with a channel, or a webhook_url): notifications go to standard output")
+		return exitError
+	}
+	s, err := slack.New(slack.Options{Token: cfg.Slack.Token.Value(), APIURL: cfg.Slack.APIURL, Route: route})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "error: %v\n", err)
+		return exitError
+	}
+	seen := map[string]bool{}
+	code := exitOK
+	for i := range cfg.Sources {
+		src := &cfg.Sources[i]
+		ch, hook := route(src.Name)
+		key := ch + "\x00" + hook
+		if (ch == "" && hook == "") || seen[key] {
+			continue
+		}
+		seen[key] = true
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		where, err := s.Check(cctx, src.Name, fmt.Sprintf("statuswatch test message: notifications for %s arrive here.", titleOf(src)))
+		cancel()
+		if err != nil {
+			fmt.Fprintf(e.stderr, "slack %s: %v\n", where, err)
+			code = exitError
+			continue
+		}
+		fmt.Fprintf(e.stdout, "slack %s: test message posted\n", where)
+	}
+	return code
+}
+
+func titleOf(src *config.Source) string {
+	if src.Title != "" {
+		return src.Title
+	}
+	return src.Name
 }

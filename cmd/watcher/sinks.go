@@ -14,21 +14,7 @@ import (
 // token with a channel, or a webhook), the console (standard output) for the rest.
 func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Logger, onResult func(string)) (*notify.Deliverer, error) {
 	console := &notify.Console{W: e.stdout}
-	route := func(source string) (channel, webhook string) {
-		if cfg.Slack.Token.IsSet() {
-			channel = cfg.Slack.Channel
-		}
-		webhook = cfg.Slack.WebhookURL.Value()
-		if src := cfg.Source(source); src != nil {
-			if src.Channel != "" && cfg.Slack.Token.IsSet() {
-				channel, webhook = src.Channel, ""
-			}
-			if src.WebhookURL.IsSet() {
-				channel, webhook = "", src.WebhookURL.Value()
-			}
-		}
-		return channel, webhook
-	}
+	route := slackRoute(cfg)
 	var sink notify.Notifier = console
 	if slackRoutesAny(cfg, route) {
 		s, err := slack.New(slack.Options{Token: cfg.Slack.Token.Value(), APIURL: cfg.Slack.APIURL, Route: route})
@@ -54,6 +40,26 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 		MaxQueueAge: cfg.Slack.MaxQueueAge,
 		Log:         log,
 	}, nil
+}
+
+// slackRoute gives a source's Slack route: its own webhook, else its own channel, else the
+// global webhook or channel (SPEC §6). Both empty: the console.
+func slackRoute(cfg *config.Config) func(source string) (channel, webhook string) {
+	return func(source string) (channel, webhook string) {
+		if cfg.Slack.Token.IsSet() {
+			channel = cfg.Slack.Channel
+		}
+		webhook = cfg.Slack.WebhookURL.Value()
+		if src := cfg.Source(source); src != nil {
+			if src.Channel != "" && cfg.Slack.Token.IsSet() {
+				channel, webhook = src.Channel, ""
+			}
+			if src.WebhookURL.IsSet() {
+				channel, webhook = "", src.WebhookURL.Value()
+			}
+		}
+		return channel, webhook
+	}
 }
 
 // slackRoutesAny reports whether any source's messages go to Slack.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -188,5 +189,49 @@ sources:
 	edit := replies[1].Text + string(replies[1].Blocks)
 	if !strings.Contains(edit, "edited") || !strings.Contains(edit, "~") {
 		t.Errorf("the edit reply lacks \"edited\" and a word diff: %s", edit)
+	}
+}
+
+func TestCheckSlackPostsATestMessage(t *testing.T) {
+	slack := fakeslack.New(fakeslack.Options{Token: "xoxb-test-token"})
+	defer slack.Close()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`listen: ""
+slack:
+  token: ${SLACK_BOT_TOKEN}
+  channel: "#vendor-status"
+  api_url: %s
+sources:
+  - name: acme
+    url: https://status.acme.example
+  - name: beta
+    url: https://status.beta.example
+    channel: "#beta"
+`, slack.APIURL())), 0o600)
+	cmd := exec.Command(binary, "check", "-slack", "-config", cfg)
+	cmd.Env = append(os.Environ(), "SLACK_BOT_TOKEN=xoxb-test-token")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("check -slack: %v\n%s", err, out)
+	}
+	var channels []string
+	for _, c := range slack.Calls() {
+		if c.Method == "chat.postMessage" && c.OK() {
+			channels = append(channels, c.Channel)
+		}
+	}
+	if strings.Join(channels, ",") != "#vendor-status,#beta" {
+		t.Errorf("test messages went to %v, want #vendor-status and #beta", channels)
+	}
+	if strings.Contains(string(out), "xoxb-test-token") {
+		t.Errorf("check -slack printed the token:\n%s", out)
+	}
+
+	cmd = exec.Command(binary, "check", "-slack", "-config", cfg)
+	cmd.Env = append(os.Environ(), "SLACK_BOT_TOKEN=xoxb-wrong")
+	out, _ = cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != exitError || !strings.Contains(string(out), "invalid_auth") || strings.Contains(string(out), "xoxb-wrong") {
+		t.Errorf("check -slack with a bad token: exit %d\n%s\nwant exit 1 naming invalid_auth, never the token", cmd.ProcessState.ExitCode(), out)
 	}
 }
