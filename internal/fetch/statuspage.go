@@ -44,6 +44,24 @@ const (
 // part of the history (model.Listing.Since).
 const statuspageListSize = 50
 
+// spOptions hold what differs between the platforms that serve the Statuspage v2 JSON, so
+// they share its decoder and normaliser: Atlassian's own pages and incident.io's
+// compatible API (incidentio.go).
+type spOptions struct {
+	// listSize is how many items a list holds at most; a full list covers only what
+	// started since its oldest item.
+	listSize int
+	// lenientLists: a document with a page object but without the list is an empty list
+	// (incident.io leaves empty lists out) rather than a malformed answer.
+	lenientLists bool
+	// format is how update bodies are written.
+	format model.Format
+}
+
+// statuspageOptions are Atlassian Statuspage's: 50 items, every list always present,
+// plain-text bodies.
+var statuspageOptions = spOptions{listSize: statuspageListSize, format: model.FormatText}
+
 // ErrMalformed is matched (errors.Is) by the error of a body that is not the JSON the
 // endpoint should answer: HTML, empty, truncated, or lacking its list. Such an answer is a
 // failed fetch, never an empty page (SPEC §4).
@@ -363,7 +381,7 @@ func mergeMaintenances(incidents, maint []model.Incident) []model.Incident {
 // read is "not given" rather than a failed page.
 
 type spDoc struct {
-	Page                  spPage        `json:"page"`
+	Page                  *spPage       `json:"page"`
 	Incidents             *[]spIncident `json:"incidents"`
 	ScheduledMaintenances *[]spIncident `json:"scheduled_maintenances"`
 }
@@ -455,6 +473,12 @@ func checkJSONBody(contentType string, body []byte) ([]byte, error) {
 // "scheduled_maintenances"). A document without that array is malformed; an empty array
 // is well-formed (the archive decides whether it is suspicious).
 func decodeStatuspageList(contentType string, body []byte, key string) (*spList, error) {
+	return statuspageOptions.decodeList(contentType, body, key)
+}
+
+// decodeList is decodeStatuspageList under o: with o.lenientLists, a document that has a
+// page object but lacks the array is an empty list.
+func (o spOptions) decodeList(contentType string, body []byte, key string) (*spList, error) {
 	b, err := checkJSONBody(contentType, body)
 	if err != nil {
 		return nil, err
@@ -468,14 +492,21 @@ func decodeStatuspageList(contentType string, body []byte, key string) (*spList,
 		list = doc.ScheduledMaintenances
 	}
 	if list == nil {
-		return nil, fmt.Errorf("%w: no %q array", ErrMalformed, key)
+		if !o.lenientLists || doc.Page == nil {
+			return nil, fmt.Errorf("%w: no %q array", ErrMalformed, key)
+		}
+		list = &[]spIncident{}
 	}
 	for i := range *list {
 		if (*list)[i].ID == "" {
 			return nil, fmt.Errorf("%w: %s[%d] has no id", ErrMalformed, key, i)
 		}
 	}
-	return &spList{page: strings.TrimSpace(doc.Page.Name), list: *list}, nil
+	l := &spList{list: *list}
+	if doc.Page != nil {
+		l.page = strings.TrimSpace(doc.Page.Name)
+	}
+	return l, nil
 }
 
 // decodeStatuspageSummary decodes summary.json for the page's name.
@@ -526,6 +557,11 @@ func decodeStatuspagePostmortem(contentType string, body []byte) (*model.Postmor
 // listing: a full list covers only what started since its oldest item. An id listed twice
 // is taken once, first wins: a snapshot holds each incident once.
 func normaliseList(list []spIncident, kind model.Kind, base *url.URL) ([]model.Incident, model.Listing) {
+	return statuspageOptions.normaliseList(list, kind, base)
+}
+
+// normaliseList is the package's normaliseList under o.
+func (o spOptions) normaliseList(list []spIncident, kind model.Kind, base *url.URL) ([]model.Incident, model.Listing) {
 	out := make([]model.Incident, 0, len(list))
 	seen := make(map[string]bool, len(list))
 	var oldest time.Time
@@ -534,14 +570,14 @@ func normaliseList(list []spIncident, kind model.Kind, base *url.URL) ([]model.I
 			continue
 		}
 		seen[list[i].ID] = true
-		inc := list[i].normalise(kind, base)
+		inc := list[i].normaliseWith(kind, base, o)
 		if !inc.StartedAt.IsZero() && (oldest.IsZero() || inc.StartedAt.Before(oldest)) {
 			oldest = inc.StartedAt
 		}
 		out = append(out, inc)
 	}
 	l := model.Listing{Kind: kind}
-	if len(list) >= statuspageListSize {
+	if len(list) >= o.listSize {
 		l.Since = oldest
 	}
 	return out, l
@@ -550,6 +586,11 @@ func normaliseList(list []spIncident, kind model.Kind, base *url.URL) ([]model.I
 // normalise maps one Statuspage incident or maintenance to the model. kind is the kind
 // its endpoint lists; an item with scheduled_for set is a maintenance wherever it appears.
 func (in *spIncident) normalise(kind model.Kind, base *url.URL) model.Incident {
+	return in.normaliseWith(kind, base, statuspageOptions)
+}
+
+// normaliseWith is normalise under o.
+func (in *spIncident) normaliseWith(kind model.Kind, base *url.URL, o spOptions) model.Incident {
 	scheduledFor := parseTime(in.ScheduledFor)
 	if !scheduledFor.IsZero() {
 		kind = model.KindMaintenance
@@ -578,7 +619,7 @@ func (in *spIncident) normalise(kind model.Kind, base *url.URL) model.Incident {
 		inc.URL = base.JoinPath("incidents", in.ID).String()
 	}
 	inc.Components = in.components()
-	inc.Updates = in.updates()
+	inc.Updates = in.updates(o.format)
 	return inc
 }
 
@@ -615,7 +656,7 @@ func (in *spIncident) components() []string {
 
 // updates returns the timeline oldest first: by posted time (display_at, else created_at),
 // then created_at, then id, so the order is the same on every poll.
-func (in *spIncident) updates() []model.Update {
+func (in *spIncident) updates(format model.Format) []model.Update {
 	n := len(in.Updates)
 	out := make([]model.Update, n)
 	// keys holds, per update, what orders it besides PostedAt and ID, and the provider's
@@ -640,7 +681,7 @@ func (in *spIncident) updates() []model.Update {
 			ID:       su.ID,
 			Status:   spUpdateStatus(su.Status),
 			Body:     cleanBody(su.Body),
-			Format:   model.FormatText,
+			Format:   format,
 			PostedAt: posted,
 		}
 		keys[j] = key{created, stamp}

@@ -1,0 +1,462 @@
+// The incident.io adapter reads incident.io status pages
+// (https://incident.io/status-pages, e.g. https://status.openai.com), which serve a
+// Statuspage-compatible copy of the public API v2 (https://doers.statuspage.io/api/v2/):
+// /api/v2/incidents.json, /api/v2/scheduled-maintenances.json and /api/v2/summary.json,
+// decoded and normalised by statuspage.go's shared code with incident.io's differences
+// (spOptions): ULID ids, the 25 newest items, lists left out of the document when empty,
+// no ETag (the body hash does the work), markdown bodies.
+//
+// What the compatible JSON lacks is components: incidents carry neither "components" nor
+// updates' "affected_components" (see testdata/incident.io, real summary.json captures).
+// Their updates it does carry, with ids, so it is the timeline. Components come from the
+// page's Atom feed, /feed.atom (offered in the page's Subscribe menu), whose entries list
+// "Affected components"; the feed's own message stands in as the timeline only for an
+// incident whose JSON has no updates. When a page has no feed, its /proxy/<host> — the
+// JSON the status page's own front end reads (https://status.openai.com/proxy/
+// status.openai.com; shape in testdata/incident.io/synthetic-incidentio-proxy.json) —
+// gives the components of its ongoing incidents instead.
+
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// KindIncidentIO is the provider kind of incident.io status pages.
+const KindIncidentIO = "incidentio"
+
+// EndpointProxy names incident.io's /proxy/<host> endpoint. incident.io's other endpoints
+// are named as Statuspage's (EndpointIncidents, EndpointMaintenances, EndpointSummary) and
+// EndpointFeed (/feed.atom).
+const EndpointProxy = "proxy"
+
+// incidentIOOptions are incident.io's differences from Statuspage's JSON.
+var incidentIOOptions = spOptions{listSize: 25, lenientLists: true, format: model.FormatMarkdown}
+
+func init() {
+	register(KindIncidentIO, func(c *Client) Provider { return &IncidentIO{c: c} })
+}
+
+// IncidentIO is the Provider of incident.io status pages. It is a history provider.
+type IncidentIO struct{ c *Client }
+
+var _ Provider = (*IncidentIO)(nil)
+
+// Poll reads, in this order: incidents.json; when Source.Maintenance,
+// scheduled-maintenances.json; feed.atom, or when the page has none (a 4xx), its
+// /proxy/<host>, or nothing; and when req.Summary, summary.json (the page's name). All
+// conditionally. The incident lists and the feed (or proxy) build the incidents together:
+// when one of them changed, those that did not are read again in full, so no incident is
+// built half from a body that was not parsed. On error the Result is non-nil only to
+// report Requests.
+func (p *IncidentIO) Poll(ctx context.Context, req Request) (*Result, error) {
+	pl := &iioPoll{r: newPollReader(p.c, req), req: req}
+	if err := pl.run(ctx); err != nil {
+		return pl.r.failed(), err
+	}
+	return pl.r.res, nil
+}
+
+// iioPoll is the state of one incident.io poll.
+type iioPoll struct {
+	r   *pollReader
+	req Request
+}
+
+func (pl *iioPoll) run(ctx context.Context) error {
+	src := pl.req.Source
+	base, err := baseURL(src.URL)
+	if err != nil {
+		return err
+	}
+	lists := []*groupRead{{name: EndpointIncidents}}
+	if src.Maintenance {
+		lists = append(lists, &groupRead{name: EndpointMaintenances})
+	}
+	for _, g := range lists {
+		rel := "api/v2/incidents.json"
+		if g.name == EndpointMaintenances {
+			rel = "api/v2/scheduled-maintenances.json"
+		}
+		if g.url, err = endpointURL(src, g.name, rel, ""); err != nil {
+			return err
+		}
+		if g.resp, err = pl.r.read(ctx, g.name, g.url); err != nil {
+			return err
+		}
+	}
+	enrich, err := pl.readEnrichment(ctx, base)
+	if err != nil {
+		return err
+	}
+	group := lists
+	if enrich != nil {
+		group = append(slices.Clone(lists), enrich)
+	}
+	if err := pl.r.rereadGroup(ctx, group); err != nil {
+		return err
+	}
+
+	var pageTitle string
+	summaryParsed := false
+	if pl.req.Summary {
+		u, err := endpointURL(src, EndpointSummary, "api/v2/summary.json", "")
+		if err != nil {
+			return err
+		}
+		resp, err := pl.r.read(ctx, EndpointSummary, u)
+		if err != nil {
+			return err
+		}
+		if toParse(resp) {
+			name, err := decodeStatuspageSummary(resp.ContentType, resp.Body)
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", EndpointSummary, redactURL(u), err)
+			}
+			pageTitle, summaryParsed = name, true
+		}
+	}
+	if !toParse(lists[0].resp) && !summaryParsed {
+		return nil // nothing changed: the group was not read again, so nothing to parse
+	}
+
+	now := pl.req.Now.UTC()
+	snap := &model.Snapshot{Source: src.Name, FetchedAt: now, PageTitle: pageTitle, Incidents: []model.Incident{}}
+	if toParse(lists[0].resp) {
+		var incidents []model.Incident
+		for _, g := range lists {
+			key := "incidents"
+			kind := model.KindIncident
+			if g.name == EndpointMaintenances {
+				key, kind = "scheduled_maintenances", model.KindMaintenance
+			}
+			doc, err := incidentIOOptions.decodeList(g.resp.ContentType, g.resp.Body, key)
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", g.name, redactURL(g.url), err)
+			}
+			list, listing := incidentIOOptions.normaliseList(doc.list, kind, base)
+			if kind == model.KindIncident {
+				incidents = list
+			} else {
+				incidents = mergeMaintenances(incidents, list)
+			}
+			snap.Listings = append(snap.Listings, listing)
+			if snap.PageTitle == "" {
+				snap.PageTitle = doc.page
+			}
+		}
+		var enr map[string]iioEnrichment
+		if enrich != nil {
+			if enr, err = parseEnrichment(enrich, now); err != nil {
+				return err
+			}
+		}
+		pl.enrich(incidents, enr)
+		if incidents != nil {
+			snap.Incidents = incidents
+		}
+	}
+	pl.r.res.Snapshot = snap
+	return nil
+}
+
+// readEnrichment reads the feed, or when the page has none the proxy, conditionally. It
+// returns nil when the page has neither. "Has none" is a permanent answer (a 4xx other
+// than 408 and 429); anything that may pass fails the poll, since without the feed the
+// incidents would lose their components.
+func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*groupRead, error) {
+	src := pl.req.Source
+	u, err := endpointURL(src, EndpointFeed, "feed.atom", "")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := pl.r.read(ctx, EndpointFeed, u)
+	if err == nil {
+		pl.r.forget(EndpointProxy)
+		return &groupRead{name: EndpointFeed, url: u, resp: resp}, nil
+	}
+	if !permanent(err) {
+		return nil, err
+	}
+	pl.r.forget(EndpointFeed)
+	u = incidentIOProxyURL(src, base)
+	resp, err = pl.r.read(ctx, EndpointProxy, u)
+	if err == nil {
+		return &groupRead{name: EndpointProxy, url: u, resp: resp}, nil
+	}
+	if !permanent(err) {
+		return nil, err
+	}
+	pl.r.forget(EndpointProxy)
+	return nil, nil
+}
+
+// incidentIOProxyURL is the page's /proxy/<host>: a page on its own domain is its own
+// host (https://status.openai.com/proxy/status.openai.com); a page under a path of
+// incident.io's domain is its slug (https://statuspage.incident.io/proxy/<slug>).
+func incidentIOProxyURL(src model.Source, base *url.URL) string {
+	if u := src.Endpoints[EndpointProxy]; u != "" {
+		return u
+	}
+	root := *base
+	root.Path, root.RawPath = "/", ""
+	key := base.Hostname()
+	if p := strings.Trim(base.Path, "/"); p != "" {
+		key = p[strings.LastIndexByte(p, '/')+1:]
+	}
+	return root.JoinPath("proxy", key).String()
+}
+
+// iioEnrichment is what the feed or the proxy says of one incident.
+type iioEnrichment struct {
+	components []string
+	updates    []model.Update // its timeline, for an incident whose JSON has none
+}
+
+// parseEnrichment parses the feed or the proxy into what it says per incident id.
+func parseEnrichment(g *groupRead, now time.Time) (map[string]iioEnrichment, error) {
+	if g.name == EndpointProxy {
+		out, err := decodeIncidentIOProxy(g.resp.ContentType, g.resp.Body)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", g.name, redactURL(g.url), err)
+		}
+		return out, nil
+	}
+	f, err := parseHistoryFeed(g.resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", g.name, redactURL(g.url), err)
+	}
+	out := make(map[string]iioEnrichment, len(f.entries))
+	for _, e := range f.entries {
+		// Entries are https://<page>/incidents/<ULID>: the last segment is the JSON's id.
+		id := lastURLSegment(e.link)
+		if id == "" {
+			id = lastURLSegment(e.id)
+		}
+		if _, dup := out[id]; dup || id == "" {
+			continue
+		}
+		e.id = id // keys the feed's update as the incident's
+		inc, ok := e.incident(now)
+		if !ok {
+			continue
+		}
+		out[id] = iioEnrichment{components: inc.Components, updates: inc.Updates}
+	}
+	return out, nil
+}
+
+// lastURLSegment returns the last non-empty path segment of a URL (or of an id that is a
+// path), "" when there is none.
+func lastURLSegment(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Path != "" {
+		raw = u.Path
+	}
+	raw = strings.TrimRight(raw, "/")
+	return raw[strings.LastIndexByte(raw, '/')+1:]
+}
+
+// enrich adds what the feed or proxy says to the incidents of the JSON: its components,
+// and its timeline where the JSON has none. An incident it does not cover (older than the
+// feed's window, or not ongoing for the proxy) keeps what its archived version had, so
+// that falling out of the feed is no change.
+func (pl *iioPoll) enrich(incidents []model.Incident, enr map[string]iioEnrichment) {
+	for i := range incidents {
+		inc := &incidents[i]
+		e, ok := enr[inc.ID]
+		if !ok {
+			if pl.req.Archived == nil {
+				continue
+			}
+			a := pl.req.Archived(inc.ID)
+			if a == nil {
+				continue
+			}
+			e = iioEnrichment{components: a.Components, updates: a.Updates}
+		}
+		inc.Components = feedUnion(inc.Components, e.components)
+		if len(inc.Updates) == 0 && len(e.updates) > 0 {
+			inc.Updates = slices.Clone(e.updates)
+		}
+	}
+}
+
+// feedUnion is the sorted set of the names in a and b.
+func feedUnion(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	out = append(append(out, a...), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// ---- The proxy ----
+
+// The iioProxy* types are the part of /proxy/<host> we read: the component names (the
+// page's structure) and, per ongoing incident and maintenance, its affected components
+// and its updates. It is the front end's own API, undocumented: we read it leniently and
+// need only the summary object.
+type iioProxyDoc struct {
+	Summary *iioProxySummary `json:"summary"`
+}
+
+type iioProxySummary struct {
+	Name       string              `json:"name"`
+	Components []iioProxyComponent `json:"components"`
+	Structure  struct {
+		Items []struct {
+			Group *struct {
+				Name       string              `json:"name"`
+				Components []iioProxyComponent `json:"components"`
+			} `json:"group"`
+			Component *iioProxyComponent `json:"component"`
+		} `json:"items"`
+	} `json:"structure"`
+	OngoingIncidents       []iioProxyIncident `json:"ongoing_incidents"`
+	ScheduledMaintenances  []iioProxyIncident `json:"scheduled_maintenances"`
+	InProgressMaintenances []iioProxyIncident `json:"in_progress_maintenances"`
+}
+
+type iioProxyComponent struct {
+	ID          string `json:"id"`
+	ComponentID string `json:"component_id"`
+	Name        string `json:"name"`
+}
+
+type iioProxyIncident struct {
+	ID                 string              `json:"id"`
+	ComponentImpacts   []iioProxyComponent `json:"component_impacts"`
+	AffectedComponents []iioProxyComponent `json:"affected_components"`
+	Updates            []struct {
+		ID            string   `json:"id"`
+		PublishedAt   string   `json:"published_at"`
+		ToStatus      string   `json:"to_status"`
+		MessageString string   `json:"message_string"`
+		Message       *iioNode `json:"message"`
+	} `json:"updates"`
+}
+
+// iioNode is a node of incident.io's rich text (a ProseMirror document under
+// message.text_node): text at the leaves, paragraphs as content.
+type iioNode struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text"`
+	TextNode *iioNode  `json:"text_node"`
+	Content  []iioNode `json:"content"`
+}
+
+// text flattens rich text: paragraphs and list items become lines.
+func (n *iioNode) text() string {
+	if n == nil {
+		return ""
+	}
+	if n.TextNode != nil {
+		return n.TextNode.text()
+	}
+	var b strings.Builder
+	b.WriteString(n.Text)
+	for i := range n.Content {
+		c := &n.Content[i]
+		t := c.text()
+		if b.Len() > 0 && t != "" && (c.Type == "paragraph" || c.Type == "listItem" || c.Type == "heading") {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// decodeIncidentIOProxy decodes /proxy/<host> into what it says per ongoing incident or
+// maintenance. A document without its summary object is malformed.
+func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnrichment, error) {
+	b, err := checkJSONBody(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	var doc iioProxyDoc
+	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	s := doc.Summary
+	if s == nil {
+		return nil, fmt.Errorf("%w: no \"summary\" object", ErrMalformed)
+	}
+	names := map[string]string{}
+	add := func(c iioProxyComponent) {
+		id := c.ComponentID
+		if id == "" {
+			id = c.ID
+		}
+		if n := strings.TrimSpace(c.Name); id != "" && n != "" {
+			names[id] = n
+		}
+	}
+	for _, c := range s.Components {
+		add(c)
+	}
+	for _, it := range s.Structure.Items {
+		if it.Group != nil {
+			for _, c := range it.Group.Components {
+				add(c)
+			}
+		}
+		if it.Component != nil {
+			add(*it.Component)
+		}
+	}
+	out := map[string]iioEnrichment{}
+	for _, list := range [][]iioProxyIncident{s.OngoingIncidents, s.InProgressMaintenances, s.ScheduledMaintenances} {
+		for _, in := range list {
+			if in.ID == "" {
+				continue
+			}
+			if _, dup := out[in.ID]; dup {
+				continue
+			}
+			var comps []string
+			for _, c := range slices.Concat(in.ComponentImpacts, in.AffectedComponents) {
+				id := c.ComponentID
+				if id == "" {
+					id = c.ID
+				}
+				if n := names[id]; n != "" {
+					comps = append(comps, n)
+				} else if n := strings.TrimSpace(c.Name); n != "" {
+					comps = append(comps, n)
+				}
+			}
+			slices.Sort(comps)
+			e := iioEnrichment{components: slices.Compact(comps)}
+			seen := map[string]int{}
+			for _, u := range in.Updates {
+				body := cleanBody(u.MessageString)
+				if body == "" {
+					body = cleanBody(u.Message.text())
+				}
+				id := u.ID
+				if id == "" {
+					id = updateKey(in.ID, u.PublishedAt, seen[u.PublishedAt])
+					seen[u.PublishedAt]++
+				}
+				e.updates = append(e.updates, model.Update{
+					ID:       id,
+					Status:   spUpdateStatus(u.ToStatus),
+					Body:     body,
+					Format:   model.FormatText,
+					PostedAt: parseTime(u.PublishedAt),
+				})
+			}
+			slices.SortStableFunc(e.updates, func(a, b model.Update) int { return a.PostedAt.Compare(b.PostedAt) })
+			out[in.ID] = e
+		}
+	}
+	return out, nil
+}
