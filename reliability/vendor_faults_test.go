@@ -219,13 +219,37 @@ func TestRemovalNeedsTwoWellFormedMisses(t *testing.T) {
 	if strings.Contains(r.Stdout, "Removed") {
 		t.Fatalf("removed after a miss, a return and one miss:\n%s", r.Stdout)
 	}
-	page.SetName("Acme ") // new bytes, same incidents: a second well-formed miss
-	r = testbin.Must(t, 0, env, "poll")
+	r = testbin.Must(t, 0, env, "poll") // 304, the same answer: a second well-formed miss
 	if strings.Count(r.Stdout, "Removed incident: API errors gone") != 1 {
 		t.Errorf("second miss: want one removal message, got:\n%s", r.Stdout)
 	}
 	r = testbin.Must(t, 0, env, "incidents")
 	if !strings.Contains(r.Stdout, "removed") {
 		t.Errorf("incidents does not show the removal:\n%s", r.Stdout)
+	}
+}
+
+// TestRemovalConfirmedByAnUnchangedPoll: after a first miss, the next poll answered 304 is
+// the second well-formed poll without the incident.
+func TestRemovalConfirmedByAnUnchangedPoll(t *testing.T) {
+	t0 := time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC)
+	page := &fakepage.Statuspage{Name: "Acme"}
+	keep := incident(t0.Add(-time.Hour), "keep", "investigating")
+	gone := incident(t0, "gone", "investigating")
+	page.Set([]fakepage.Incident{gone, keep}, nil)
+	srv := httptest.NewServer(page)
+	defer srv.Close()
+	env := writeConfig(t, t.TempDir(), srv.URL, "")
+	testbin.Must(t, 0, env, "poll")
+	page.Set([]fakepage.Incident{keep}, nil)
+	if r := testbin.Must(t, 0, env, "poll"); strings.Contains(r.Stdout, "Removed") {
+		t.Fatalf("removed after one miss:\n%s", r.Stdout)
+	}
+	r := testbin.Must(t, 0, env, "poll") // 304: same answer, second miss
+	if strings.Count(r.Stdout, "Removed incident: API errors gone") != 1 {
+		t.Errorf("an unchanged poll after a miss: want one removal, got:\n%s", r.Stdout)
+	}
+	if r := testbin.Must(t, 0, env, "poll"); r.Stdout != "" {
+		t.Errorf("a further unchanged poll printed:\n%s", r.Stdout)
 	}
 }

@@ -29,6 +29,7 @@ var (
 	keyFirst   = []byte("first")
 	keyFetch   = []byte("fetch")
 	keyHealth  = []byte("health")
+	keyPending = []byte("pending") // incidents missed once await a second miss: "open-only" or "history"
 
 	sourceBuckets = [][]byte{bucketState, bucketIncidents, bucketVersions, bucketSnapshots, bucketThreads}
 )

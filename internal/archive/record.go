@@ -372,6 +372,9 @@ func (w *writer) missed(ms missed) error {
 	switch ms.action {
 	case missFirst:
 		m.FirstMissed = w.r.at
+		if err := w.markPending(); err != nil {
+			return err
+		}
 		return w.putMeta(ms.id, &m)
 	case missRemove:
 		m.Removed, m.RemovedAt = true, w.r.at
@@ -400,6 +403,17 @@ func (w *writer) missed(ms missed) error {
 	w.res.Resolved++
 	ev, catchUp, announce := w.r.decide(false, true, m.Announced, prev, cur, changes)
 	return w.version(ms.id, &m, cur, diff.Fingerprint(cur), changes, ev, catchUp, announce)
+}
+
+// markPending notes that the source has incidents missed once, so that the next poll
+// whose body is unchanged — never parsed, never recorded — still counts as the second
+// well-formed poll without them (see ConfirmMisses).
+func (w *writer) markPending() error {
+	kind := []byte("history")
+	if w.r.snap.OpenOnly {
+		kind = []byte("open-only")
+	}
+	return w.state.Put(keyPending, kind)
 }
 
 // inferResolved is prev resolved (maintenance: completed) at the time it was first

@@ -74,7 +74,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	if err != nil {
 		return out, err
 	}
-	state, err := p.Store.FetchState(src.Name)
+	state, pendingMisses, err := p.Store.PollState(src.Name)
 	if err != nil {
 		return out, fmt.Errorf("read fetch state: %w", err)
 	}
@@ -102,13 +102,22 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	if err != nil {
 		return out, err
 	}
+	policy := archive.Policy{FirstPoll: p.OnFirstPoll, Pass: Filter(src)}
 	if res.Snapshot == nil && !res.StateChanged(state) {
-		return out, nil // every endpoint 304 or byte-identical: nothing to write
+		// Every endpoint 304 or byte-identical: nothing to write, unless incidents missed
+		// once by the last parsed answer are now missed a second time in a row.
+		if pendingMisses {
+			r, err := p.Store.ConfirmMisses(src.Name, p.now(), res.Bodies, policy)
+			out.Changes, out.Messages = r.Changed, r.Messages
+			return out, err
+		}
+		return out, nil
 	}
-	r, err := p.Store.Record(src.Name, res.Snapshot, res.State, res.Bodies, archive.Policy{
-		FirstPoll: p.OnFirstPoll,
-		Pass:      Filter(src),
-	})
+	if res.Snapshot == nil {
+		// New validators but no parse: save the state; the misses wait for a parse.
+		res.Snapshot = &model.Snapshot{Source: src.Name, FetchedAt: p.now()}
+	}
+	r, err := p.Store.Record(src.Name, res.Snapshot, res.State, res.Bodies, policy)
 	if err != nil {
 		return out, err
 	}

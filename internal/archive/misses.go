@@ -1,0 +1,92 @@
+package archive
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// PollState is what a poll needs from the archive before it fetches, in one short read: the
+// fetch state and whether incidents missed once await a second miss.
+func (s *Store) PollState(source string) (state model.FetchState, pendingMisses bool, err error) {
+	err = s.db.View(func(tx *bolt.Tx) (err error) {
+		st := sub(sourceBucket(tx, source), bucketState)
+		state, err = decodeFetchState(get(st, keyFetch))
+		pendingMisses = get(st, keyPending) != nil
+		return err
+	})
+	return state, pendingMisses, wrapErr("poll state "+source, err)
+}
+
+// ConfirmMisses applies the second miss of SPEC §4 after a well-formed poll whose bodies
+// were unchanged (304 or byte-identical): the page still says what it said when these
+// incidents were first missed, so they are missed twice in a row. History providers mark
+// them removed; open-only ones resolve them. bodies are the poll's (unchanged) bodies, the
+// evidence of the change. It writes nothing when no miss is pending.
+func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, p Policy) (Result, error) {
+	var res Result
+	var kind []byte
+	if err := s.db.View(func(tx *bolt.Tx) error {
+		kind = bytes.Clone(get(sub(sourceBucket(tx, source), bucketState), keyPending))
+		return nil
+	}); err != nil || kind == nil {
+		return res, wrapErr("confirm misses "+source, err)
+	}
+	snap := &model.Snapshot{Source: source, FetchedAt: at, OpenOnly: string(kind) == "open-only"}
+	r, err := s.newRecording(source, snap, nil, bodies, p)
+	if err != nil {
+		return res, err
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		src := sourceBucket(tx, source)
+		if src == nil {
+			return nil
+		}
+		w := &writer{
+			r:         r,
+			state:     src.Bucket(bucketState),
+			incidents: src.Bucket(bucketIncidents),
+			versions:  src.Bucket(bucketVersions),
+			outbox:    tx.Bucket(bucketOutbox),
+			res:       &res,
+		}
+		var todo []missed
+		if w.incidents != nil {
+			err := w.incidents.ForEach(func(k, v []byte) error {
+				m, err := unmarshalMeta(v)
+				if err != nil {
+					return fmt.Errorf("incident %s: %w", k, err)
+				}
+				switch {
+				case m.FirstMissed.IsZero() || m.Removed:
+				case snap.OpenOnly && m.Open:
+					todo = append(todo, missed{id: string(k), meta: m, action: missResolve})
+				case !snap.OpenOnly:
+					todo = append(todo, missed{id: string(k), meta: m, action: missRemove})
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		for _, ms := range todo {
+			if err := w.missed(ms); err != nil {
+				return fmt.Errorf("incident %s: %w", ms.id, err)
+			}
+		}
+		if w.evidence && len(bodies) > 0 {
+			if err := r.storeSnapshot(tx, src.Bucket(bucketSnapshots)); err != nil {
+				return err
+			}
+		}
+		return w.state.Delete(keyPending)
+	})
+	if err != nil {
+		return Result{}, wrapErr("confirm misses "+source, err)
+	}
+	return res, nil
+}
