@@ -29,6 +29,7 @@ var (
 	keyFirst   = []byte("first")
 	keyFetch   = []byte("fetch")
 	keyHealth  = []byte("health")
+	keyKind    = []byte("kind")    // the detected provider kind of a kind: auto source
 	keyPending = []byte("pending") // incidents missed once await a second miss: "open-only" or "history"
 
 	sourceBuckets = [][]byte{bucketState, bucketIncidents, bucketVersions, bucketSnapshots, bucketThreads}

@@ -18,6 +18,7 @@ type incMeta struct {
 	Fingerprint [32]byte // diff.Fingerprint of the latest form seen equal to it
 	Announced   bool     // an EventNew message was written for it
 	Removed     bool     // missing from two well-formed polls in a row (history providers)
+	Migrated    bool     // frozen when the page moved to another platform
 	Open        bool     // the latest version's status is open
 	Kind        model.Kind
 	StartedAt   time.Time // the latest version's start, to test it against a listing's window
@@ -37,6 +38,7 @@ const (
 	flagAnnounced = 1 << iota
 	flagRemoved
 	flagOpen
+	flagMigrated // added in layout 1 without a new encoding: older records have the bit clear
 )
 
 // marshal encodes m: encoding, latest, fingerprint, flags, kind (length-prefixed), then
@@ -55,6 +57,9 @@ func (m *incMeta) marshal() []byte {
 	}
 	if m.Open {
 		flags |= flagOpen
+	}
+	if m.Migrated {
+		flags |= flagMigrated
 	}
 	kind := m.Kind[:min(len(m.Kind), 255)] // model kinds are short; the cap keeps the length one byte
 	b = append(b, flags, byte(len(kind)))
@@ -82,6 +87,7 @@ func unmarshalMeta(b []byte) (incMeta, error) {
 	flags, n := b[0], int(b[1])
 	b = b[2:]
 	m.Announced, m.Removed, m.Open = flags&flagAnnounced != 0, flags&flagRemoved != 0, flags&flagOpen != 0
+	m.Migrated = flags&flagMigrated != 0
 	if len(b) != n+5*12 {
 		return m, errBadMeta
 	}

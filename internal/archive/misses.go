@@ -9,16 +9,26 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// PollState is what a poll needs from the archive before it fetches, in one short read: the
-// fetch state and whether incidents missed once await a second miss.
-func (s *Store) PollState(source string) (state model.FetchState, pendingMisses bool, err error) {
-	err = s.db.View(func(tx *bolt.Tx) (err error) {
+// PollState is what a poll needs from the archive before it fetches.
+type PollState struct {
+	Fetch model.FetchState
+	// PendingMisses: incidents missed once by the last parsed answer await a second miss.
+	PendingMisses bool
+	// Kind is the provider detected for a kind: auto source; empty until detected.
+	Kind string
+}
+
+// PollState reads a source's poll state in one short read transaction.
+func (s *Store) PollState(source string) (PollState, error) {
+	var ps PollState
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
 		st := sub(sourceBucket(tx, source), bucketState)
-		state, err = decodeFetchState(get(st, keyFetch))
-		pendingMisses = get(st, keyPending) != nil
+		ps.Fetch, err = decodeFetchState(get(st, keyFetch))
+		ps.PendingMisses = get(st, keyPending) != nil
+		ps.Kind = string(get(st, keyKind))
 		return err
 	})
-	return state, pendingMisses, wrapErr("poll state "+source, err)
+	return ps, wrapErr("poll state "+source, err)
 }
 
 // ConfirmMisses applies the second miss of SPEC §4 after a well-formed poll whose bodies
@@ -61,7 +71,7 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 					return fmt.Errorf("incident %s: %w", k, err)
 				}
 				switch {
-				case m.FirstMissed.IsZero() || m.Removed:
+				case m.FirstMissed.IsZero() || m.Removed || m.Migrated:
 				case snap.OpenOnly && m.Open:
 					todo = append(todo, missed{id: string(k), meta: m, action: missResolve})
 				case !snap.OpenOnly:

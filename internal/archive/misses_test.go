@@ -13,7 +13,7 @@ func TestConfirmMisses(t *testing.T) {
 		ts := MustOpen(t)
 		ts.record(snap(at(0), inc("a"), inc("b")), Policy{FirstPoll: FirstPollAll}, nil)
 		ts.record(snap(at(1), inc("b")), Policy{}, nil) // first miss of a
-		if _, pending, _ := ts.PollState("acme"); !pending {
+		if ps, _ := ts.PollState("acme"); !ps.PendingMisses {
 			t.Fatalf("PollState: no pending miss after a first miss")
 		}
 		res, err := ts.ConfirmMisses("acme", at(2), nil, Policy{})
@@ -23,7 +23,7 @@ func TestConfirmMisses(t *testing.T) {
 		if !ts.incident("a").Removed || ts.incident("b").Removed {
 			t.Errorf("after ConfirmMisses: a removed %v, b removed %v; want true, false", ts.incident("a").Removed, ts.incident("b").Removed)
 		}
-		if _, pending, _ := ts.PollState("acme"); pending {
+		if ps, _ := ts.PollState("acme"); ps.PendingMisses {
 			t.Errorf("PollState: miss still pending after ConfirmMisses")
 		}
 		before := ts.fileState()
@@ -59,4 +59,37 @@ func TestConfirmMisses(t *testing.T) {
 			t.Errorf("ConfirmMisses: %+v, %v; want nothing removed", res, err)
 		}
 	})
+}
+
+func TestMigrateFreezesTheOldPlatform(t *testing.T) {
+	ts := MustOpen(t)
+	ts.record(snap(at(0), inc("a"), inc("b")), Policy{FirstPoll: FirstPollAll}, model.FetchState{"incidents": {ETag: `"x"`}})
+	if err := ts.SetKind("acme", "statuspage"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := ts.Migrate("acme", "incidentio", at(1))
+	if err != nil || n != 2 {
+		t.Fatalf("Migrate: froze %d, %v; want 2", n, err)
+	}
+	ps, _ := ts.PollState("acme")
+	if ps.Kind != "incidentio" || len(ps.Fetch) != 0 {
+		t.Errorf("after Migrate: kind %q, fetch state %v; want incidentio and none", ps.Kind, ps.Fetch)
+	}
+	if !ts.incident("a").Migrated {
+		t.Errorf("a is not marked migrated")
+	}
+	msgs := len(ts.messages(model.MessagePending))
+	// The new platform's first poll: taken in as a new source, and the frozen incidents
+	// are neither removed nor announced.
+	res := ts.record(snap(at(2), inc("01HNEWULID0000000000000000")), Policy{FirstPoll: FirstPollOpen}, nil)
+	if res.Removed != 0 {
+		t.Errorf("first poll after migration removed %d", res.Removed)
+	}
+	ts.record(snap(at(3), inc("01HNEWULID0000000000000000")), Policy{}, nil)
+	if ts.incident("a").Removed || ts.incident("b").Removed {
+		t.Errorf("migrated incidents were removed by the new platform's polls")
+	}
+	if got := len(ts.messages(model.MessagePending)) - msgs; got != 1 {
+		t.Errorf("%d messages after migration, want 1 (the new platform's open incident)", got)
+	}
 }

@@ -91,6 +91,7 @@ type IncidentInfo struct {
 	FirstSeen   time.Time // when version 1 was observed
 	LastChanged time.Time // when the latest version was observed
 	Removed     bool      // vanished from the page (two well-formed polls in a row)
+	Migrated    bool      // frozen when the page moved to another platform
 	RemovedAt   time.Time
 	Announced   bool // a root message was written for it
 }
@@ -122,7 +123,7 @@ func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 				out = append(out, IncidentInfo{
 					Source: string(name), ID: string(k), Latest: ver.Incident, Versions: int(m.Latest),
 					FirstSeen: m.FirstSeen, LastChanged: m.LastChanged,
-					Removed: m.Removed, RemovedAt: m.RemovedAt, Announced: m.Announced,
+					Removed: m.Removed, Migrated: m.Migrated, RemovedAt: m.RemovedAt, Announced: m.Announced,
 				})
 				return nil
 			})

@@ -247,7 +247,7 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 		// Only a listing that was parsed this time and reaches back to the incident's
 		// start says anything about it: an endpoint that answered 304, or a window of
 		// the 50 newest that it fell out of, is no evidence it is gone.
-		if m.Removed || !r.snap.Covers(m.Kind, m.StartedAt) {
+		if m.Removed || m.Migrated || !r.snap.Covers(m.Kind, m.StartedAt) {
 			return nil
 		}
 		action := missFirst

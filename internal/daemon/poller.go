@@ -74,10 +74,11 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	if err != nil {
 		return out, err
 	}
-	state, pendingMisses, err := p.Store.PollState(src.Name)
+	ps, err := p.Store.PollState(src.Name)
 	if err != nil {
 		return out, fmt.Errorf("read fetch state: %w", err)
 	}
+	state := ps.Fetch
 	p.mu.Lock()
 	if p.polls == nil {
 		p.polls = map[string]int{}
@@ -106,7 +107,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	if res.Snapshot == nil && !res.StateChanged(state) {
 		// Every endpoint 304 or byte-identical: nothing to write, unless incidents missed
 		// once by the last parsed answer are now missed a second time in a row.
-		if pendingMisses {
+		if ps.PendingMisses {
 			r, err := p.Store.ConfirmMisses(src.Name, p.now(), res.Bodies, policy)
 			out.Changes, out.Messages = r.Changed, r.Messages
 			return out, err

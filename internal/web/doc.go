@@ -1,7 +1,31 @@
-// Package web is the HTTP side of `watcher run`: the JSON API of SPEC §6, /healthz and
-// /metrics, on one http.Server with timeouts and a bounded graceful shutdown. It is the only
-// package that serves HTTP; every route is registered in routes.go, one handler per file.
-// The UI pages of SPEC §6 come later and are registered in the same place.
+// Package web is the HTTP side of `watcher run`: the UI and the JSON API of SPEC §6, the
+// Atom feeds, /healthz and /metrics, on one http.Server with timeouts and a bounded
+// graceful shutdown. It is the only package that serves HTTP; every route is registered in
+// routes.go, one handler per file.
+//
+// # The UI
+//
+// Pages are rendered on the server with html/template from templates embedded in
+// ui/templates and parsed once; one stylesheet and one small script (ui/static) are
+// embedded too, linked with a hash of their content. Every page works without script;
+// the script only submits the compare form when a version is picked and binds the arrow
+// keys to the previous and next change. Every HTML answer carries a
+// Content-Security-Policy that allows our own script and stylesheet only (no inline
+// script or style anywhere, so the templates use no style attribute). Vendor text is
+// data: it is escaped by the templates, vendor HTML and rendered markdown go through a
+// tight bluemonday policy (sanitize.go), and a change set is rendered by diff.HTML.
+// Times show in UTC with a hint of how long ago ("3h ago"), computed from Options.Now.
+// Pages are linked under the path of BaseURL, so the UI works behind a proxy that
+// serves it under a path. A browser asking for a path that no route serves gets an HTML
+// error page; other clients get the JSON error of the API.
+//
+//	/                                    sources and their state, open incidents, latest changes
+//	/sources/{source}                    a vendor: figures, 90-day timeline (SVG), incidents
+//	/incidents/{source}/{id}             the incident now, its history by day (?before= pages it)
+//	/incidents/{source}/{id}/changes/{n} the change that made version n, Before / After
+//	/incidents/{source}/{id}/diff        any two versions (?from=&to=)
+//	/search?q=                           every word in title, updates or postmortem
+//	/feed.atom, /sources/{source}/feed.atom  the latest changes as Atom entries
 //
 // # Conventions of the JSON API
 //

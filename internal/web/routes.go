@@ -32,14 +32,15 @@ func (s *Server) routes() {
 	private("POST /api/v1/outbox/{id}/retry", http.HandlerFunc(s.retryMessage))
 	private("POST /api/v1/outbox/{id}/drop", http.HandlerFunc(s.dropMessage))
 
-	// UI (SPEC §6 "UI"), a later issue, goes here, private like the API:
-	//	GET /{$}                                  sources, open incidents, recent changes
-	//	GET /sources/{source}
-	//	GET /incidents/{source}/{id}              the incident now, its history by day
-	//	GET /incidents/{source}/{id}/changes/{n}  the change that made version n
-	//	GET /incidents/{source}/{id}/diff         ?from=&to=
-	//	GET /search                               ?q=
-	//	GET /feed.atom, GET /sources/{source}/feed.atom
-	// ui_url fields already point at /incidents/{source}/{id}. Until then, unrouted paths
-	// answer a JSON 404 (see Server.unrouted).
+	// UI (SPEC §6 "UI"), server-rendered, one handler per file (page_*.go), private like
+	// the API. Every page is linked under the path of BaseURL (Server.prefix).
+	private("GET /{$}", http.HandlerFunc(s.dashboard))
+	private("GET /sources/{source}", http.HandlerFunc(s.sourcePage))
+	private("GET /incidents/{source}/{id}", http.HandlerFunc(s.incidentPage))
+	private("GET /incidents/{source}/{id}/changes/{n}", http.HandlerFunc(s.changePage))
+	private("GET /incidents/{source}/{id}/diff", http.HandlerFunc(s.comparePage))
+	private("GET /search", http.HandlerFunc(s.searchPage))
+	private("GET /feed.atom", http.HandlerFunc(s.feed))
+	private("GET /sources/{source}/feed.atom", http.HandlerFunc(s.feed))
+	private("GET /static/{file}", http.HandlerFunc(s.static))
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -54,20 +55,22 @@ type Options struct {
 	TitleOf func(source string) string
 }
 
-// Server serves the JSON API, /healthz and /metrics. Its handler is safe for concurrent
+// Server serves the UI, the JSON API, /healthz and /metrics. Its handler is safe for concurrent
 // use.
 type Server struct {
 	store   *archive.Store
 	daemon  Daemon
 	baseURL string
+	prefix  string // the path of baseURL: the UI's links start with it
 	auth    config.Auth
 	metrics http.Handler
 	log     *slog.Logger
 	now     func() time.Time
 	titleOf func(string) string
 
-	mux  *http.ServeMux
-	csrf *http.CrossOriginProtection
+	mux    *http.ServeMux
+	csrf   *http.CrossOriginProtection
+	parked parkedCache // the banner's count of parked messages
 }
 
 // New returns a Server for o. It panics when o.Store is nil: that is a wiring bug.
@@ -79,6 +82,7 @@ func New(o Options) *Server {
 		store:   o.Store,
 		daemon:  o.Daemon,
 		baseURL: strings.TrimRight(o.BaseURL, "/"),
+		prefix:  basePath(o.BaseURL),
 		auth:    o.Auth,
 		metrics: o.Metrics,
 		log:     o.Log,
@@ -86,6 +90,7 @@ func New(o Options) *Server {
 		titleOf: o.TitleOf,
 		mux:     http.NewServeMux(),
 		csrf:    http.NewCrossOriginProtection(),
+		parked:  parkedCache{ttl: parkedTTL},
 	}
 	if s.daemon == nil {
 		s.daemon = noDaemon{}
@@ -98,6 +103,18 @@ func New(o Options) *Server {
 	}
 	s.routes()
 	return s
+}
+
+// basePath is the path of a base URL without its trailing slash: "" for
+// https://watch.example.com, "/watch" for https://example.com/watch/. The UI's links start
+// with it, so the UI works behind a reverse proxy that serves it under a path (and strips
+// that path before passing requests on).
+func basePath(baseURL string) string {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimRight(u.EscapedPath(), "/")
 }
 
 // Handler returns the server's handler: every route of routes.go behind the security
@@ -127,7 +144,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // unrouted answers a request no route matches: after authentication, so that the API's
 // shape is not probed anonymously, a JSON 404, or a 405 with Allow when the path exists
 // for other methods (which the mux works out; its handler is asked and its answer
-// rewritten as JSON).
+// rewritten as JSON). A browser asking for a path outside /api/ gets the same status as
+// an HTML page.
 func (s *Server) unrouted(w http.ResponseWriter, r *http.Request) {
 	if !s.authorize(w, r) {
 		return
@@ -137,7 +155,15 @@ func (s *Server) unrouted(w http.ResponseWriter, r *http.Request) {
 	h.ServeHTTP(rec, r)
 	if rec.status == http.StatusMethodNotAllowed {
 		w.Header()["Allow"] = rec.header["Allow"]
+		if wantsHTML(r) {
+			s.pageError(w, r, http.StatusMethodNotAllowed, "Method not allowed", "This page cannot be asked for with "+r.Method+".")
+			return
+		}
 		writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed")
+		return
+	}
+	if wantsHTML(r) {
+		s.pageError(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")
 		return
 	}
 	writeError(w, http.StatusNotFound, "no such endpoint")

@@ -40,7 +40,8 @@ func TestUnrouted(t *testing.T) {
 		{"wrong method on a list", "DELETE", "/api/v1/sources", http.StatusMethodNotAllowed, "GET, HEAD"},
 		{"wrong method on the backup", "POST", "/api/v1/backup", http.StatusMethodNotAllowed, "GET, HEAD"},
 		{"no metrics handler", "GET", "/metrics", http.StatusNotFound, ""},
-		{"UI not built yet", "GET", "/", http.StatusNotFound, ""},
+		{"unknown path outside the API, not from a browser", "GET", "/nope", http.StatusNotFound, ""},
+		{"wrong method on a page, not from a browser", "POST", "/search", http.StatusMethodNotAllowed, "GET, HEAD"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

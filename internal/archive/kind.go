@@ -1,0 +1,73 @@
+package archive
+
+import (
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// SetKind remembers the provider detected for a kind: auto source, so detection runs
+// once, not on every poll. It writes only when the kind changes.
+func (s *Store) SetKind(source, kind string) error {
+	ps, err := s.PollState(source)
+	if err != nil || ps.Kind == kind {
+		return err
+	}
+	return wrapErr("set kind "+source, s.db.Update(func(tx *bolt.Tx) error {
+		src, err := createSource(tx, source)
+		if err != nil {
+			return err
+		}
+		return src.Bucket(bucketState).Put(keyKind, []byte(kind))
+	}))
+}
+
+// Migrate records that a source's page moved to another platform (SPEC §4): its archived
+// incidents are frozen as migrated, without a message, and the new platform's incidents
+// are taken in as for a new source: the fetch state, pending misses and the first-poll
+// mark are cleared, and kind is remembered. It returns how many incidents it froze.
+func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
+	frozen := 0
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		src, err := createSource(tx, source)
+		if err != nil {
+			return err
+		}
+		if incidents := src.Bucket(bucketIncidents); incidents != nil {
+			type entry struct {
+				id []byte
+				m  incMeta
+			}
+			var todo []entry
+			err := incidents.ForEach(func(k, v []byte) error {
+				m, err := unmarshalMeta(v)
+				if err != nil {
+					return fmt.Errorf("incident %s: %w", k, err)
+				}
+				if !m.Removed && !m.Migrated {
+					m.Migrated, m.RemovedAt, m.FirstMissed = true, at, time.Time{}
+					todo = append(todo, entry{append([]byte(nil), k...), m})
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			for _, e := range todo {
+				if err := incidents.Put(e.id, e.m.marshal()); err != nil {
+					return err
+				}
+			}
+			frozen = len(todo)
+		}
+		st := src.Bucket(bucketState)
+		for _, k := range [][]byte{keyFetch, keyPending, keyFirst} {
+			if err := st.Delete(k); err != nil {
+				return err
+			}
+		}
+		return st.Put(keyKind, []byte(kind))
+	})
+	return frozen, wrapErr("migrate "+source, err)
+}

@@ -1,0 +1,107 @@
+package web
+
+import (
+	"bytes"
+	"html"
+	"html/template"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// Vendor text reaches a page in one of three ways, and never as raw vendor HTML:
+//   - HTML the fetcher kept (Update.HTML, Postmortem.HTML) goes through vendorPolicy
+//     (sanitize.go) again: structure, emphasis and safe links only; no script, no event
+//     handlers, no images, no style.
+//   - Markdown (a Statuspage postmortem) is rendered by goldmark, which leaves raw HTML
+//     out, then sanitised the same way.
+//   - Text is escaped, its blank lines made paragraphs and its line breaks <br>.
+
+// markdown renders postmortems: GitHub-flavoured (tables, autolinks), without raw HTML
+// (goldmark's default), headings moved down so the vendor's "#" sits below the page's own
+// headings.
+var markdown = goldmark.New(
+	goldmark.WithExtensions(extension.GFM),
+	goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(headingShift{}, 100))),
+)
+
+// headingShift moves every heading down so that the highest is an <h3>: the page's
+// sections are <h2>.
+type headingShift struct{}
+
+func (headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+	top := 7
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering {
+			top = min(top, h.Level)
+		}
+		return ast.WalkContinue, nil
+	})
+	if top >= 3 {
+		return
+	}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering {
+			h.Level = min(6, h.Level+3-top)
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// updateHTML is an update's body for the page: its sanitised HTML when the vendor sent
+// HTML, else its text.
+func updateHTML(u *model.Update) template.HTML {
+	if u.HTML != "" {
+		if h := sanitizeHTML(u.HTML); h != "" {
+			return template.HTML(h)
+		}
+	}
+	return textHTML(u.Body)
+}
+
+// postmortemHTML is a postmortem for the page: its sanitised HTML when the vendor sent
+// HTML, its markdown rendered and sanitised, or its text.
+func postmortemHTML(pm *model.Postmortem) template.HTML {
+	if pm.HTML != "" {
+		if h := sanitizeHTML(pm.HTML); h != "" {
+			return template.HTML(h)
+		}
+	}
+	if pm.Format == model.FormatMarkdown {
+		var buf bytes.Buffer
+		if err := markdown.Convert([]byte(pm.Body), &buf); err == nil {
+			return template.HTML(sanitizeHTML(buf.String()))
+		}
+	}
+	return textHTML(pm.Body)
+}
+
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
+
+// textHTML is text as HTML: escaped, paragraphs at blank lines, <br> at line breaks.
+func textHTML(s string) template.HTML {
+	s = strings.ToValidUTF8(lineBreaks.Replace(s), "\uFFFD")
+	var b strings.Builder
+	for _, para := range strings.Split(s, "\n\n") {
+		para = strings.TrimSpace(para)
+		if para == "" {
+			continue
+		}
+		b.WriteString("<p>")
+		for i, line := range strings.Split(para, "\n") {
+			if i > 0 {
+				b.WriteString("<br>")
+			}
+			b.WriteString(html.EscapeString(strings.TrimSpace(line)))
+		}
+		b.WriteString("</p>")
+	}
+	return template.HTML(b.String())
+}

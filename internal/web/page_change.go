@@ -1,0 +1,70 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/statuswatch/statuswatch/internal/diff"
+)
+
+// changeView is the "what changed" view of one change.
+type changeView struct {
+	Source, SourceTitle, SourceURL string
+	Title, IncidentURL             string
+	N, Of                          int
+	At                             stamp
+	Summary                        string
+	Changes                        template.HTML
+	Prev, Next                     string // the changes before and after, if any
+	Compare                        string // this change on the compare page
+	Evidence                       string // the raw payload that produced it (JSON API)
+}
+
+// changePage answers GET /incidents/{source}/{id}/changes/{n}: the change that made
+// version n, field by field, Before and After, with links to the changes before and
+// after it. The change set is the one archived with version n, as it was announced.
+// 404 for an unknown incident or version.
+func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
+	source, id := r.PathValue("source"), r.PathValue("id")
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 {
+		s.pageError(w, r, http.StatusNotFound, "Not found", "Changes are numbered from 1: change n made version n.")
+		return
+	}
+	v, err := s.store.Version(source, id, n)
+	if err != nil {
+		s.pageArchiveError(w, r, err, "There is no change "+strconv.Itoa(n)+" of incident "+id+" of "+source+".")
+		return
+	}
+	latest, err := s.latestFrom(source, id, v)
+	if err != nil {
+		s.pageArchiveError(w, r, err, "")
+		return
+	}
+	title := titleOf(&v.Incident)
+	cv := changeView{
+		Source: source, SourceTitle: s.title(source), SourceURL: s.sourcePath(source),
+		Title: title, IncidentURL: s.incidentPath(source, id),
+		N: n, Of: latest.N,
+		At:       s.stampSeconds(v.ObservedAt),
+		Summary:  v.Summary,
+		Changes:  diff.HTML(v.Changes),
+		Compare:  s.comparePath(source, id, n-1, n),
+		Evidence: s.prefix + "/api/v1/sources/" + url.PathEscape(source) + "/snapshots?at=" + url.QueryEscape(v.ObservedAt.UTC().Format(timeLayout)),
+	}
+	if n > 1 {
+		cv.Prev = s.changePath(source, id, n-1)
+	}
+	if n < latest.N {
+		cv.Next = s.changePath(source, id, n+1)
+	}
+	s.render(w, r, http.StatusOK, "change", &pageData{
+		Title: "Change " + strconv.Itoa(n) + " · " + title,
+		Nav:   "overview",
+		Crumbs: []crumb{{"Overview", s.prefix + "/"}, {cv.SourceTitle, cv.SourceURL},
+			{title, cv.IncidentURL}},
+		Data: cv,
+	})
+}

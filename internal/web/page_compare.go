@@ -1,0 +1,134 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"strconv"
+
+	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// compareView compares any two versions of an incident.
+type compareView struct {
+	Source, SourceTitle, SourceURL string
+	Title, IncidentURL, Action     string
+	From, To                       int
+	FromAt, ToAt                   stamp // zero for version 0
+	Options                        []versionOption
+	Summary                        string
+	Changes                        template.HTML
+	Swap                           string // the same two versions the other way round
+}
+
+// labelledVersions is the longest history whose versions the compare page names by time.
+const labelledVersions = 200
+
+type versionOption struct {
+	N     int
+	Label string
+}
+
+// comparePage answers GET /incidents/{source}/{id}/diff?from=N&to=M: the change set from
+// version N to version M, computed now, with a form to pick the two versions. As in the
+// API, to defaults to the latest version, from to the one before, and from=0 is "not
+// present". 400 for a parameter that is not a version number, 404 for an unknown incident
+// or version.
+func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
+	source, id := r.PathValue("source"), r.PathValue("id")
+	q := r.URL.Query()
+	to, from := 0, -1
+	var err error
+	if raw := q.Get("to"); raw != "" {
+		if to, err = parseVersion("to", raw, 1); err != nil {
+			s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
+			return
+		}
+	}
+	if raw := q.Get("from"); raw != "" {
+		if from, err = parseVersion("from", raw, 0); err != nil {
+			s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
+			return
+		}
+	}
+	first, err := s.store.Version(source, id, 1)
+	if err != nil {
+		s.pageArchiveError(w, r, err, "No incident "+id+" is archived for "+source+".")
+		return
+	}
+	latest, err := s.latestFrom(source, id, first)
+	if err != nil {
+		s.pageArchiveError(w, r, err, "")
+		return
+	}
+	if to == 0 {
+		to = latest.N
+	}
+	if from < 0 {
+		from = to - 1
+	}
+	for _, n := range []int{from, to} {
+		if n > latest.N {
+			s.pageError(w, r, http.StatusNotFound, "Not found", "Incident "+id+" has "+strconv.Itoa(latest.N)+
+				" versions; there is no version "+strconv.Itoa(n)+".")
+			return
+		}
+	}
+	// The selectors name each version with its time when the history is short enough to
+	// read whole cheaply; a longer one is named by number only.
+	var vs []model.Version
+	if latest.N <= labelledVersions {
+		if vs, err = s.store.Versions(source, id); err != nil {
+			s.pageArchiveError(w, r, err, "")
+			return
+		}
+	}
+	version := func(n int) (*model.Version, error) {
+		if n <= len(vs) {
+			return &vs[n-1], nil
+		}
+		return s.store.Version(source, id, n)
+	}
+	after, err := version(to)
+	if err != nil {
+		s.pageArchiveError(w, r, err, "")
+		return
+	}
+	var before *model.Incident
+	cv := compareView{
+		Source: source, SourceTitle: s.title(source), SourceURL: s.sourcePath(source),
+		Title: titleOf(&after.Incident), IncidentURL: s.incidentPath(source, id),
+		Action: s.incidentPath(source, id) + "/diff",
+		From:   from, To: to, ToAt: s.stampSeconds(after.ObservedAt),
+		Swap: s.comparePath(source, id, to, from),
+	}
+	if from > 0 {
+		v, err := version(from)
+		if err != nil {
+			s.pageArchiveError(w, r, err, "")
+			return
+		}
+		before = &v.Incident
+		cv.FromAt = s.stampSeconds(v.ObservedAt)
+	}
+	changes := diff.Changes(before, &after.Incident)
+	cv.Summary, cv.Changes = diff.Summary(changes), diff.HTML(changes)
+	if from == 0 {
+		cv.Swap = ""
+	}
+	cv.Options = make([]versionOption, latest.N)
+	for i := range cv.Options {
+		n := i + 1
+		cv.Options[i] = versionOption{N: n, Label: "Version " + strconv.Itoa(n)}
+		if i < len(vs) {
+			cv.Options[i].Label += " · " + s.stampSeconds(vs[i].ObservedAt).Abs
+		}
+	}
+	s.render(w, r, http.StatusOK, "compare", &pageData{
+		Title: "Compare versions · " + cv.Title,
+		Nav:   "overview",
+		Crumbs: []crumb{{"Overview", s.prefix + "/"}, {cv.SourceTitle, cv.SourceURL},
+			{cv.Title, cv.IncidentURL}},
+		Data: cv,
+	})
+}

@@ -1,0 +1,195 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// incidentView is an incident page's view: the incident as it is now, and its history.
+type incidentView struct {
+	Source, SourceTitle, SourceURL string
+	Title                          string
+	Maintenance                    bool
+	Status, Impact                 badge
+	Description                    string
+	Started, Resolved              stamp
+	ResolvedInferred               bool
+	ScheduledFor, ScheduledUntil   stamp
+	Duration                       string
+	Components                     []string
+	VendorURL                      string
+	FirstSeen, LastChanged         stamp
+	Versions                       int
+	Updates                        []updateView // newest first
+	Postmortem                     *postmortemView
+	History                        []historyDay // newest first
+	Older, Newer                   string       // the history's other pages, if any
+	LatestChange, Compare          string
+}
+
+type updateView struct {
+	Status badge
+	Posted stamp
+	Body   template.HTML
+	Edits  []editLink // later changes that edited it: silent edits show
+}
+
+type editLink struct {
+	N   int
+	URL string
+}
+
+type postmortemView struct {
+	Published stamp
+	Body      template.HTML
+}
+
+// historyDay is the changes observed on one day (UTC).
+type historyDay struct {
+	Day, ISO string
+	Changes  []historyItem
+}
+
+type historyItem struct {
+	N       int
+	At      stamp
+	Time    string // 15:04:05, under its day's heading
+	Summary string
+	URL     string
+}
+
+// historyPage is how many changes the incident page lists at a time, newest first: every
+// change of nearly every incident. Reading and rendering a thousand would take longer
+// than SPEC §8 allows (the archive decodes each version whole), so a longer history is
+// paged with ?before=N.
+const historyPage = 100
+
+// incidentPage answers GET /incidents/{source}/{id}?before=: the incident as its latest
+// version shows it (description, impact, components, updates, postmortem) and its
+// history, grouped by day, each change with its summary and a link to its change view:
+// the newest historyPage changes, or those before change N. "Edited after posting"
+// marks an update whose body a listed change edited. 404 for an unknown incident, 400
+// for a before that is not a change number.
+func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
+	source, id := r.PathValue("source"), r.PathValue("id")
+	top := 0 // the newest change listed; 0: the latest
+	if raw := r.URL.Query().Get("before"); raw != "" {
+		n, err := parseVersion("before", raw, 2)
+		if err != nil {
+			s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
+			return
+		}
+		top = n - 1
+	}
+	first, err := s.store.Version(source, id, 1)
+	if err != nil {
+		s.pageArchiveError(w, r, err, "No incident "+id+" is archived for "+source+".")
+		return
+	}
+	latest, err := s.latestFrom(source, id, first)
+	if err != nil {
+		s.pageArchiveError(w, r, err, "")
+		return
+	}
+	if top == 0 || top > latest.N {
+		top = latest.N
+	}
+	low := max(1, top-historyPage+1)
+	vs := make([]model.Version, 0, top-low+1) // oldest first, as the archive lists them
+	for n := low; n <= top; n++ {
+		switch n {
+		case 1:
+			vs = append(vs, *first)
+		case latest.N:
+			vs = append(vs, *latest)
+		default:
+			v, err := s.store.Version(source, id, n)
+			if err != nil {
+				s.pageArchiveError(w, r, err, "")
+				return
+			}
+			vs = append(vs, *v)
+		}
+	}
+	inc := &latest.Incident
+	v := incidentView{
+		Source: source, SourceTitle: s.title(source), SourceURL: s.sourcePath(source),
+		Title:       titleOf(inc),
+		Maintenance: inc.Kind == model.KindMaintenance,
+		Status:      statusBadge(inc.Status), Impact: impactBadge(inc.Impact),
+		Description: diff.Description(s.title(source), inc, s.now()),
+		Started:     s.stamp(inc.StartedAt), Resolved: s.stamp(inc.ResolvedAt), ResolvedInferred: inc.ResolvedInferred,
+		ScheduledFor: s.stamp(inc.ScheduledFor), ScheduledUntil: s.stamp(inc.ScheduledUntil),
+		Duration:   s.duration(inc),
+		Components: inc.Components,
+		VendorURL:  inc.URL,
+		FirstSeen:  s.stampSeconds(first.ObservedAt), LastChanged: s.stampSeconds(latest.ObservedAt),
+		Versions:     latest.N,
+		LatestChange: s.changePath(source, id, latest.N),
+	}
+	if latest.N > 1 {
+		v.Compare = s.comparePath(source, id, 0, latest.N)
+	}
+
+	edits := map[string][]editLink{} // update id → the changes that edited its body
+	for i := range vs {
+		for _, c := range vs[i].Changes {
+			if uid, ok := editedUpdate(c.Field); ok {
+				edits[uid] = append(edits[uid], editLink{vs[i].N, s.changePath(source, id, vs[i].N)})
+			}
+		}
+	}
+	updates := slices.Clone(inc.Updates)
+	slices.SortStableFunc(updates, func(a, b model.Update) int { return b.PostedAt.Compare(a.PostedAt) })
+	for i := range updates {
+		u := &updates[i]
+		v.Updates = append(v.Updates, updateView{
+			Status: statusBadge(u.Status), Posted: s.stamp(u.PostedAt), Body: updateHTML(u), Edits: edits[u.ID],
+		})
+	}
+	if pm := inc.Postmortem; pm != nil {
+		v.Postmortem = &postmortemView{Published: s.stamp(pm.PublishedAt), Body: postmortemHTML(pm)}
+	}
+
+	for i := len(vs) - 1; i >= 0; i-- {
+		ver := &vs[i]
+		at := ver.ObservedAt.UTC()
+		day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
+		if n := len(v.History); n == 0 || v.History[n-1].ISO != day.Format(time.DateOnly) {
+			v.History = append(v.History, historyDay{Day: day.Format("Monday, January 2, 2006"), ISO: day.Format(time.DateOnly)})
+		}
+		h := &v.History[len(v.History)-1]
+		h.Changes = append(h.Changes, historyItem{
+			N: ver.N, At: s.stampSeconds(ver.ObservedAt), Time: at.Format(time.TimeOnly), Summary: ver.Summary, URL: s.changePath(source, id, ver.N),
+		})
+	}
+	if low > 1 {
+		v.Older = s.incidentPath(source, id) + "?before=" + strconv.Itoa(low) + "#history-h"
+	}
+	if top < latest.N {
+		v.Newer = s.incidentPath(source, id) + "#history-h"
+	}
+	s.render(w, r, http.StatusOK, "incident", &pageData{
+		Title:  v.Title + " · " + v.SourceTitle,
+		Nav:    "overview",
+		Feed:   s.sourcePath(source) + "/feed.atom",
+		Crumbs: []crumb{{"Overview", s.prefix + "/"}, {v.SourceTitle, v.SourceURL}},
+		Data:   v,
+	})
+}
+
+// editedUpdate returns the update id of a change field "updates[<id>].body" (SPEC §5).
+func editedUpdate(field string) (string, bool) {
+	rest, ok := strings.CutPrefix(field, "updates[")
+	if !ok {
+		return "", false
+	}
+	return strings.CutSuffix(rest, "].body")
+}

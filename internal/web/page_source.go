@@ -1,0 +1,86 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+)
+
+// sourceCursor tags the cursors of a source page's incident list.
+const sourceCursor = "source-incidents"
+
+// sourceView is a source page's view.
+type sourceView struct {
+	Source    sourceRow
+	Figures   []figure
+	Timeline  timeline
+	Incidents []incidentRow
+	Total     int    // incidents archived
+	Older     string // the next page of the list, if any
+	First     string // the first page, when this is not it
+}
+
+// sourcePage answers GET /sources/{source}: a vendor's state, its figures, its incident
+// timeline and its incidents, newest first, a page at a time (limit and before as in the
+// API). 404 for a source neither configured nor archived.
+func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("source")
+	p, err := parsePage(r, sourceCursor, 3)
+	if err != nil {
+		s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
+		return
+	}
+	var after *listKey
+	if p.before != nil {
+		t, err := time.Parse(timeLayout, p.before[0])
+		if err != nil {
+			s.pageError(w, r, http.StatusBadRequest, "Bad request", errBadCursor.Error())
+			return
+		}
+		after = &listKey{at: t, source: p.before[1], id: p.before[2]}
+	}
+	infos, err := s.store.Incidents(name)
+	if err != nil {
+		s.pageArchiveError(w, r, err, "")
+		return
+	}
+	rows, err := s.sourceRows(infos)
+	if err != nil {
+		s.pageArchiveError(w, r, err, "")
+		return
+	}
+	i := slices.IndexFunc(rows, func(row sourceRow) bool { return row.Name == name })
+	if i < 0 {
+		s.pageError(w, r, http.StatusNotFound, "Not found", "No source is named "+name+", in the config or in the archive.")
+		return
+	}
+	v := sourceView{Source: rows[i], Figures: s.figures(infos), Timeline: s.timeline(infos), Total: len(infos)}
+
+	list := make([]*archive.IncidentInfo, 0, len(infos))
+	for i := range infos {
+		if after == nil || compareKeys(keyOf(&infos[i]), *after) > 0 {
+			list = append(list, &infos[i])
+		}
+	}
+	slices.SortFunc(list, func(a, b *archive.IncidentInfo) int { return compareKeys(keyOf(a), keyOf(b)) })
+	if len(list) > p.limit {
+		list = list[:p.limit]
+		last := keyOf(list[len(list)-1])
+		v.Older = s.sourcePath(name) + "?before=" + encodeCursor(sourceCursor, last.at.Format(timeLayout), last.source, last.id)
+	}
+	if after != nil {
+		v.First = s.sourcePath(name)
+	}
+	for _, in := range list {
+		v.Incidents = append(v.Incidents, s.incidentRow(in))
+	}
+	s.render(w, r, http.StatusOK, "source", &pageData{
+		Title:  rows[i].Title,
+		Nav:    "overview",
+		Feed:   s.sourcePath(name) + "/feed.atom",
+		Crumbs: []crumb{{"Overview", s.prefix + "/"}},
+		Data:   v,
+	})
+}

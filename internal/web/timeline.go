@@ -1,0 +1,174 @@
+package web
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// The incident timeline of a source page: an SVG drawn on the server, one bar per UTC
+// day of the last timelineDays up to today. A day's bar shows the worst incident under
+// way that day: its colour and, so that colour is not the only signal, its height (a
+// quiet day is a low grey bar, a critical day a full one); a day with maintenance only
+// is an outlined blue bar. Each bar links to that day's worst incident and is titled with
+// every incident of the day, which also serves as its accessible name.
+const (
+	timelineDays  = 90
+	timelineWidth = 960
+	barsHeight    = 40
+	barGap        = 2
+)
+
+// timeline is the chart's view: coordinates in the SVG's user units. The SVG stretches
+// to the width of the page (on a phone too, where the bars get thinner), so its axis
+// labels are HTML under it: the first day, the middle one and today.
+type timeline struct {
+	Width, Height int
+	Bars          []bar
+	Axis          [3]string
+	Count         int // incidents shown
+	Days          int
+}
+
+type bar struct {
+	X, Y, W, H string
+	Class      string
+	URL, Title string // empty URL: a quiet day, not a link
+}
+
+// dayItem is an incident under way on a day.
+type dayItem struct {
+	in          *archive.IncidentInfo
+	maintenance bool
+}
+
+func (s *Server) timeline(infos []archive.IncidentInfo) timeline {
+	now := s.now().UTC()
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	first := today.AddDate(0, 0, -(timelineDays - 1))
+	days := make([][]dayItem, timelineDays)
+	shown := map[*archive.IncidentInfo]bool{}
+	for i := range infos {
+		in := &infos[i]
+		inc := &in.Latest
+		from, to := span(in, now)
+		if from.IsZero() || from.After(now) || to.Before(first) {
+			continue
+		}
+		for d := max(0, int(from.Sub(first)/day)); d < timelineDays; d++ {
+			start := first.AddDate(0, 0, d)
+			if start.After(to) {
+				break
+			}
+			days[d] = append(days[d], dayItem{in, inc.Kind == model.KindMaintenance})
+			shown[in] = true
+		}
+	}
+
+	slot := float64(timelineWidth) / timelineDays
+	t := timeline{Width: timelineWidth, Height: barsHeight, Count: len(shown), Days: timelineDays,
+		Axis: [3]string{first.Format("Jan 2"), first.AddDate(0, 0, timelineDays/2).Format("Jan 2"), "today"}}
+	for d, items := range days {
+		date := first.AddDate(0, 0, d)
+		b := bar{X: num(float64(d)*slot + barGap/2), W: num(slot - barGap), Class: "bar day-quiet"}
+		h := 8
+		if len(items) == 0 {
+			b.Title = date.Format("Jan 2") + ": no incident"
+		} else {
+			slices.SortStableFunc(items, func(a, b dayItem) int {
+				return cmp.Or(cmp.Compare(rankOf(b), rankOf(a)), compareKeys(keyOf(a.in), keyOf(b.in)))
+			})
+			worst := items[0]
+			h = dayHeight(worst)
+			b.Class = "bar " + impactClass(worst.in.Latest.Impact)
+			if worst.maintenance {
+				b.Class = "bar bar-maint"
+			}
+			b.URL = s.incidentPath(worst.in.Source, worst.in.ID)
+			names := make([]string, len(items))
+			for i, it := range items {
+				names[i] = s.barTitle(it.in)
+			}
+			b.Title = date.Format("Jan 2") + ": " + strings.Join(names, "; ")
+		}
+		b.Y, b.H = strconv.Itoa(barsHeight-h), strconv.Itoa(h)
+		t.Bars = append(t.Bars, b)
+	}
+	return t
+}
+
+// span is when an incident was under way: from its start (a maintenance: its scheduled
+// start) to its resolution, or to now while it is open, or to its last update when it
+// was closed without a resolution time.
+func span(in *archive.IncidentInfo, now time.Time) (from, to time.Time) {
+	inc := &in.Latest
+	from, to = keyOf(in).at, inc.ResolvedAt
+	if inc.Kind == model.KindMaintenance {
+		to = firstNonZero(inc.ResolvedAt, inc.ScheduledUntil)
+	}
+	switch {
+	case !to.IsZero():
+	case inc.Open() && !in.Removed:
+		to = now
+	default:
+		if u := newestUpdate(inc.Updates); u != nil {
+			to = u.PostedAt
+		}
+	}
+	if to.Before(from) {
+		to = from
+	}
+	return from, to
+}
+
+// rankOf orders a day's incidents, the worst first; maintenance ranks below every
+// incident.
+func rankOf(it dayItem) int {
+	if it.maintenance {
+		return 0
+	}
+	return 1 + impactRank(it.in.Latest.Impact)
+}
+
+// dayHeight encodes the worst impact of a day, so the chart does not rely on colour.
+func dayHeight(it dayItem) int {
+	if it.maintenance {
+		return 16
+	}
+	switch it.in.Latest.Impact {
+	case model.ImpactCritical:
+		return barsHeight
+	case model.ImpactMajor:
+		return 30
+	case model.ImpactNone:
+		return 12
+	}
+	return 21
+}
+
+// barTitle names an incident in a day's title: its title, impact, start and length.
+func (s *Server) barTitle(in *archive.IncidentInfo) string {
+	inc := &in.Latest
+	t := titleOf(inc) + " (" + strings.ToLower(impactBadge(inc.Impact).Label) + ", " + s.stamp(keyOf(in).at).Abs
+	if d := s.duration(inc); d != "" {
+		t += ", " + d
+	}
+	return t + ")"
+}
+
+func firstNonZero(ts ...time.Time) time.Time {
+	for _, t := range ts {
+		if !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// num writes a coordinate with one decimal, enough at this scale and stable in goldens.
+func num(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }

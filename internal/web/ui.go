@@ -1,0 +1,211 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// The UI (SPEC §6 "UI") is server-rendered with html/template: the templates and the
+// static files (one stylesheet, one small script that no page needs) are embedded, and
+// the templates parsed once, when the package loads. Each page is the layout plus its
+// own template; handlers build a view value in Go and the templates only lay it out.
+
+//go:embed ui/templates/*.html
+var templateFS embed.FS
+
+//go:embed ui/static
+var staticFS embed.FS
+
+// contentSecurityPolicy is sent with every HTML page: only our own script and styles,
+// no inline script or style, no plugins, no framing, forms only to ourselves.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// pageNames are the pages, each ui/templates/<name>.html defining "content".
+var pageNames = []string{"dashboard", "source", "incident", "change", "compare", "search", "error"}
+
+// pageTemplates holds each page parsed with the layout. A template that does not parse
+// is a build bug: the package panics on load, and every test fails.
+var pageTemplates = func() map[string]*template.Template {
+	base := template.Must(template.New("layout.html").Funcs(templateFuncs).
+		ParseFS(templateFS, "ui/templates/layout.html", "ui/templates/partials.html"))
+	out := make(map[string]*template.Template, len(pageNames))
+	for _, name := range pageNames {
+		out[name] = template.Must(template.Must(base.Clone()).ParseFS(templateFS, "ui/templates/"+name+".html"))
+	}
+	return out
+}()
+
+// assetVersions maps each static file to a short hash of its content, appended to its
+// URL so a browser that cached an older copy fetches the new one.
+var assetVersions = func() map[string]string {
+	out := map[string]string{}
+	err := fs.WalkDir(staticFS, "ui/static", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := staticFS.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		out[strings.TrimPrefix(path, "ui/static/")] = hex.EncodeToString(sum[:6])
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	return out
+}()
+
+var templateFuncs = template.FuncMap{
+	"asset": func(name string) string { return "/static/" + name + "?v=" + assetVersions[name] },
+	"inc":   func(n int) int { return n + 1 },
+	"plural": func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return strconv.Itoa(n) + " " + many
+	},
+}
+
+// pageData is what the layout needs; Data is the page's own view.
+type pageData struct {
+	Title  string  // the <title>, before " · statuswatch"
+	Nav    string  // the active item of the main navigation: "overview" or "search"
+	Query  string  // the search box's value
+	Feed   string  // the page's Atom feed, announced with <link rel="alternate">
+	Crumbs []crumb // the breadcrumb trail above the heading, when the page is nested
+	Parked int     // parked outbox messages, shown as a banner
+	Prefix string  // the path of BaseURL, before every link
+	Now    stamp   // when the page was rendered
+	Data   any
+}
+
+// crumb is one link of the breadcrumb trail.
+type crumb struct {
+	Label, URL string
+}
+
+// render answers status with the page name, rendered into a buffer first so that a
+// template error is a clean 500 rather than half a page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, p *pageData) {
+	p.Prefix = s.prefix
+	p.Now = s.stamp(s.now())
+	p.Parked = s.parkedCount(r)
+	var buf bytes.Buffer
+	if err := pageTemplates[name].ExecuteTemplate(&buf, "layout", p); err != nil {
+		s.log.Error("rendering a page failed", "page", name, "path", r.URL.Path, "err", err)
+		setHTMLHeaders(w.Header())
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte("<!doctype html><title>Error</title><p>Internal error: the page could not be rendered.</p>\n"))
+		return
+	}
+	setHTMLHeaders(w.Header())
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// setHTMLHeaders sets the headers of every HTML answer. Pages show live data, so a
+// browser revalidates them every time.
+func setHTMLHeaders(h http.Header) {
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("Cache-Control", "no-cache")
+}
+
+// parkedTTL is how long the count of parked messages is reused. Counting reads the whole
+// outbox, which grows while Slack is unreachable; a banner a few seconds late costs
+// nothing, a full scan on every page load would.
+const parkedTTL = 5 * time.Second
+
+// parkedCache remembers the last count of parked messages.
+type parkedCache struct {
+	mu  sync.Mutex
+	at  time.Time // when counted (monotonic clock), zero: never
+	n   int
+	ttl time.Duration
+}
+
+// parkedCount is the number of parked outbox messages, for the banner. A failure to read
+// it is logged and shows no banner: the page itself may still be readable.
+func (s *Server) parkedCount(r *http.Request) int {
+	c := &s.parked
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.at.IsZero() && time.Since(c.at) < c.ttl {
+		return c.n
+	}
+	msgs, err := s.store.Messages(model.MessageParked)
+	if err != nil {
+		s.log.Error("archive read failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		return 0
+	}
+	c.at, c.n = time.Now(), len(msgs)
+	return c.n
+}
+
+// errorView is the error page's view.
+type errorView struct {
+	Status  int
+	Heading string
+	Message string
+}
+
+// pageError answers status with an error page.
+func (s *Server) pageError(w http.ResponseWriter, r *http.Request, status int, heading, msg string) {
+	s.render(w, r, status, "error", &pageData{
+		Title: heading,
+		Data:  errorView{Status: status, Heading: heading, Message: msg},
+	})
+}
+
+// pageArchiveError is archiveError for pages: a 404 page with notFound for
+// archive.ErrNotFound, else a 500 page, the details logged and not shown.
+func (s *Server) pageArchiveError(w http.ResponseWriter, r *http.Request, err error, notFound string) {
+	if errors.Is(err, archive.ErrNotFound) {
+		s.pageError(w, r, http.StatusNotFound, "Not found", notFound)
+		return
+	}
+	s.log.Error("archive read failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	s.pageError(w, r, http.StatusInternalServerError, "Internal error", "The archive could not be read. The details are in the daemon's log.")
+}
+
+// wantsHTML reports whether a request for a path outside the API comes from a browser,
+// which gets an error page rather than JSON.
+func wantsHTML(r *http.Request) bool {
+	return !strings.HasPrefix(r.URL.Path, "/api/") && strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// Paths of the UI, each under the prefix of BaseURL. Sources and ids are path-escaped;
+// ids are URL ids (model.URLID).
+
+func (s *Server) sourcePath(source string) string {
+	return s.prefix + "/sources/" + url.PathEscape(source)
+}
+
+func (s *Server) incidentPath(source, id string) string {
+	return s.prefix + "/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(model.URLID(id))
+}
+
+func (s *Server) changePath(source, id string, n int) string {
+	return s.incidentPath(source, id) + "/changes/" + strconv.Itoa(n)
+}
+
+func (s *Server) comparePath(source, id string, from, to int) string {
+	return s.incidentPath(source, id) + "/diff?from=" + strconv.Itoa(from) + "&to=" + strconv.Itoa(to)
+}
