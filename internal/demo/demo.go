@@ -34,6 +34,9 @@ type Options struct {
 	Stderr io.Writer
 	// Ready, when set, receives the UI's URL once it serves (tests).
 	Ready func(url string)
+	// Step, when set, is called after each step is polled, before the next one: a test can
+	// look at the UI at every step while the replay waits.
+	Step func(i int, s Step)
 	// Done, when set, is called after the last step (tests).
 	Done func()
 }
@@ -118,6 +121,9 @@ sources:
 		fmt.Fprintf(o.Stdout, "▶ step %d/%d: %s\n", i+1, len(steps), s.Say)
 		if _, err := d.PollNow(runCtx, "acme"); err != nil && runCtx.Err() == nil {
 			fmt.Fprintf(o.Stderr, "demo: poll: %v\n", err)
+		}
+		if o.Step != nil {
+			o.Step(i, s)
 		}
 	}
 	if runCtx.Err() == nil {
