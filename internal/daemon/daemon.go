@@ -164,7 +164,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 		<-httpDone
 		return err
 	}
-	d.refreshGauges()
 	d.tick()
 	if _, err := d.cron.AddFunc(fmt.Sprintf("@every %s", d.wdEvery), d.tick); err != nil {
 		return fmt.Errorf("schedule watchdog: %w", err)
@@ -174,7 +173,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	d.cron.Start()
 	d.notify("READY=1")
-	go d.prune() // after READY: start-up never waits on a large prune
+	// After READY: start-up never waits on a large archive's counts or prune.
+	go func() {
+		d.refreshGauges()
+		d.prune()
+	}()
 	d.log.Info("watcher running", "sources", len(d.config().Sources), "listen", d.Addr())
 
 	<-ctx.Done()
