@@ -49,7 +49,10 @@ func runIncidents(ctx context.Context, e *env, args []string) int {
 	fmt.Fprintln(tw, "INCIDENT\tSTATUS\tIMPACT\tSTARTED\tVERSIONS\tTITLE")
 	for _, in := range rows {
 		status := string(in.Status)
-		if in.Removed {
+		switch {
+		case in.Migrated:
+			status = "migrated"
+		case in.Removed:
 			status = "removed"
 		}
 		fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\t%d\t%s\n", in.Source, in.ID, status, in.Impact, fmtTime(timeOf(in.StartedAt)), in.Versions, oneLine(in.Title))

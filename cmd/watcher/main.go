@@ -46,7 +46,7 @@ func commands() []command {
 		{"run", "", "the daemon: schedules, polls, archives, notifies, serves listen", runRun},
 		{"poll", "", "one round now, delivers the outbox, exits (3: a source failed or a message is queued)", runPoll},
 		{"check", "", "validates the config", runCheck},
-		{"detect", "URL", "prints the detected provider", notImplemented("detect")},
+		{"detect", "URL", "prints the detected provider", runDetect},
 		{"incidents", "", "lists archived incidents", runIncidents},
 		{"history", "SOURCE/ID", "lists the versions of an incident with their summaries", runHistory},
 		{"diff", "SOURCE/ID [FROM [TO]]", "prints a change set as text (default: previous → latest)", runDiff},
@@ -84,15 +84,4 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun `watcher <command> -h` for a command's flags.")
-}
-
-func notImplemented(name string) func(context.Context, *env, []string) int {
-	return func(_ context.Context, e *env, args []string) int {
-		fs := newFlags(e, name, "", "not implemented yet")
-		if code, ok := parse(fs, args); !ok {
-			return code
-		}
-		fmt.Fprintf(e.stderr, "watcher %s: not implemented yet\n", name)
-		return exitUsage
-	}
 }

@@ -29,7 +29,7 @@ type incidentRow struct {
 	StartedAt *time.Time   `json:"started_at"`
 	Versions  int          `json:"versions"`
 	Removed   bool         `json:"removed"`
-	open      bool
+	Migrated  bool         `json:"migrated"`
 }
 
 // versionRow is one line of `watcher history`.
@@ -87,10 +87,10 @@ func (l localReader) Incidents(_ context.Context, source string, open bool) ([]i
 	rows := make([]incidentRow, 0, len(list))
 	for _, in := range list {
 		inc := &in.Latest
-		if open && (!inc.Open() || in.Removed) {
+		if open && (!inc.Open() || in.Removed || in.Migrated) {
 			continue
 		}
-		r := incidentRow{Source: in.Source, ID: in.ID, Title: inc.Title, Status: inc.Status, Impact: inc.Impact, Versions: in.Versions, Removed: in.Removed}
+		r := incidentRow{Source: in.Source, ID: in.ID, Title: inc.Title, Status: inc.Status, Impact: inc.Impact, Versions: in.Versions, Removed: in.Removed, Migrated: in.Migrated}
 		if !inc.StartedAt.IsZero() {
 			r.StartedAt = &inc.StartedAt
 		}

@@ -18,6 +18,9 @@ type health struct {
 	LastError string    `json:"last_error,omitempty"` // of the latest failure
 	Since     time.Time `json:"since,omitzero"`       // first failure of the run
 	Down      bool      `json:"down,omitempty"`       // the EventSourceDown message was written
+	// Unreadable counts the failures in a row whose answer could not be read at all
+	// (malformed, or the endpoint gone): a kind: auto source is detected again after a few.
+	Unreadable int `json:"unreadable,omitempty"`
 }
 
 func loadHealth(src *bolt.Bucket) (health, error) {
@@ -37,6 +40,12 @@ func loadHealth(src *bolt.Bucket) (health, error) {
 // threshold exactly writes one EventSourceDown message with errText, in the same
 // transaction; a threshold below 1 counts as 1, so a source can never fail unreported.
 func (s *Store) RecordFailure(source, errText string, threshold int) (failures int, err error) {
+	return s.RecordFailureOf(source, errText, threshold, false)
+}
+
+// RecordFailureOf is RecordFailure that also says whether the answer was unreadable
+// (malformed, or its endpoint gone), counting those in a row for re-detection.
+func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadable bool) (failures int, err error) {
 	if source == "" {
 		return 0, errors.New("archive: record failure: empty source name")
 	}
@@ -56,6 +65,11 @@ func (s *Store) RecordFailure(source, errText string, threshold int) (failures i
 		}
 		h.Failures++
 		h.LastError = errText
+		if unreadable {
+			h.Unreadable++
+		} else {
+			h.Unreadable = 0
+		}
 		if h.Failures == threshold && !h.Down {
 			if _, err := putMessage(tx.Bucket(bucketOutbox), model.Message{
 				Source: source, Event: model.EventSourceDown, Text: errText, CreatedAt: now,

@@ -16,6 +16,8 @@ type PollState struct {
 	PendingMisses bool
 	// Kind is the provider detected for a kind: auto source; empty until detected.
 	Kind string
+	// Unreadable counts the failed polls in a row whose answer could not be read.
+	Unreadable int
 }
 
 // PollState reads a source's poll state in one short read transaction.
@@ -26,6 +28,11 @@ func (s *Store) PollState(source string) (PollState, error) {
 		ps.Fetch, err = decodeFetchState(get(st, keyFetch))
 		ps.PendingMisses = get(st, keyPending) != nil
 		ps.Kind = string(get(st, keyKind))
+		if err != nil {
+			return err
+		}
+		h, err := loadHealth(sourceBucket(tx, source))
+		ps.Unreadable = h.Unreadable
 		return err
 	})
 	return ps, wrapErr("poll state "+source, err)

@@ -52,7 +52,7 @@ func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	}
 	out, err := p.poll(ctx, src)
 	if err != nil {
-		failures, ferr := p.Store.RecordFailure(src.Name, err.Error(), src.FailureThreshold)
+		failures, ferr := p.Store.RecordFailureOf(src.Name, err.Error(), src.FailureThreshold, unreadable(err))
 		if ferr != nil {
 			return out, errors.Join(err, fmt.Errorf("record failure: %w", ferr))
 		}
@@ -70,13 +70,17 @@ func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) 
 
 func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) {
 	var out Outcome
-	prov, err := fetch.New(src.Kind, p.Client)
-	if err != nil {
-		return out, err
-	}
 	ps, err := p.Store.PollState(src.Name)
 	if err != nil {
 		return out, fmt.Errorf("read fetch state: %w", err)
+	}
+	kind, err := p.kind(ctx, src, &ps)
+	if err != nil {
+		return out, err
+	}
+	prov, err := fetch.New(kind, p.Client)
+	if err != nil {
+		return out, err
 	}
 	state := ps.Fetch
 	p.mu.Lock()
@@ -124,6 +128,59 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	}
 	out.Changes, out.Messages = r.Changed, r.Messages
 	return out, nil
+}
+
+// redetectAfter is how many polls in a row must fail to parse before a kind: auto source
+// is detected again: vendors migrate (SPEC §3), but one bad answer is no migration.
+const redetectAfter = 3
+
+// kind resolves a source's provider: its configured kind, else the one detected and
+// remembered in the archive, else a detection now. After redetectAfter parse failures in a
+// row it detects again; a different platform freezes the old incidents as migrated and
+// takes the new platform in as a new source (SPEC §4).
+func (p *Poller) kind(ctx context.Context, src *config.Source, ps *archive.PollState) (string, error) {
+	if src.Kind != "" && src.Kind != "auto" {
+		return src.Kind, nil
+	}
+	// The count lives in the archive, so one-shot `watcher poll` runs re-detect too.
+	// Every redetectAfter-th unreadable answer, not every one after: a page that stays
+	// broken on the same platform must not cost a detection per poll.
+	redetect := ps.Unreadable > 0 && ps.Unreadable%redetectAfter == 0
+	if ps.Kind != "" && !redetect {
+		return ps.Kind, nil
+	}
+	det := &fetch.Detector{Client: p.Client, Headers: src.Model().Headers}
+	d, err := det.Detect(ctx, src.URL)
+	if err != nil {
+		if ps.Kind != "" {
+			return ps.Kind, nil // keep polling what we had; the parse errors speak for themselves
+		}
+		return "", fmt.Errorf("detect provider: %w", err)
+	}
+	switch {
+	case ps.Kind == "":
+		if err := p.Store.SetKind(src.Name, d.Kind); err != nil {
+			return "", err
+		}
+		p.logger().Info("provider detected", "source", src.Name, "kind", d.Kind, "evidence", d.Evidence)
+	case ps.Kind != d.Kind:
+		frozen, err := p.Store.Migrate(src.Name, d.Kind, p.now())
+		if err != nil {
+			return "", err
+		}
+		ps.Fetch, ps.PendingMisses = nil, false
+		p.logger().Warn("page moved to another platform: old incidents frozen as migrated",
+			"source", src.Name, "from", ps.Kind, "to", d.Kind, "frozen", frozen, "evidence", d.Evidence)
+	}
+	ps.Kind = d.Kind
+	return d.Kind, nil
+}
+
+// unreadable reports whether a poll's answer could not be read at all — malformed, or its
+// endpoint gone (404, 410) — which is what a page that moved to another platform answers.
+func unreadable(err error) bool {
+	var se *fetch.StatusError
+	return errors.Is(err, fetch.ErrMalformed) || (errors.As(err, &se) && (se.Code == 404 || se.Code == 410))
 }
 
 // Filter is the notification gate of a source's options (SPEC §3): components, min_impact,

@@ -52,6 +52,9 @@ type Component struct {
 	Status string `json:"status"`
 }
 
+// pageID is the fake page's Statuspage id.
+const pageID = "fkpg0acme001"
+
 // Transport answers requests by calling the page directly, without a socket: benchmarks
 // measure our side of a poll, not the loopback stack's.
 func (p *Statuspage) Transport() http.RoundTripper { return transport{p} }
@@ -126,7 +129,12 @@ func (p *Statuspage) render() map[string][]byte {
 	if p.bodies != nil {
 		return p.bodies
 	}
-	page := map[string]any{"id": "fakepage", "name": p.Name, "url": "", "time_zone": "Etc/UTC", "updated_at": "2026-01-01T00:00:00Z"}
+	// A page and component shaped like Statuspage's own (12-character ids, page_id, group
+	// and showcase fields), so provider detection recognises the fake as Statuspage.
+	page := map[string]any{"id": pageID, "name": p.Name, "url": "", "time_zone": "Etc/UTC", "updated_at": "2026-01-01T00:00:00Z"}
+	component := map[string]any{"id": "fkcmp0api001", "name": "API", "status": "operational", "page_id": pageID,
+		"group": false, "showcase": true, "group_id": nil, "position": 1, "only_show_if_degraded": false,
+		"description": nil, "start_date": nil, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
 	inc := p.incidents
 	if inc == nil {
 		inc = []Incident{}
@@ -145,7 +153,7 @@ func (p *Statuspage) render() map[string][]byte {
 	b := map[string][]byte{
 		"/api/v2/incidents.json":              mustJSON(map[string]any{"page": page, "incidents": inc}),
 		"/api/v2/scheduled-maintenances.json": mustJSON(map[string]any{"page": page, "scheduled_maintenances": mnt}),
-		"/api/v2/summary.json":                mustJSON(map[string]any{"page": page, "components": []any{}, "incidents": []any{}, "scheduled_maintenances": []any{}, "status": map[string]string{"indicator": "none", "description": "All Systems Operational"}}),
+		"/api/v2/summary.json":                mustJSON(map[string]any{"page": page, "components": []any{component}, "incidents": []any{}, "scheduled_maintenances": []any{}, "status": map[string]string{"indicator": "none", "description": "All Systems Operational"}}),
 	}
 	for _, in := range append(append([]Incident(nil), inc...), mnt...) {
 		b["/api/v2/incidents/"+in.ID+".json"] = mustJSON(map[string]any{"page": page, "incident": in})
