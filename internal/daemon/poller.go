@@ -107,6 +107,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	if err != nil {
 		return out, err
 	}
+	fetch.Clean(res.Snapshot) // vendor text is data: valid UTF-8, no control characters
 	policy := archive.Policy{FirstPoll: p.OnFirstPoll, Pass: Filter(src)}
 	if res.Snapshot == nil && !res.StateChanged(state) {
 		// Every endpoint 304 or byte-identical: nothing to write, unless incidents missed
