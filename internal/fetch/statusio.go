@@ -496,9 +496,32 @@ func normaliseStatusIO(api *sioAPI, feed *sioFeed, pageID string, base *url.URL,
 		if archived != nil {
 			prev = archived(id)
 		}
+		if prev != nil && prev.Open() && !newerItem(groups[id], prev) {
+			// The API stopped listing an incident the archive holds open, and the feed says
+			// nothing new about it: one glitchy answer is no resolution. Leaving it out lets
+			// the archive's two-misses-in-a-row rule for open-only pages decide (SPEC §4).
+			continue
+		}
 		out = append(out, closedFromFeed(id, groups[id], prev))
 	}
 	return out
+}
+
+// newerItem reports whether the feed has an item about an incident posted after the
+// latest update the archive holds of it.
+func newerItem(items []sioItem, prev *model.Incident) bool {
+	var latest time.Time
+	for _, u := range prev.Updates {
+		if u.PostedAt.After(latest) {
+			latest = u.PostedAt
+		}
+	}
+	for _, it := range items {
+		if it.posted.After(latest) {
+			return true
+		}
+	}
+	return false
 }
 
 // normalise maps one event the API lists as open.

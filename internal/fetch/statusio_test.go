@@ -502,3 +502,26 @@ func FuzzStatusIO(f *testing.F) {
 		}
 	})
 }
+
+// One API answer that lacks an open incident, with nothing new about it in the feed, is
+// no resolution: the incident is left out and the archive's two-miss rule decides.
+func TestStatusIOGlitchIsNoResolution(t *testing.T) {
+	const page, id = "5b36dc6502d06804c08349f7", "6a1b2c3d4e5f60718293a4b5"
+	t1 := time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC)
+	item := func(at time.Time, title string) sioItem {
+		return sioItem{ids: []string{page, id}, key: id, kind: model.KindIncident, title: title, body: title, posted: at, stamp: at.Format(time.RFC3339)}
+	}
+	archived := func(string) *model.Incident {
+		return &model.Incident{ID: id, Kind: model.KindIncident, Status: model.StatusIdentified, Title: "API errors",
+			Updates: []model.Update{{ID: "x", Status: model.StatusIdentified, Body: "Identified.", PostedAt: t1}}}
+	}
+	base, _ := url.Parse("https://status.example.com/")
+	got := normaliseStatusIO(&sioAPI{}, &sioFeed{items: []sioItem{item(t1, "Identified")}}, page, base, archived)
+	if len(got) != 0 {
+		t.Errorf("API glitch with a stale feed: got %d incidents (%v), want none", len(got), got[0].Status)
+	}
+	got = normaliseStatusIO(&sioAPI{}, &sioFeed{items: []sioItem{item(t1, "Identified"), item(t1.Add(time.Hour), "Resolved")}}, page, base, archived)
+	if len(got) != 1 || got[0].Status != model.StatusResolved {
+		t.Errorf("a newer closing item: got %+v, want the incident resolved", got)
+	}
+}
