@@ -1,0 +1,537 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/fakepage"
+)
+
+// incidentsPath is the endpoint both tools poll; polls are counted by its requests.
+const incidentsPath = "/api/v2/incidents.json"
+
+// bench is one benchmark in progress.
+type bench struct {
+	o        options
+	tmp      string
+	log      io.Writer
+	watcher  string // built binary
+	urlwatch string // urlwatch executable, with -urlwatch
+	fleet    *fakepage.Fleet
+	res      *results
+}
+
+func (b *bench) logf(format string, args ...any) {
+	fmt.Fprintf(b.log, "%s  "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+func (b *bench) all(ctx context.Context) error {
+	b.res.LoadStart = loadAvg()
+	if err := b.build(ctx); err != nil {
+		return err
+	}
+	if b.o.Urlwatch {
+		path, version, err := ensureUrlwatch(ctx, b.log)
+		if err != nil {
+			return err
+		}
+		b.urlwatch, b.res.UrlwatchVersion = path, version
+		b.logf("urlwatch: %s (%s)", path, version)
+	}
+	n := b.o.Sources
+	if b.o.Duration > 0 {
+		n = max(n, b.o.DaemonSources)
+	}
+	b.res.Pages = n
+	b.logf("serving %d pages on 127.0.0.1", n)
+	fleet, err := fakepage.NewFleet(n)
+	if err != nil {
+		return err
+	}
+	defer fleet.Close()
+	b.fleet = fleet
+	b.res.PayloadBytes = payloadSize(fleet)
+
+	for r := range b.o.Runs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		pr, err := b.pollRun(ctx, r)
+		if err != nil {
+			return fmt.Errorf("run %d: %w", r+1, err)
+		}
+		b.res.addPoll(pr)
+	}
+	if b.o.Duration > 0 {
+		for r := range b.o.Runs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			dr, err := b.daemonRun(ctx, r)
+			if err != nil {
+				return fmt.Errorf("daemon run %d: %w", r+1, err)
+			}
+			b.res.addDaemon(dr)
+		}
+	}
+	b.res.LoadEnd = loadAvg()
+	return nil
+}
+
+// build compiles cmd/watcher into the temp directory.
+func (b *bench) build(ctx context.Context) error {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	if v, err := exec.CommandContext(ctx, goBin, "env", "GOVERSION").Output(); err == nil {
+		b.res.GoVersion = strings.TrimSpace(string(v))
+	}
+	if rev, err := exec.CommandContext(ctx, "git", "rev-parse", "--short", "HEAD").Output(); err == nil {
+		b.res.Revision = strings.TrimSpace(string(rev))
+		if st, err := exec.CommandContext(ctx, "git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+			b.res.Revision += " with uncommitted changes"
+		}
+	}
+	if b.o.Watcher != "" {
+		b.watcher = b.o.Watcher
+		b.logf("measuring %s", b.watcher)
+		return nil
+	}
+	b.watcher = filepath.Join(b.tmp, "watcher")
+	b.logf("building %s", b.watcher)
+	cmd := exec.CommandContext(ctx, goBin, "build", "-o", b.watcher, "github.com/statuswatch/statuswatch/cmd/watcher")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("go build: %w\n%s", err, out)
+	}
+	return nil
+}
+
+// payloadSize is the size of page 0's incidents.json.
+func payloadSize(f *fakepage.Fleet) int {
+	req, _ := http.NewRequest(http.MethodGet, f.URL(0)+incidentsPath, nil)
+	resp, err := f.Page(0).Transport().RoundTrip(req)
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	n, _ := io.Copy(io.Discard, resp.Body)
+	f.Page(0).Requests()
+	return int(n)
+}
+
+// writeWatcherConfig writes a config for the first n pages into dir.
+func (b *bench) writeWatcherConfig(dir string, n int, schedule string) (string, error) {
+	var s strings.Builder
+	fmt.Fprintf(&s, "database: %s\n", filepath.Join(dir, "watcher.db"))
+	s.WriteString("listen: \"\"\non_first_poll: open\n")
+	fmt.Fprintf(&s, "defaults:\n  schedule: %q\n  timeout: 30s\n  maintenance: false\n", schedule)
+	fmt.Fprintf(&s, "http:\n  concurrency: %d\n", b.o.Concurrency)
+	s.WriteString("sources:\n")
+	for i := range n {
+		fmt.Fprintf(&s, "  - name: p%04d\n    url: %s\n    kind: statuspage\n", i, b.fleet.URL(i))
+	}
+	path := filepath.Join(dir, "watcher.yaml")
+	return path, os.WriteFile(path, []byte(s.String()), 0o600)
+}
+
+// reqCount counts the answers to incidents.json in a request log.
+type reqCount struct{ OK, NotModified, Other int }
+
+func (c reqCount) total() int { return c.OK + c.NotModified + c.Other }
+
+func (c reqCount) String() string {
+	return fmt.Sprintf("%d × 200, %d × 304, %d other", c.OK, c.NotModified, c.Other)
+}
+
+func countRequests(log []fakepage.Request) reqCount {
+	var c reqCount
+	for _, r := range log {
+		if r.Path != incidentsPath {
+			continue
+		}
+		switch r.Status {
+		case http.StatusOK:
+			c.OK++
+		case http.StatusNotModified:
+			c.NotModified++
+		default:
+			c.Other++
+		}
+	}
+	return c
+}
+
+// pollResult is what one run of the poll phases measured.
+type pollResult struct {
+	WatcherStart, UrlwatchStart usage // a command that does nothing: `watcher version`, `urlwatch --version`
+	WatcherCold, WatcherWarm    usage
+	UrlwatchCold, UrlwatchWarm  usage
+	Requests                    map[string]reqCount // by round label
+
+	ArchiveAfterCold int64 // file bytes
+
+	UnchangedCPU       time.Duration // median over the unchanged rounds
+	UnchangedGrowth    int64         // file bytes grown over them (must be 0)
+	UnchangedIdentical bool          // the file is byte-identical after them
+
+	ChangedCPU     time.Duration // median over the rounds with changes
+	NewVersions    int
+	ChangedFile    int64 // file bytes grown over those rounds
+	ChangedAlloc   int64 // bucket page bytes grown
+	ChangedInuse   int64 // bucket bytes in use grown
+	ChangedParts   map[string]int64
+	WantedVersions int
+}
+
+// pollRun runs the poll phases once: cold and warm rounds (side by side with urlwatch),
+// unchanged rounds, rounds with changes.
+func (b *bench) pollRun(ctx context.Context, r int) (*pollResult, error) {
+	dir := filepath.Join(b.tmp, fmt.Sprintf("run%d", r+1))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	b.fleet.Reset()
+	b.fleet.Requests()
+	cfg, err := b.writeWatcherConfig(dir, b.o.Sources, "@every 2m")
+	if err != nil {
+		return nil, err
+	}
+	db := filepath.Join(dir, "watcher.db")
+	poll := child{name: "watcher-poll", dir: dir, path: b.watcher, args: []string{"poll", "-config", cfg}}
+	var uw *urlwatchRun
+	if b.urlwatch != "" {
+		if uw, err = newUrlwatchRun(b.urlwatch, filepath.Join(dir, "urlwatch"), b.fleet, b.o.Sources); err != nil {
+			return nil, err
+		}
+	}
+	res := &pollResult{Requests: map[string]reqCount{}}
+
+	// The cost of starting each program at all, the floor under every round.
+	if res.WatcherStart, err = startCost(ctx, child{name: "watcher-version", dir: dir, path: b.watcher, args: []string{"version"}}); err != nil {
+		return nil, err
+	}
+	if uw != nil {
+		c := uw.child()
+		c.name, c.args = "urlwatch-version", []string{"--version"}
+		if res.UrlwatchStart, err = startCost(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+
+	// One round of one tool, with the answers it got.
+	round := func(label string, c child) (usage, error) {
+		b.fleet.Requests()
+		c.name = strings.ReplaceAll(label, " ", "-") // its logs: the last round of each kind
+		u, err := c.run(ctx)
+		res.Requests[label] = countRequests(b.fleet.Requests())
+		return u, err
+	}
+	// Cold then warm; the tools alternate, and which goes first alternates by run.
+	for _, phase := range []string{"cold", "warm"} {
+		steps := []func() error{
+			func() error {
+				u, err := round("watcher "+phase, poll)
+				if phase == "cold" {
+					res.WatcherCold = u
+				} else {
+					res.WatcherWarm = u
+				}
+				b.logf("run %d: watcher poll %s: CPU %v, wall %v, RSS %s; %v", r+1, phase, u.CPU.Round(time.Millisecond), u.Wall.Round(time.Millisecond), mib(u.MaxRSS), res.Requests["watcher "+phase])
+				return err
+			},
+		}
+		if uw != nil {
+			steps = append(steps, func() error {
+				u, err := round("urlwatch "+phase, uw.child())
+				if phase == "cold" {
+					res.UrlwatchCold = u
+				} else {
+					res.UrlwatchWarm = u
+				}
+				b.logf("run %d: urlwatch %s: CPU %v, wall %v, RSS %s; %v", r+1, phase, u.CPU.Round(time.Millisecond), u.Wall.Round(time.Millisecond), mib(u.MaxRSS), res.Requests["urlwatch "+phase])
+				return err
+			})
+			if r%2 == 1 {
+				slices.Reverse(steps)
+			}
+		}
+		for _, step := range steps {
+			if err := step(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	size, err := measureArchive(db)
+	if err != nil {
+		return nil, err
+	}
+	res.ArchiveAfterCold = size.File
+
+	// Nothing changes: the archive must not change by one byte.
+	var cpus []time.Duration
+	for range b.o.Unchanged {
+		u, err := round("watcher unchanged", poll)
+		if err != nil {
+			return nil, err
+		}
+		cpus = append(cpus, u.CPU)
+	}
+	after, err := measureArchive(db)
+	if err != nil {
+		return nil, err
+	}
+	res.UnchangedCPU = medianDur(cpus)
+	res.UnchangedGrowth = after.File - size.File
+	res.UnchangedIdentical = after.Hash == size.Hash
+	b.logf("run %d: %d unchanged rounds: CPU %v per round (median); archive grew %d bytes, identical: %v", r+1, b.o.Unchanged, res.UnchangedCPU.Round(time.Millisecond), res.UnchangedGrowth, res.UnchangedIdentical)
+
+	// Rounds with changes: bytes per new version.
+	v0, err := countVersions(db)
+	if err != nil {
+		return nil, err
+	}
+	cpus = cpus[:0]
+	next := 0
+	for range b.o.Rounds {
+		for range b.o.Changes {
+			b.fleet.Change(next % b.o.Sources)
+			next++
+		}
+		u, err := round("watcher changed", poll)
+		if err != nil {
+			return nil, err
+		}
+		cpus = append(cpus, u.CPU)
+	}
+	end, err := measureArchive(db)
+	if err != nil {
+		return nil, err
+	}
+	v1, err := countVersions(db)
+	if err != nil {
+		return nil, err
+	}
+	res.ChangedCPU = medianDur(cpus)
+	res.NewVersions = v1 - v0
+	res.WantedVersions = b.o.Rounds * b.o.Changes
+	res.ChangedFile = end.File - after.File
+	res.ChangedAlloc = end.Alloc - after.Alloc
+	res.ChangedInuse = end.Inuse - after.Inuse
+	res.ChangedParts = map[string]int64{}
+	for k, v := range end.Parts {
+		res.ChangedParts[k] = v - after.Parts[k]
+	}
+	b.logf("run %d: %d rounds × %d changes: CPU %v per round (median); %d new versions; file +%d, pages +%d, in use +%d bytes", r+1, b.o.Rounds, b.o.Changes, res.ChangedCPU.Round(time.Millisecond), res.NewVersions, res.ChangedFile, res.ChangedAlloc, res.ChangedInuse)
+	return res, nil
+}
+
+// startCost is the median cost of 5 runs of c.
+func startCost(ctx context.Context, c child) (usage, error) {
+	var cpu, wall []time.Duration
+	var rss []float64
+	for range 5 {
+		u, err := c.run(ctx)
+		if err != nil {
+			return u, err
+		}
+		cpu, wall, rss = append(cpu, u.CPU), append(wall, u.Wall), append(rss, float64(u.MaxRSS))
+	}
+	return usage{CPU: medianDur(cpu), Wall: medianDur(wall), MaxRSS: int64(summarize(rss).median)}, nil
+}
+
+// daemonResult is what one run of the daemon phase measured.
+type daemonResult struct {
+	Prewarm usage // the `watcher poll` round that fills the archive first
+
+	Window   time.Duration // from start to the end of the run
+	CPU      time.Duration // user+sys over the window, start-up included
+	StartCPU time.Duration // CPU before the first poll (opening the archive, gauges, …)
+	Steady   time.Duration // from the first poll to the end
+	// SteadyCPU and SteadyPolls are CPU and polls from the first poll to the end.
+	SteadyCPU   time.Duration
+	SteadyPolls int
+	Polls       reqCount // every answer to incidents.json over the window
+
+	HWM      int64 // VmHWM at the end (anonymous and file-backed pages: the archive's mmap counts)
+	MaxAnon  int64 // the largest RssAnon sampled: the daemon's own memory
+	EndFile  int64 // RssFile at the end: pages of the archive (and binary) mapped in
+	Changes  int   // pages changed during the run
+	Failures int   // "poll failed" lines in the daemon's log
+}
+
+// daemonRun fills an archive with one poll round, then runs `watcher run` on it for the
+// duration while pages change.
+func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
+	dir := filepath.Join(b.tmp, fmt.Sprintf("daemon%d", r+1))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	b.fleet.Reset()
+	cfg, err := b.writeWatcherConfig(dir, b.o.DaemonSources, b.o.Schedule)
+	if err != nil {
+		return nil, err
+	}
+	res := &daemonResult{}
+	b.fleet.Requests()
+	res.Prewarm, err = child{name: "watcher-poll", dir: dir, path: b.watcher, args: []string{"poll", "-config", cfg}}.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.logf("daemon run %d: cold round over %d sources first: CPU %v, wall %v, RSS %s", r+1, b.o.DaemonSources, res.Prewarm.CPU.Round(time.Millisecond), res.Prewarm.Wall.Round(time.Millisecond), mib(res.Prewarm.MaxRSS))
+
+	cmd, stderrPath, err := child{name: "watcher-run", dir: dir, path: b.watcher, args: []string{"run", "-config", cfg}}.command(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.fleet.Requests()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		closeFiles(cmd)
+		return nil, err
+	}
+	pid := cmd.Process.Pid
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	stopDaemon := func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+		closeFiles(cmd)
+	}
+
+	change := time.NewTicker(scheduleInterval(b.o.Schedule, b.o.Duration))
+	defer change.Stop()
+	sample := time.NewTicker(250 * time.Millisecond)
+	defer sample.Stop()
+	deadline := time.NewTimer(b.o.Duration)
+	defer deadline.Stop()
+	next := 0
+	var firstPoll time.Time
+	var polls reqCount
+	// drain counts the polls answered since the last call, and notes the first one.
+	drain := func() error {
+		c := countRequests(b.fleet.Requests())
+		if firstPoll.IsZero() && c.total() > 0 {
+			firstPoll = time.Now()
+			cpu, err := procCPU(pid)
+			if err != nil {
+				return err
+			}
+			res.StartCPU = cpu
+			res.SteadyPolls -= c.total() // counted below; these ran before the CPU sample
+		}
+		polls.OK, polls.NotModified, polls.Other = polls.OK+c.OK, polls.NotModified+c.NotModified, polls.Other+c.Other
+		if !firstPoll.IsZero() {
+			res.SteadyPolls += c.total()
+		}
+		if st, err := procStatus(pid); err == nil {
+			res.MaxAnon = max(res.MaxAnon, st["RssAnon"])
+		}
+		return nil
+	}
+wait:
+	for {
+		select {
+		case <-change.C:
+			for range b.o.Changes {
+				b.fleet.Change(next % b.o.DaemonSources)
+				next++
+			}
+		case <-sample.C:
+			if err := drain(); err != nil {
+				stopDaemon()
+				return nil, err
+			}
+		case <-deadline.C:
+			break wait
+		case err := <-exited:
+			closeFiles(cmd)
+			return nil, fmt.Errorf("watcher run exited early: %v%s", err, tail(stderrPath))
+		case <-ctx.Done():
+			stopDaemon()
+			return nil, ctx.Err()
+		}
+	}
+	err = drain()
+	end := time.Now()
+	var st map[string]int64
+	if err == nil {
+		st, err = procStatus(pid)
+	}
+	if err == nil {
+		res.CPU, err = procCPU(pid)
+	}
+	stopDaemon()
+	if err != nil {
+		return nil, err
+	}
+	res.Window = end.Sub(start)
+	res.HWM, res.EndFile = st["VmHWM"], st["RssFile"]
+	res.MaxAnon = max(res.MaxAnon, st["RssAnon"])
+	res.Polls = polls
+	res.Changes = next
+	if !firstPoll.IsZero() {
+		res.Steady = end.Sub(firstPoll)
+		res.SteadyCPU = res.CPU - res.StartCPU
+	}
+	if log, err := os.ReadFile(stderrPath); err == nil {
+		res.Failures = strings.Count(string(log), "poll failed")
+	}
+	b.logf("daemon run %d: %d sources on %q for %v: CPU %v (%.2f%% of one core); before the first poll %v; from it %v over %v for %d polls (%.1f/s, %.3f ms each, %.2f%% of one core); answers %v; VmHWM %s, RssAnon ≤ %s, RssFile %s; %d pages changed, %d failed polls",
+		r+1, b.o.DaemonSources, b.o.Schedule, res.Window.Round(time.Millisecond), res.CPU, pct(res.CPU, res.Window),
+		res.StartCPU, res.SteadyCPU, res.Steady.Round(time.Millisecond), res.SteadyPolls, float64(res.SteadyPolls)/res.Steady.Seconds(),
+		millis(res.SteadyCPU)/float64(max(1, res.SteadyPolls)), pct(res.SteadyCPU, res.Steady),
+		res.Polls, mib(res.HWM), mib(res.MaxAnon), mib(res.EndFile), res.Changes, res.Failures)
+	return res, nil
+}
+
+// pct is cpu as a percentage of one core over wall.
+func pct(cpu, wall time.Duration) float64 {
+	if wall <= 0 {
+		return 0
+	}
+	return 100 * cpu.Seconds() / wall.Seconds()
+}
+
+// scheduleInterval is the interval of an "@every D" schedule, else a sixth of the
+// duration: how often pages change during the daemon phase.
+func scheduleInterval(schedule string, duration time.Duration) time.Duration {
+	if d, ok := strings.CutPrefix(schedule, "@every "); ok {
+		if iv, err := time.ParseDuration(strings.TrimSpace(d)); err == nil && iv > 0 {
+			return iv
+		}
+	}
+	return max(duration/6, time.Second)
+}
+
+// loadAvg is the 1-minute load average, for the record of how busy the machine was.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "?"
+	}
+	return f[0]
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestQuick runs the whole benchmark at -quick sizes (5 pages, 2 rounds of each kind, a 3 s
+// daemon phase, no urlwatch) on a freshly built binary: the harness works end to end and
+// the archive invariants hold. It proves nothing about speed.
+func TestQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds watcher and runs it against local pages for several seconds")
+	}
+	o := quick()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var log bytes.Buffer
+	res, err := run(ctx, o, &log)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	if len(res.Violations) > 0 {
+		t.Errorf("violations: %v\n%s", res.Violations, log.String())
+	}
+	if len(res.Poll) != 1 || len(res.Daemon) != 1 {
+		t.Fatalf("%d poll runs and %d daemon runs, want 1 and 1", len(res.Poll), len(res.Daemon))
+	}
+	p := res.Poll[0]
+	if p.WatcherCold.CPU <= 0 || p.WatcherCold.Wall <= 0 || p.WatcherCold.MaxRSS <= 0 {
+		t.Errorf("cold round not measured: %+v", p.WatcherCold)
+	}
+	if got := p.Requests["watcher cold"]; got.OK != o.Sources || got.total() != o.Sources {
+		t.Errorf("cold round answers: %v, want %d × 200", got, o.Sources)
+	}
+	if got := p.Requests["watcher warm"]; got.NotModified != o.Sources || got.total() != o.Sources {
+		t.Errorf("warm round answers: %v, want %d × 304", got, o.Sources)
+	}
+	if p.UnchangedGrowth != 0 || !p.UnchangedIdentical {
+		t.Errorf("unchanged rounds: archive grew %d bytes, identical %v", p.UnchangedGrowth, p.UnchangedIdentical)
+	}
+	if want := o.Rounds * o.Changes; p.NewVersions != want || p.ChangedInuse <= 0 {
+		t.Errorf("rounds with changes: %d new versions, %d bytes; want %d versions and some bytes", p.NewVersions, p.ChangedInuse, want)
+	}
+	d := res.Daemon[0]
+	if d.SteadyPolls <= 0 || d.CPU <= 0 || d.HWM <= 0 || d.Failures != 0 {
+		t.Errorf("daemon: %d polls, CPU %v, VmHWM %d, %d failures", d.SteadyPolls, d.CPU, d.HWM, d.Failures)
+	}
+	var md bytes.Buffer
+	res.markdown(&md)
+	for _, want := range []string{"## Fleet", "| cold (empty archive/cache): CPU |", "unchanged rounds: archive bytes grown", "`watcher run`", "Reproduce: `go run ./bench/fleet"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}

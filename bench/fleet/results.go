@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// results are every run's figures and the medians the report shows.
+type results struct {
+	o               options
+	GoVersion       string
+	Revision        string // git revision of the tree measured
+	CPUModel        string
+	NumCPU          int
+	UrlwatchVersion string
+	LoadStart       string
+	LoadEnd         string
+	PayloadBytes    int
+	Pages           int // pages served
+
+	Poll   []*pollResult
+	Daemon []*daemonResult
+
+	Violations []string // budgets or invariants not met
+}
+
+func newResults(o options) *results {
+	return &results{o: o, CPUModel: cpuModel(), NumCPU: runtime.NumCPU(), GoVersion: runtime.Version(), LoadStart: "?", LoadEnd: "?"}
+}
+
+func (r *results) addPoll(p *pollResult)     { r.Poll = append(r.Poll, p) }
+func (r *results) addDaemon(d *daemonResult) { r.Daemon = append(r.Daemon, d) }
+
+// finish checks the invariants and budgets on what was measured.
+func (r *results) finish() {
+	for i, p := range r.Poll {
+		if p.UnchangedGrowth != 0 || !p.UnchangedIdentical {
+			r.Violations = append(r.Violations, fmt.Sprintf("run %d: the archive changed over %d unchanged rounds (grew %d bytes, identical %v)", i+1, r.o.Unchanged, p.UnchangedGrowth, p.UnchangedIdentical))
+		}
+		if p.NewVersions != p.WantedVersions {
+			r.Violations = append(r.Violations, fmt.Sprintf("run %d: %d new versions over the rounds with changes, want %d", i+1, p.NewVersions, p.WantedVersions))
+		}
+	}
+	if len(r.Poll) > 0 && r.urlwatchRan() {
+		if c := r.ratio(func(p *pollResult) (usage, usage) { return p.WatcherCold, p.UrlwatchCold }); c.median < 3 {
+			r.Violations = append(r.Violations, fmt.Sprintf("cold round: urlwatch/watcher CPU %.1f×, budget ≥ 3×", c.median))
+		}
+		if w := r.ratio(func(p *pollResult) (usage, usage) { return p.WatcherWarm, p.UrlwatchWarm }); w.median < 30 {
+			r.Violations = append(r.Violations, fmt.Sprintf("warm round: urlwatch/watcher CPU %.1f×, budget ≥ 30×", w.median))
+		}
+	}
+	for i, d := range r.Daemon {
+		if d.Failures > 0 || d.Polls.Other > 0 {
+			r.Violations = append(r.Violations, fmt.Sprintf("daemon run %d: %d failed polls, %d answers other than 200/304", i+1, d.Failures, d.Polls.Other))
+		}
+	}
+}
+
+func (r *results) urlwatchRan() bool {
+	return len(r.Poll) > 0 && r.Poll[0].UrlwatchCold.Wall > 0
+}
+
+// stat is a median with the range it came from.
+type stat struct{ median, lo, hi float64 }
+
+func summarize(xs []float64) stat {
+	if len(xs) == 0 {
+		return stat{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return stat{m, s[0], s[len(s)-1]}
+}
+
+func medianDur(ds []time.Duration) time.Duration {
+	xs := make([]float64, len(ds))
+	for i, d := range ds {
+		xs[i] = float64(d)
+	}
+	return time.Duration(summarize(xs).median)
+}
+
+// over collects one figure from every poll run.
+func (r *results) over(f func(*pollResult) float64) stat {
+	var xs []float64
+	for _, p := range r.Poll {
+		xs = append(xs, f(p))
+	}
+	return summarize(xs)
+}
+
+func (r *results) overDaemon(f func(*daemonResult) float64) stat {
+	var xs []float64
+	for _, d := range r.Daemon {
+		xs = append(xs, f(d))
+	}
+	return summarize(xs)
+}
+
+// ratio is urlwatch's CPU over watcher's, paired within each run.
+func (r *results) ratio(pair func(*pollResult) (watcher, urlwatch usage)) stat {
+	return r.over(func(p *pollResult) float64 {
+		w, u := pair(p)
+		if w.CPU <= 0 {
+			return 0
+		}
+		return u.CPU.Seconds() / w.CPU.Seconds()
+	})
+}
+
+// format renders a stat: the median, and the range when there was more than one run.
+func (s stat) format(n int, unit string, prec int) string {
+	m := fmt.Sprintf("%.*f%s", prec, s.median, unit)
+	if n <= 1 || s.lo == s.hi {
+		return "**" + m + "**"
+	}
+	return fmt.Sprintf("**%s** (%.*f–%.*f)", m, prec, s.lo, prec, s.hi)
+}
+
+func secs(d time.Duration) float64   { return d.Seconds() }
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+func mibs(b int64) float64           { return float64(b) / (1 << 20) }
+
+// markdown writes the report.
+func (r *results) markdown(w io.Writer) {
+	o := r.o
+	n := len(r.Poll)
+	title := fmt.Sprintf("## Fleet: %d sources", o.Sources)
+	if r.urlwatchRan() {
+		title += " side by side with urlwatch"
+	}
+	if len(r.Daemon) > 0 {
+		title += fmt.Sprintf(", the daemon at %d", o.DaemonSources)
+	}
+	fmt.Fprintf(w, "%s (issue 7)\n\n", title)
+	fmt.Fprintf(w, "**Machine:** %d CPUs (`nproc`), %s, %s, linux/%s. Load average %s when the benchmark started, %s when it ended (on a shared or busy machine, expect spreads of ±30%%).\n\n",
+		r.NumCPU, r.CPUModel, r.GoVersion, runtime.GOARCH, r.LoadStart, r.LoadEnd)
+	if r.Revision != "" && o.Watcher == "" {
+		fmt.Fprintf(w, "**Measured:** `watcher` built from %s.\n\n", r.Revision)
+	}
+	fmt.Fprintf(w, "**Setup:** %d fake Statuspage pages on 127.0.0.1, each on its own port (a vendor per host:port); `incidents.json` is %d KB (50 resolved incidents of 8 updates of varied prose), with strong ETags and real 304s. ", r.Pages, r.PayloadBytes/1000)
+	fmt.Fprintf(w, "watcher: `kind: statuspage`, `maintenance: false` (one list endpoint, as urlwatch's one URL), `http.concurrency: %d`, `per_host: 4`, `listen: \"\"`, no Slack (notifications to a file), archive in a temp dir, fsync on. ", o.Concurrency)
+	fmt.Fprintf(w, "Every `watcher poll` also reads `summary.json` (a new process: poll 0 of the summary cadence), 304 after the first round. ")
+	if r.urlwatchRan() {
+		fmt.Fprintf(w, "urlwatch: `%s` (Debian package), the same %d `incidents.json` URLs, reporter stdout only (to a file), empty cache for the cold round, `urlwatch --urls F --config F --cache F --hooks F`. The two alternate (cold: one then the other; warm likewise; the order flips every run). ", r.UrlwatchVersion, o.Sources)
+	}
+	fmt.Fprintf(w, "CPU is user+sys of the child process from rusage (every thread), peak RSS its VmHWM sampled every 5 ms (`ru_maxrss` is useless here: with vfork+exec it inherits this benchmark's own peak). Each figure is the median of %d runs, (min–max) after it.\n\n", n)
+
+	if n > 0 {
+		uw := r.urlwatchRan()
+		fmt.Fprintf(w, "| round over %d sources | watcher | ", o.Sources)
+		if uw {
+			fmt.Fprint(w, "urlwatch | urlwatch ÷ watcher | budget |\n|---|---|---|---|---|\n")
+		} else {
+			fmt.Fprint(w, "\n|---|---|\n")
+		}
+		row := func(label string, wf, uf func(*pollResult) float64, unit string, prec int, ratio stat, budget string) {
+			fmt.Fprintf(w, "| %s | %s |", label, r.over(wf).format(n, unit, prec))
+			if uw {
+				rs := "—"
+				if ratio != (stat{}) {
+					rs = ratio.format(n, "×", 1)
+				}
+				fmt.Fprintf(w, " %s | %s | %s |", r.over(uf).format(n, unit, prec), rs, budget)
+			}
+			fmt.Fprintln(w)
+		}
+		row("start-up only (`watcher version`, `urlwatch --version`): CPU", func(p *pollResult) float64 { return secs(p.WatcherStart.CPU) }, func(p *pollResult) float64 { return secs(p.UrlwatchStart.CPU) }, " s", 3,
+			r.ratio(func(p *pollResult) (usage, usage) { return p.WatcherStart, p.UrlwatchStart }), "")
+		coldRatio := r.ratio(func(p *pollResult) (usage, usage) { return p.WatcherCold, p.UrlwatchCold })
+		warmRatio := r.ratio(func(p *pollResult) (usage, usage) { return p.WatcherWarm, p.UrlwatchWarm })
+		row("cold (empty archive/cache): CPU", func(p *pollResult) float64 { return secs(p.WatcherCold.CPU) }, func(p *pollResult) float64 { return secs(p.UrlwatchCold.CPU) }, " s", 2, coldRatio, "≥ 3× less CPU")
+		row("cold: wall", func(p *pollResult) float64 { return secs(p.WatcherCold.Wall) }, func(p *pollResult) float64 { return secs(p.UrlwatchCold.Wall) }, " s", 2, stat{}, "")
+		row("cold: peak RSS", func(p *pollResult) float64 { return mibs(p.WatcherCold.MaxRSS) }, func(p *pollResult) float64 { return mibs(p.UrlwatchCold.MaxRSS) }, " MiB", 0, stat{}, "")
+		row("warm (nothing changed): CPU", func(p *pollResult) float64 { return secs(p.WatcherWarm.CPU) }, func(p *pollResult) float64 { return secs(p.UrlwatchWarm.CPU) }, " s", 3, warmRatio, "≥ 30× less CPU")
+		row("warm: wall", func(p *pollResult) float64 { return secs(p.WatcherWarm.Wall) }, func(p *pollResult) float64 { return secs(p.UrlwatchWarm.Wall) }, " s", 2, stat{}, "")
+		row("warm: peak RSS", func(p *pollResult) float64 { return mibs(p.WatcherWarm.MaxRSS) }, func(p *pollResult) float64 { return mibs(p.UrlwatchWarm.MaxRSS) }, " MiB", 0, stat{}, "")
+		last := r.Poll[len(r.Poll)-1]
+		fmt.Fprintf(w, "\nAnswers to `incidents.json` in the last run: watcher cold %v, warm %v", last.Requests["watcher cold"], last.Requests["watcher warm"])
+		if uw {
+			fmt.Fprintf(w, "; urlwatch cold %v, warm %v", last.Requests["urlwatch cold"], last.Requests["urlwatch warm"])
+		}
+		fmt.Fprint(w, ".\n\n")
+
+		fmt.Fprintf(w, "| archive, %d sources | median | budget |\n|---|---|---|\n", o.Sources)
+		fmt.Fprintf(w, "| archive file after the cold round | %s | |\n", r.over(func(p *pollResult) float64 { return mibs(p.ArchiveAfterCold) }).format(n, " MiB", 1))
+		maxGrowth, identical := int64(0), true
+		for _, p := range r.Poll {
+			maxGrowth = max(maxGrowth, p.UnchangedGrowth)
+			identical = identical && p.UnchangedIdentical
+		}
+		fmt.Fprintf(w, "| %d unchanged rounds: archive bytes grown (largest over the runs) | **%d**, file byte-identical: %v | 0 |\n", o.Unchanged, maxGrowth, identical)
+		fmt.Fprintf(w, "| an unchanged round (`watcher poll`, all 304): CPU | %s | |\n", r.over(func(p *pollResult) float64 { return millis(p.UnchangedCPU) }).format(n, " ms", 0))
+		fmt.Fprintf(w, "| %d rounds of %d changed pages (a new update on one incident each): new versions | %s (want %d) | |\n", o.Rounds, o.Changes, r.over(func(p *pollResult) float64 { return float64(p.NewVersions) }).format(n, "", 0), o.Rounds*o.Changes)
+		perVersion := func(f func(*pollResult) int64) func(*pollResult) float64 {
+			return func(p *pollResult) float64 {
+				if p.NewVersions == 0 {
+					return 0
+				}
+				return float64(f(p)) / float64(p.NewVersions)
+			}
+		}
+		fmt.Fprintf(w, "| archive bytes per new version: bbolt pages (branch + leaf, free pages excluded) | %s | grows with versions, not polls |\n", r.over(perVersion(func(p *pollResult) int64 { return p.ChangedAlloc })).format(n, " B", 0))
+		fmt.Fprintf(w, "| the same, bytes in use in those pages | %s | |\n", r.over(perVersion(func(p *pollResult) int64 { return p.ChangedInuse })).format(n, " B", 0))
+		var parts []string
+		for k := range r.Poll[0].ChangedParts {
+			parts = append(parts, k)
+		}
+		slices.Sort(parts)
+		var split []string
+		for _, k := range parts {
+			st := r.over(perVersion(func(p *pollResult) int64 { return p.ChangedParts[k] }))
+			if st.median != 0 {
+				split = append(split, fmt.Sprintf("`%s` %.0f B", k, st.median))
+			}
+		}
+		fmt.Fprintf(w, "| the same, by part of the archive | %s | |\n", strings.Join(split, ", "))
+		fmt.Fprintf(w, "| the same, file growth (bbolt grows the file in steps) | %s | |\n", r.over(perVersion(func(p *pollResult) int64 { return p.ChangedFile })).format(n, " B", 0))
+		fmt.Fprintf(w, "| a round with %d changed pages: CPU | %s | |\n\n", o.Changes, r.over(func(p *pollResult) float64 { return millis(p.ChangedCPU) }).format(n, " ms", 0))
+	}
+
+	if m := len(r.Daemon); m > 0 {
+		perSec := float64(o.DaemonSources) / 120
+		perPoll := func(d *daemonResult) float64 { return millis(d.SteadyCPU) / float64(max(1, d.SteadyPolls)) }
+		fmt.Fprintf(w, "| `watcher run`, %d sources on `%s`, %v per run, %d pages changing per interval | median | budget |\n|---|---|---|\n", o.DaemonSources, o.Schedule, o.Duration, o.Changes)
+		fmt.Fprintf(w, "| start-up: CPU before the first poll | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return secs(d.StartCPU) }).format(m, " s", 2))
+		fmt.Fprintf(w, "| polls per second, from the first poll on (requests for `incidents.json`) | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return float64(d.SteadyPolls) / d.Steady.Seconds() }).format(m, "", 1))
+		fmt.Fprintf(w, "| CPU per poll, from the first poll on (all of the daemon's CPU ÷ polls) | %s | |\n", r.overDaemon(perPoll).format(m, " ms", 3))
+		fmt.Fprintf(w, "| %% of one core from the first poll on | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return pct(d.SteadyCPU, d.Steady) }).format(m, "%", 2))
+		fmt.Fprintf(w, "| %% of one core over the whole run, start-up included | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return pct(d.CPU, d.Window) }).format(m, "%", 2))
+		fmt.Fprintf(w, "| %% of one core at `@every 2m` (%.3g polls/s × CPU per poll) | %s | < 5%% |\n", perSec, r.overDaemon(func(d *daemonResult) float64 {
+			return perSec * perPoll(d) / 10 // ms per s → % of a core
+		}).format(m, "%", 2))
+		fmt.Fprintf(w, "| peak RSS (VmHWM: its own memory plus the archive's mmap pages it touched) | %s | < 150 MB |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.HWM) }).format(m, " MiB", 0))
+		fmt.Fprintf(w, "| the daemon's own memory (largest RssAnon sampled every 250 ms) | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.MaxAnon) }).format(m, " MiB", 0))
+		fmt.Fprintf(w, "| archive and binary pages mapped at the end (RssFile) | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.EndFile) }).format(m, " MiB", 0))
+		fmt.Fprintf(w, "| pages changed during the run | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return float64(d.Changes) }).format(m, "", 0))
+		fmt.Fprintf(w, "| cold `watcher poll` over the %d sources first (fills the archive): CPU | %s | |\n", o.DaemonSources, r.overDaemon(func(d *daemonResult) float64 { return secs(d.Prewarm.CPU) }).format(m, " s", 2))
+		fmt.Fprintf(w, "| the same: wall, peak RSS | %s, %s | |\n\n", r.overDaemon(func(d *daemonResult) float64 { return secs(d.Prewarm.Wall) }).format(m, " s", 1), r.overDaemon(func(d *daemonResult) float64 { return mibs(d.Prewarm.MaxRSS) }).format(m, " MiB", 0))
+	}
+
+	if len(r.Violations) > 0 {
+		fmt.Fprintln(w, "**Not met:**")
+		for _, v := range r.Violations {
+			fmt.Fprintf(w, "- %s\n", v)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Reproduce: `go run ./bench/fleet%s > fleet.md` (progress on standard error).\n", r.flags())
+	if o.Watcher != "" {
+		fmt.Fprintf(w, "\nThis run measured a prebuilt binary (`-watcher %s`), not the tree's `./cmd/watcher`.\n", o.Watcher)
+	}
+}
+
+// flags are the non-default flags of this run, for the reproduce line.
+func (r *results) flags() string {
+	d, o := defaults(), r.o
+	var b strings.Builder
+	add := func(name string, v, def any) {
+		if v != def {
+			fmt.Fprintf(&b, " -%s %v", name, v)
+		}
+	}
+	if o.Urlwatch {
+		b.WriteString(" -urlwatch")
+	}
+	add("sources", o.Sources, d.Sources)
+	add("daemon-sources", o.DaemonSources, d.DaemonSources)
+	add("rounds", o.Rounds, d.Rounds)
+	add("changes", o.Changes, d.Changes)
+	add("unchanged", o.Unchanged, d.Unchanged)
+	add("runs", o.Runs, d.Runs)
+	add("concurrency", o.Concurrency, d.Concurrency)
+	add("duration", o.Duration, d.Duration)
+	if o.Schedule != d.Schedule {
+		fmt.Fprintf(&b, " -schedule %q", o.Schedule)
+	}
+	return b.String()
+}
+
+// cpuModel is the first "model name" of /proc/cpuinfo.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
