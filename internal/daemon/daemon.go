@@ -567,8 +567,8 @@ func interval(s cron.Schedule, now time.Time) time.Duration {
 	return s.Next(a).Sub(a)
 }
 
-// jittered shifts a schedule by a fixed offset, so sources sharing a spec never fire in
-// the same second (cron has no jitter of its own).
+// jittered shifts a cron schedule by a fixed offset, so sources sharing a spec never fire
+// in the same second (cron has no jitter of its own).
 type jittered struct {
 	cron.Schedule
 	offset time.Duration
@@ -579,15 +579,36 @@ func (j jittered) Next(t time.Time) time.Time {
 	return j.Schedule.Next(t.Add(-j.offset)).Add(j.offset)
 }
 
+// phased is an @every schedule pinned to a fixed phase: runs at epoch + offset + k×every.
+// cron's ConstantDelaySchedule is "every after the last run", so shifting it as jittered
+// does cancels out and every source would fire in the same second.
+type phased struct {
+	every, offset time.Duration
+}
+
+// Next is the first run of the phase strictly after t.
+func (p phased) Next(t time.Time) time.Time {
+	since := t.Sub(time.Unix(0, 0).Add(p.offset))
+	k := since/p.every + 1
+	if since < 0 {
+		k = 0
+	}
+	return time.Unix(0, 0).Add(p.offset + k*p.every).In(t.Location())
+}
+
 // jitter gives name a fixed offset in [0, min(interval/2, 60s)), from a hash of the name so
 // it stays put across restarts.
 func jitter(s cron.Schedule, name string, iv time.Duration) cron.Schedule {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	if cs, ok := s.(cron.ConstantDelaySchedule); ok && cs.Delay >= 2*time.Second {
+		// @every: spread the sources over the whole interval.
+		return phased{every: cs.Delay, offset: time.Duration(h.Sum64() % uint64(cs.Delay))}
+	}
 	span := min(iv/2, time.Minute)
 	if span <= time.Second {
 		return s
 	}
-	h := fnv.New64a()
-	h.Write([]byte(name))
 	return jittered{s, time.Duration(h.Sum64() % uint64(span))}
 }
 

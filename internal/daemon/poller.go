@@ -94,7 +94,10 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	res, err := prov.Poll(ctx, fetch.Request{
 		Source:  src.Model(),
 		State:   state,
-		Summary: n%summaryEvery == 0,
+		// summary.json on a source's first poll ever, then every summaryEvery-th poll of a
+		// daemon; a one-shot `watcher poll` is a new process each time and must not read it
+		// on every run.
+		Summary: !seenSummary(state) || (n > 0 && n%summaryEvery == 0),
 		Archived: func(id string) *model.Incident {
 			inc, _ := p.Store.Latest(src.Name, model.URLID(id))
 			return inc
@@ -129,6 +132,12 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	}
 	out.Changes, out.Messages = r.Changed, r.Messages
 	return out, nil
+}
+
+// seenSummary reports whether a source's summary endpoint was ever read.
+func seenSummary(state model.FetchState) bool {
+	_, ok := state["summary"]
+	return ok
 }
 
 // redetectAfter is how many polls in a row must fail to parse before a kind: auto source

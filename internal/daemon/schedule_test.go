@@ -9,14 +9,20 @@ import (
 )
 
 func TestJitterSpreadsSources(t *testing.T) {
-	s, err := config.ParseSchedule("*/2 * * * *")
+	for _, spec := range []string{"*/2 * * * *", "@every 2m"} {
+		t.Run(spec, func(t *testing.T) { testJitterSpreads(t, spec) })
+	}
+}
+
+func testJitterSpreads(t *testing.T, spec string) {
+	s, err := config.ParseSchedule(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 30, 10, 0, 30, 0, time.UTC)
 	iv := interval(s, now)
 	if iv != 2*time.Minute {
-		t.Fatalf("interval of */2: got %s, want 2m", iv)
+		t.Fatalf("interval of %s: got %s, want 2m", spec, iv)
 	}
 	perSecond := map[int64]int{}
 	for i := range 1000 {

@@ -61,6 +61,14 @@ func words(a, b string) ([]model.Op, path) {
 	if a == b {
 		return appendOp(nil, model.OpEqual, a), pathEqual
 	}
+	// A text added or removed whole is one run: no tokenising, no go-diff. Version 0 → 1
+	// of every incident takes this path for every update, so it is most of a cold poll.
+	if a == "" {
+		return appendOp(nil, model.OpInsert, b), pathReplace
+	}
+	if b == "" {
+		return appendOp(nil, model.OpDelete, a), pathReplace
+	}
 	ta, tb := tokenize(a), tokenize(b)
 
 	// Trim the common prefix and suffix first: it is linear, and it lets a small edit in a
