@@ -21,7 +21,8 @@ type incMeta struct {
 	Migrated    bool     // frozen when the page moved to another platform
 	Open        bool     // the latest version's status is open
 	Kind        model.Kind
-	StartedAt   time.Time // the latest version's start, to test it against a listing's window
+	Impact      model.Impact // the latest version's impact, for counts without a decode
+	StartedAt   time.Time    // the latest version's start, to test it against a listing's window
 	FirstSeen   time.Time // ObservedAt of version 1
 	LastChanged time.Time // ObservedAt of the latest version
 	FirstMissed time.Time // when a poll first missed it; zero while it is seen
@@ -32,7 +33,7 @@ type incMeta struct {
 // JSON because every Record that gets past the fingerprint check walks all of a source's
 // metas (a GCP source holds its whole history): a fixed layout decodes in well under a
 // microsecond. A new field means a new encoding number that unmarshalMeta still reads.
-const metaEncoding = 1
+const metaEncoding = 2 // 2 adds the impact after the kind; 1 is still read
 
 const (
 	flagAnnounced = 1 << iota
@@ -44,7 +45,7 @@ const (
 // marshal encodes m: encoding, latest, fingerprint, flags, kind (length-prefixed), then
 // five times as Unix seconds and nanoseconds.
 func (m *incMeta) marshal() []byte {
-	b := make([]byte, 0, 1+4+32+1+1+len(m.Kind)+5*12)
+	b := make([]byte, 0, 1+4+32+1+1+len(m.Kind)+1+len(m.Impact)+5*12)
 	b = append(b, metaEncoding)
 	b = binary.BigEndian.AppendUint32(b, m.Latest)
 	b = append(b, m.Fingerprint[:]...)
@@ -64,6 +65,9 @@ func (m *incMeta) marshal() []byte {
 	kind := m.Kind[:min(len(m.Kind), 255)] // model kinds are short; the cap keeps the length one byte
 	b = append(b, flags, byte(len(kind)))
 	b = append(b, kind...)
+	impact := m.Impact[:min(len(m.Impact), 255)]
+	b = append(b, byte(len(impact)))
+	b = append(b, impact...)
 	for _, t := range []time.Time{m.StartedAt, m.FirstSeen, m.LastChanged, m.FirstMissed, m.RemovedAt} {
 		b = appendTime(b, t)
 	}
@@ -76,9 +80,10 @@ var errBadMeta = errors.New("damaged incident record")
 // aliases it, so b may point into bbolt's memory map.
 func unmarshalMeta(b []byte) (incMeta, error) {
 	var m incMeta
-	if len(b) < 1+4+32+2 || b[0] != metaEncoding {
+	if len(b) < 1+4+32+2 || (b[0] != 1 && b[0] != 2) {
 		return m, errBadMeta
 	}
+	enc := b[0]
 	b = b[1:]
 	m.Latest = binary.BigEndian.Uint32(b)
 	b = b[4:]
@@ -88,11 +93,20 @@ func unmarshalMeta(b []byte) (incMeta, error) {
 	b = b[2:]
 	m.Announced, m.Removed, m.Open = flags&flagAnnounced != 0, flags&flagRemoved != 0, flags&flagOpen != 0
 	m.Migrated = flags&flagMigrated != 0
-	if len(b) != n+5*12 {
+	if len(b) < n {
 		return m, errBadMeta
 	}
 	m.Kind = model.Kind(b[:n]) // string conversion copies
 	b = b[n:]
+	if enc >= 2 {
+		if len(b) < 1 || len(b) < 1+int(b[0]) {
+			return m, errBadMeta
+		}
+		m.Impact, b = model.Impact(b[1:1+int(b[0])]), b[1+int(b[0]):]
+	}
+	if len(b) != 5*12 {
+		return m, errBadMeta
+	}
 	for _, t := range []*time.Time{&m.StartedAt, &m.FirstSeen, &m.LastChanged, &m.FirstMissed, &m.RemovedAt} {
 		*t, b = readTime(b)
 	}

@@ -93,3 +93,16 @@ func TestMigrateFreezesTheOldPlatform(t *testing.T) {
 		t.Errorf("%d messages after migration, want 1 (the new platform's open incident)", got)
 	}
 }
+
+func TestOpenCounts(t *testing.T) {
+	ts := MustOpen(t)
+	ts.record(snap(at(0), inc("a", impact(model.ImpactMajor)), inc("b"), inc("c", status(model.StatusResolved))), Policy{FirstPoll: FirstPollAll}, nil)
+	got, err := ts.OpenCounts("acme")
+	if err != nil || got[model.ImpactMajor] != 1 || got[model.ImpactMinor] != 1 || len(got) != 2 {
+		t.Errorf("OpenCounts: %v, %v; want 1 major and 1 minor open", got, err)
+	}
+	ts.record(snap(at(1), inc("a", impact(model.ImpactCritical)), inc("b"), inc("c", status(model.StatusResolved))), Policy{}, nil)
+	if got, _ := ts.OpenCounts("acme"); got[model.ImpactCritical] != 1 || got[model.ImpactMajor] != 0 {
+		t.Errorf("after an impact change: %v, want a critical and no major", got)
+	}
+}

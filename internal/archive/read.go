@@ -238,3 +238,37 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 	}
 	return idx.FetchedAt, out, nil
 }
+
+// OpenCounts counts a source's open incidents by impact from the incident records alone,
+// without decoding a version: the daemon's start-up and its gauges must not read (and map
+// in) the whole archive. Records written before impacts were kept fall back to a decode.
+func (s *Store) OpenCounts(source string) (map[model.Impact]int, error) {
+	counts := map[model.Impact]int{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		src := sourceBucket(tx, source)
+		incidents := sub(src, bucketIncidents)
+		if incidents == nil {
+			return nil
+		}
+		return incidents.ForEach(func(k, v []byte) error {
+			m, err := unmarshalMeta(v)
+			if err != nil {
+				return fmt.Errorf("incident %s: %w", k, err)
+			}
+			if !m.Open || m.Removed || m.Migrated {
+				return nil
+			}
+			impact := m.Impact
+			if impact == "" {
+				ver, err := loadVersion(sub(src, bucketVersions), string(k), m.Latest)
+				if err != nil {
+					return err
+				}
+				impact = ver.Incident.Impact
+			}
+			counts[impact]++
+			return nil
+		})
+	})
+	return counts, wrapErr("open counts "+source, err)
+}

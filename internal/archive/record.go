@@ -397,7 +397,7 @@ func (w *writer) missed(ms missed) error {
 	m.FirstMissed = time.Time{}
 	changes := diff.Changes(prev, cur)
 	if len(changes) == 0 {
-		m.Open, m.Fingerprint = false, diff.Fingerprint(cur)
+		m.Open, m.Impact, m.Fingerprint = false, cur.Impact, diff.Fingerprint(cur)
 		return w.putMeta(ms.id, &m)
 	}
 	w.res.Resolved++
@@ -445,7 +445,7 @@ func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte
 		return err
 	}
 	m.Latest, m.Fingerprint = n, fp
-	m.Kind, m.StartedAt, m.Open = inc.Kind, inc.StartedAt, inc.Open()
+	m.Kind, m.StartedAt, m.Open, m.Impact = inc.Kind, inc.StartedAt, inc.Open(), inc.Impact
 	m.LastChanged = w.r.at
 	if n == 1 {
 		m.FirstSeen = w.r.at

@@ -432,16 +432,10 @@ func (d *Daemon) refreshGauges() {
 }
 
 func (d *Daemon) refreshOpen(source string) {
-	list, err := d.store.Incidents(source)
+	counts, err := d.store.OpenCounts(source)
 	if err != nil {
 		d.log.Warn("count open incidents", "source", source, "err", err)
 		return
-	}
-	counts := map[model.Impact]int{}
-	for _, in := range list {
-		if !in.Removed && in.Latest.Open() {
-			counts[in.Latest.Impact]++
-		}
 	}
 	for _, imp := range []model.Impact{model.ImpactNone, model.ImpactMinor, model.ImpactMajor, model.ImpactCritical, model.ImpactMaintenance, model.ImpactUnknown} {
 		d.metrics.openIncidents.WithLabelValues(source, string(imp)).Set(float64(counts[imp]))
