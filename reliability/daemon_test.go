@@ -3,6 +3,7 @@ package reliability
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"io"
 	"net"
 	"net/http"
@@ -17,6 +18,10 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/testbin"
 )
+
+// long runs the suites for longer before a release: `go test ./reliability/ -long`
+// multiplies the crash loops' rounds.
+var long = flag.Bool("long", false, "run the reliability suites for longer")
 
 // daemon is a running `watcher run` under test.
 type daemon struct {

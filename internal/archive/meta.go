@@ -23,9 +23,9 @@ type incMeta struct {
 	Kind        model.Kind
 	Impact      model.Impact // the latest version's impact, for counts without a decode
 	StartedAt   time.Time    // the latest version's start, to test it against a listing's window
-	FirstSeen   time.Time // ObservedAt of version 1
-	LastChanged time.Time // ObservedAt of the latest version
-	FirstMissed time.Time // when a poll first missed it; zero while it is seen
+	FirstSeen   time.Time    // ObservedAt of version 1
+	LastChanged time.Time    // ObservedAt of the latest version
+	FirstMissed time.Time    // when a poll first missed it; zero while it is seen
 	RemovedAt   time.Time
 }
 

@@ -92,8 +92,8 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	p.mu.Unlock()
 
 	res, err := prov.Poll(ctx, fetch.Request{
-		Source:  src.Model(),
-		State:   state,
+		Source: src.Model(),
+		State:  state,
 		// summary.json on a source's first poll ever, then every summaryEvery-th poll of a
 		// daemon; a one-shot `watcher poll` is a new process each time and must not read it
 		// on every run.
