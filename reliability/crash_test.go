@@ -1,0 +1,700 @@
+package reliability
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"maps"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/fakepage"
+	"github.com/statuswatch/statuswatch/internal/fakeslack"
+	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/testbin"
+)
+
+var crashSeed = flag.Uint64("crash-seed", 0, "seed of TestCrashLoops' schedule; 0 takes one from the clock")
+
+// killWindow bounds how long after Slack's answer a kill may come for a repeated message to
+// be explained by it: the process must die before the mark-sent transaction commits. That
+// is one write after the answer, usually under a millisecond, but it queues behind the
+// polls' writes for bbolt's single writer and their fsyncs: up to 0.6 s was seen on two
+// busy cores.
+const killWindow = 2 * time.Second
+
+// crashPages serves a fake Statuspage page per source under /<source>/ and logs, for every
+// incidents.json request, which state of the page it served: each change of a page is a
+// new state, numbered from 0.
+type crashPages struct {
+	mu      sync.Mutex
+	pages   map[string]*fakepage.Statuspage
+	incs    map[string][]fakepage.Incident
+	history map[string][]map[string]string // source → state → incident id → fingerprint
+	hits    []pageHit
+	t0      time.Time
+	seq     int
+}
+
+// pageHit is one incidents.json request: the page state it was answered from, and how.
+type pageHit struct {
+	source string
+	state  int
+	status int
+}
+
+func (p *crashPages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	src, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	rec := httptest.NewRecorder()
+	r2 := r.Clone(r.Context())
+	r2.URL.Path = "/" + rest
+	p.mu.Lock()
+	page := p.pages[src]
+	if page == nil {
+		p.mu.Unlock()
+		http.NotFound(w, r)
+		return
+	}
+	page.ServeHTTP(rec, r2)
+	if rest == "api/v2/incidents.json" {
+		p.hits = append(p.hits, pageHit{src, len(p.history[src]) - 1, rec.Code})
+	}
+	p.mu.Unlock()
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	w.Write(rec.Body.Bytes())
+}
+
+// state returns the current state number of each source.
+func (p *crashPages) state() map[string]int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := map[string]int{}
+	for s, h := range p.history {
+		out[s] = len(h) - 1
+	}
+	return out
+}
+
+// set publishes a source's incidents as its next state; the caller holds mu.
+func (p *crashPages) set(source string) {
+	p.pages[source].Set(p.incs[source], nil)
+	fps := map[string]string{}
+	for _, in := range p.incs[source] {
+		fps[in.ID] = pageFP(in)
+	}
+	p.history[source] = append(p.history[source], fps)
+}
+
+func (p *crashPages) at() time.Time {
+	p.seq++
+	return p.t0.Add(time.Duration(p.seq) * time.Minute)
+}
+
+func (p *crashPages) newIncident(source string) {
+	at := p.at()
+	id := fmt.Sprintf("%s-%d", source, len(p.incs[source])+1)
+	in := fakepage.Incident{ID: id, Name: "Elevated errors " + id, Status: "investigating", Impact: "major", CreatedAt: at, UpdatedAt: at, StartedAt: at,
+		Updates: []fakepage.Update{{ID: id + "-u1", Status: "investigating", Body: "We are looking into errors on " + id + ".", CreatedAt: at, UpdatedAt: at, DisplayAt: at}}}
+	p.incs[source] = append([]fakepage.Incident{in}, p.incs[source]...)
+}
+
+// change makes one vendor change on one or two sources, at random: most often a new
+// update (with a new status), sometimes a silent edit of an earlier update, sometimes a
+// new incident. It returns what it did.
+func (p *crashPages) change(rng *rand.Rand, round int) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	sources := slices.Sorted(maps.Keys(p.pages))
+	rng.Shuffle(len(sources), func(i, j int) { sources[i], sources[j] = sources[j], sources[i] })
+	n := 1
+	if rng.IntN(4) == 0 {
+		n = 2
+	}
+	var did []string
+	for _, src := range sources[:n] {
+		incs := p.incs[src]
+		at := p.at()
+		switch x := rng.IntN(10); {
+		case x == 0 && len(incs) < 4:
+			p.newIncident(src)
+			did = append(did, "new "+p.incs[src][0].ID)
+		case x < 3:
+			in := &incs[rng.IntN(len(incs))]
+			u := &in.Updates[rng.IntN(len(in.Updates))]
+			u.Body += fmt.Sprintf(" Edited in round %d.", round)
+			u.UpdatedAt, in.UpdatedAt = at, at
+			did = append(did, "edit "+u.ID)
+		default:
+			in := &incs[rng.IntN(len(incs))]
+			status := []string{"investigating", "identified", "monitoring"}[rng.IntN(3)]
+			id := fmt.Sprintf("%s-u%d", in.ID, len(in.Updates)+1)
+			in.Updates = append([]fakepage.Update{{ID: id, Status: status, Body: fmt.Sprintf("Round %d: %s on %s.", round, status, in.ID),
+				CreatedAt: at, UpdatedAt: at, DisplayAt: at}}, in.Updates...)
+			in.Status, in.UpdatedAt = status, at
+			did = append(did, "update "+id)
+		}
+		p.set(src)
+	}
+	return strings.Join(did, ", ")
+}
+
+// pageFP and modelFP fingerprint an incident's content as the page serves it and as the
+// archive keeps it: its status and every update's id and text.
+func pageFP(in fakepage.Incident) string {
+	ups := make([]string, 0, len(in.Updates))
+	for _, u := range in.Updates {
+		ups = append(ups, u.ID+"="+u.Body)
+	}
+	sort.Strings(ups)
+	return in.Status + "|" + strings.Join(ups, "|")
+}
+
+func modelFP(in model.Incident) string {
+	ups := make([]string, 0, len(in.Updates))
+	for _, u := range in.Updates {
+		ups = append(ups, u.ID+"="+u.Body)
+	}
+	sort.Strings(ups)
+	return in.StatusRaw + "|" + strings.Join(ups, "|")
+}
+
+// slackTap sits between the daemon and the fake Slack and signals each chat.postMessage
+// answer once it has gone back to the daemon, so a kill can follow it closely.
+type slackTap struct {
+	proxy *httputil.ReverseProxy
+	posts chan struct{}
+}
+
+func newSlackTap(s *fakeslack.Server) *slackTap {
+	u, _ := url.Parse(s.URL())
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy.ErrorLog = log.New(io.Discard, "", 0) // a request cut by a kill is no news
+	return &slackTap{proxy: proxy, posts: make(chan struct{}, 1)}
+}
+
+func (s *slackTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.proxy.ServeHTTP(w, r)
+	if strings.HasSuffix(r.URL.Path, "/chat.postMessage") {
+		http.NewResponseController(w).Flush()
+		select {
+		case s.posts <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// arm forgets answers signalled so far.
+func (s *slackTap) arm() {
+	select {
+	case <-s.posts:
+	default:
+	}
+}
+
+// crashLife is one process of the crash loop, `watcher run` or `watcher poll`.
+type crashLife struct {
+	round        int
+	what         string // "run" or "poll"
+	trigger      string
+	start, death time.Time
+	killAt       time.Time // zero: not killed (it exited on its own, or was stopped)
+	changes      string
+}
+
+// TestCrashLoops kills the daemon (and `watcher poll`) with SIGKILL at random points of
+// poll, record and delivery, round after round while the vendor pages change, then runs it
+// to quiescence and checks what SPEC §7 promises: the archive passes bbolt's check, no
+// archived version is lost, every change set reaches Slack, and a message is repeated only
+// when a kill fell between Slack's answer and the mark-sent write.
+//
+// What counts as archived (so must never be lost): a page state the daemon acknowledged
+// (POST /poll answered 200, or `watcher poll` finished without an error for the source),
+// and a page state later answered 304 (the daemon sent its ETag, which is stored in the
+// same transaction as the versions). A state that a killed poll fetched but never
+// committed was never archived: the next poll reads the page afresh.
+func TestCrashLoops(t *testing.T) {
+	started := time.Now()
+	seed := *crashSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d (go test ./reliability/ -run TestCrashLoops -crash-seed %d replays this schedule)", seed, seed)
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	rounds := 120
+	if *long {
+		rounds *= 10
+	}
+	bin := testbin.Build(t)
+
+	sources := []string{"acme", "beta", "gamma"}
+	pages := &crashPages{pages: map[string]*fakepage.Statuspage{}, incs: map[string][]fakepage.Incident{}, history: map[string][]map[string]string{},
+		t0: time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC)}
+	for _, s := range sources {
+		pages.pages[s] = &fakepage.Statuspage{Name: s}
+		pages.newIncident(s)
+		pages.newIncident(s)
+		pages.set(s)
+	}
+	srv := httptest.NewServer(pages)
+	defer srv.Close()
+	slack := fakeslack.New(fakeslack.Options{Token: slackToken})
+	defer slack.Close()
+	tap := newSlackTap(slack)
+	tapSrv := httptest.NewServer(tap)
+	defer tapSrv.Close()
+	dir := t.TempDir()
+	cfg, db := writeSlackConfig(t, dir, "127.0.0.1:0", srv.URL, tapSrv.URL+"/api/", sources)
+	env := slackEnv(cfg, slackToken)
+
+	// acked[source][state]: the daemon said it archived that state.
+	var ackMu sync.Mutex
+	acked := map[string]map[int]bool{}
+	ack := func(src string, state int) {
+		ackMu.Lock()
+		defer ackMu.Unlock()
+		if acked[src] == nil {
+			acked[src] = map[int]bool{}
+		}
+		acked[src][state] = true
+	}
+
+	// The first poll, to completion: every incident is announced.
+	first := time.Now()
+	testbin.Must(t, 0, env, "poll")
+	for src, st := range pages.state() {
+		ack(src, st)
+	}
+	lives := []crashLife{{what: "poll (first)", start: first, death: time.Now()}}
+
+	client := &http.Client{Timeout: 30 * time.Second}
+	var kills, slackKills, earlyExits, pollRuns, cutPolls int
+	var logs []string
+	for round := 1; round <= rounds; round++ {
+		did := pages.change(rng, round)
+		states := pages.state()
+		l := crashLife{round: round, changes: did}
+		afterSlack := rng.IntN(10) < 3
+		// Half the kills anywhere in 0–400 ms, half in the first 60 ms, where the polls
+		// and their writes are.
+		delay := time.Duration(rng.IntN(401)) * time.Millisecond
+		if rng.IntN(2) == 0 {
+			delay = time.Duration(rng.IntN(61)) * time.Millisecond
+		}
+		if afterSlack {
+			// Right after Slack answered, or a little later: in the mark-sent write, or
+			// past it.
+			delay = time.Duration(max(0, rng.IntN(40)-15)) * time.Millisecond
+			l.trigger = fmt.Sprintf("%s after a Slack answer", delay)
+		} else {
+			l.trigger = fmt.Sprintf("%s after the poll began", delay)
+		}
+		tap.arm()
+		kill := func(p *os.Process, exited <-chan struct{}) {
+			if afterSlack {
+				select {
+				case <-tap.posts:
+				case <-exited:
+				case <-time.After(5 * time.Second):
+					l.trigger += " (no Slack answer within 5s)"
+				}
+			}
+			select {
+			case <-time.After(delay):
+			case <-exited:
+			}
+			select {
+			case <-exited:
+				earlyExits++
+			default:
+				l.killAt = time.Now()
+				p.Signal(syscall.SIGKILL)
+				kills++
+				if afterSlack {
+					slackKills++
+				}
+			}
+		}
+
+		if rng.IntN(4) == 0 {
+			// `watcher poll`: the kill can fall anywhere from opening the archive on.
+			pollRuns++
+			l.what = "poll"
+			cmd := exec.Command(bin, "poll")
+			cmd.Env = append(append(os.Environ(), "SLACK_BOT_TOKEN=", "STATE_DIRECTORY=", "WATCHER_CONFIG="), env...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			l.start = time.Now()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan struct{})
+			go func() { cmd.Wait(); close(exited) }()
+			kill(cmd.Process, exited)
+			<-exited
+			l.death = time.Now()
+			if l.killAt.IsZero() {
+				if code := cmd.ProcessState.ExitCode(); code != 0 && code != 3 {
+					t.Errorf("round %d: watcher poll exited %d:\n%s", round, code, stderr.String())
+				}
+				for _, src := range sources {
+					if !strings.Contains(stderr.String(), "\n"+src+": ") && !strings.HasPrefix(stderr.String(), src+": ") {
+						ack(src, states[src])
+					}
+				}
+			}
+			logs = append(logs, fmt.Sprintf("== round %d watcher poll\n%s", round, stderr.String()))
+		} else {
+			l.what = "run"
+			l.start = time.Now()
+			d := startDaemon(t, env)
+			var wg sync.WaitGroup
+			var answered atomic.Int32
+			for _, src := range sources {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					resp, err := client.Post(d.url("/api/v1/sources/"+src+"/poll"), "application/json", nil)
+					if err != nil {
+						return // killed
+					}
+					resp.Body.Close()
+					if resp.StatusCode == http.StatusOK {
+						ack(src, states[src])
+						answered.Add(1)
+					}
+				}()
+			}
+			kill(d.cmd.Process, d.done)
+			<-d.done
+			l.death = time.Now()
+			wg.Wait()
+			if int(answered.Load()) < len(sources) {
+				cutPolls++
+			}
+			if l.killAt.IsZero() {
+				t.Errorf("round %d: the daemon exited on its own:\n%s", round, d.log())
+			}
+			logs = append(logs, fmt.Sprintf("== round %d watcher run\n%s", round, d.log()))
+		}
+		lives = append(lives, l)
+		t.Logf("round %2d: %-34s %s, killed %s", round, did, l.what, l.trigger)
+	}
+	loopTime := time.Since(started)
+
+	// Quiescence: a daemon polls every source once more and delivers everything.
+	final := crashLife{what: "run (final)", start: time.Now()}
+	d := startDaemon(t, env)
+	states := pages.state()
+	for _, src := range sources {
+		if code, body := d.poll(t, src); code != 200 {
+			t.Fatalf("final poll of %s: %d %v\n%s", src, code, body, d.log())
+		}
+		ack(src, states[src])
+	}
+	waitUntil(t, 120*time.Second, "an empty outbox", func() bool { return len(undelivered(t, d)) == 0 },
+		func() string { return fmt.Sprintf("%+v\n%s", undelivered(t, d), d.log()) })
+	waitSlackQuiet(slack, 1500*time.Millisecond)
+	d.stop(t)
+	final.death = time.Now()
+	lives = append(lives, final)
+	defer func() {
+		if !t.Failed() {
+			return
+		}
+		// Every process's log, in a file that outlives the test: a failure names its round.
+		logs = append(logs, "== final watcher run\n"+d.log())
+		f, err := os.CreateTemp("", fmt.Sprintf("crash-loops-%d-*.log", seed))
+		if err != nil {
+			t.Logf("process logs:\n%s", strings.Join(logs, "\n"))
+			return
+		}
+		f.WriteString(strings.Join(logs, "\n"))
+		f.Close()
+		t.Logf("every process's log: %s", f.Name())
+	}()
+
+	// The archive: `watcher incidents` opens it, bbolt's own check passes.
+	if r := testbin.Must(t, 0, env, "incidents"); !strings.Contains(r.Stdout, "acme/acme-1") {
+		t.Errorf("watcher incidents:\n%s", r.Stdout)
+	}
+	bdb, err := bolt.Open(db, 0o600, &bolt.Options{ReadOnly: true, Timeout: 10 * time.Second, PreLoadFreelist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checkErrs []error
+	bdb.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			checkErrs = append(checkErrs, err)
+		}
+		return nil
+	})
+	bdb.Close()
+	for _, err := range checkErrs {
+		t.Errorf("bbolt check: %v", err)
+	}
+
+	// Versions: none lost, none invented, none doubled.
+	store, err := archive.Open(db, archive.Options{ReadOnly: true, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages.mu.Lock()
+	history, hits, incs := pages.history, slices.Clone(pages.hits), pages.incs
+	pages.mu.Unlock()
+	for _, s := range hits {
+		if s.status == http.StatusNotModified {
+			ack(s.source, s.state) // the daemon held this state's ETag: it had archived it
+		}
+	}
+	servedOK := map[string]map[int]bool{}
+	for _, s := range hits {
+		if s.status == http.StatusOK {
+			if servedOK[s.source] == nil {
+				servedOK[s.source] = map[int]bool{}
+			}
+			servedOK[s.source][s.state] = true
+		}
+	}
+	var nVersions, nIncidents, nAcked int
+	versions := map[string][]model.Version{} // source/id → versions
+	for _, src := range sources {
+		nAcked += len(acked[src])
+		for _, in := range incs[src] {
+			nIncidents++
+			key := src + "/" + in.ID
+			vs, err := store.Versions(src, in.ID)
+			if err != nil {
+				t.Errorf("versions of %s: %v", key, err)
+				continue
+			}
+			versions[key] = vs
+			nVersions += len(vs)
+			have := map[string]int{}
+			for i, v := range vs {
+				fp := modelFP(v.Incident)
+				if v.N != i+1 {
+					t.Errorf("%s: version %d at position %d", key, v.N, i+1)
+				}
+				if i > 0 && fp == modelFP(vs[i-1].Incident) {
+					t.Errorf("%s: versions %d and %d are the same content: a poll recorded twice", key, i, i+1)
+				}
+				have[fp] = v.N
+				found := false
+				for st := range servedOK[src] {
+					found = found || history[src][st][in.ID] == fp
+				}
+				if !found {
+					t.Errorf("%s version %d is no state the page served:\n%s", key, v.N, fp)
+				}
+			}
+			if len(vs) == 0 || modelFP(vs[len(vs)-1].Incident) != pageFP(in) {
+				t.Errorf("%s: the latest version is not the page's final state", key)
+			}
+			distinct := map[string]bool{}
+			for st := range acked[src] {
+				fp, ok := history[src][st][in.ID]
+				if !ok {
+					continue // not on the page yet in that state
+				}
+				distinct[fp] = true
+				if _, ok := have[fp]; !ok {
+					t.Errorf("%s: LOST: page state %d of %s was archived (acknowledged) but has no version:\n%s", key, st, src, fp)
+				}
+			}
+			if len(vs) < len(distinct) {
+				t.Errorf("%s: %d versions for %d distinct acknowledged states", key, len(vs), len(distinct))
+			}
+		}
+	}
+
+	// Messages: one per version, all sent; on Slack each at least once, and a repeat only
+	// where a kill fell between Slack's answer and the mark-sent write.
+	msgs, err := store.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	perVersion := map[string]int{}
+	known := map[string]model.Message{}
+	for _, m := range msgs {
+		if m.State != model.MessageSent {
+			t.Errorf("message %d (%s) is %s after quiescence: %s", m.ID, messageKey(m), m.State, m.LastError)
+		}
+		perVersion[fmt.Sprintf("%s/%s v%d", m.Source, m.IncidentID, m.Version)]++
+		known[messageKey(m)] = m
+	}
+	for key, vs := range versions {
+		for _, v := range vs {
+			if n := perVersion[fmt.Sprintf("%s v%d", key, v.N)]; n != 1 {
+				t.Errorf("%s version %d has %d outbox messages, want 1", key, v.N, n)
+			}
+		}
+	}
+
+	calls := slack.Calls()
+	// A call is the process's that started last before Slack answered it: processes run
+	// one after the other, and a request sent just before a kill may be answered just after.
+	owner := func(c fakeslack.Call) *crashLife {
+		var out *crashLife
+		for i := range lives {
+			if !c.At.Before(lives[i].start) {
+				out = &lives[i]
+			}
+		}
+		return out
+	}
+	// lastCall[process] is the last call Slack answered to it, of any kind.
+	lastCall := map[*crashLife]fakeslack.Call{}
+	for _, c := range calls {
+		if l := owner(c); l != nil {
+			lastCall[l] = c
+		} else {
+			t.Errorf("a Slack call at %s from no process of the test", c.At.Format("15:04:05.000"))
+		}
+	}
+	windows := 0
+	for l, c := range lastCall {
+		if !l.killAt.IsZero() && c.Method == "chat.postMessage" && c.OK() && l.killAt.Sub(c.At) <= killWindow {
+			windows++
+		}
+	}
+	byKey := map[string][]fakeslack.Call{}
+	for _, c := range slackPosts(calls) {
+		byKey[callKey(c)] = append(byKey[callKey(c)], c)
+	}
+	roots := map[string][]string{}
+	for k, cs := range byKey {
+		if strings.HasPrefix(k, "root ") {
+			for _, c := range cs {
+				roots[strings.TrimPrefix(k, "root ")] = append(roots[strings.TrimPrefix(k, "root ")], c.TS)
+			}
+		}
+	}
+	var dups, explained int
+	var gaps []time.Duration
+	for k, cs := range byKey {
+		if _, ok := known[k]; !ok {
+			t.Errorf("Slack got %d posts (%q) for no outbox message", len(cs), k)
+		}
+		for _, c := range cs {
+			if m := linkRE.FindStringSubmatch(c.Text + string(c.Blocks)); c.ThreadTS != "" && m != nil && !slices.Contains(roots[m[1]+"/"+m[2]], c.ThreadTS) {
+				t.Errorf("%s was posted in thread %s, none of its incident's roots %v", k, c.ThreadTS, roots[m[1]+"/"+m[2]])
+			}
+		}
+		for _, c := range cs[:len(cs)-1] { // every copy but the last was repeated
+			dups++
+			l := owner(c)
+			switch {
+			case l == nil || l.killAt.IsZero():
+				t.Errorf("REPEATED: %s was posted at %s by a process that was not killed (%+v)", k, c.At.Format("15:04:05.000"), l)
+			case !lastCall[l].At.Equal(c.At) || callKey(lastCall[l]) != k:
+				t.Errorf("REPEATED: %s was posted at %s by the process of round %d, which went on to call Slack again (%s %s) before its kill: it never marked the message sent",
+					k, c.At.Format("15:04:05.000"), l.round, lastCall[l].Method, lastCall[l].At.Format("15:04:05.000"))
+			case l.killAt.Sub(c.At) > killWindow:
+				t.Errorf("REPEATED: %s was posted at %s by the process of round %d, killed %s later: far outside the mark-sent write",
+					k, c.At.Format("15:04:05.000"), l.round, l.killAt.Sub(c.At))
+			default:
+				explained++
+				gaps = append(gaps, l.killAt.Sub(c.At))
+				t.Logf("repeated %-18s first posted by the %s of round %d, killed %s after Slack's answer", k, l.what, l.round, l.killAt.Sub(c.At))
+			}
+		}
+	}
+
+	// Root cards: after a reply the root is edited to the incident's latest state (SPEC §6).
+	// The edit is kept in memory only, so a kill after the reply's mark-sent and before its
+	// chat.update leaves the root showing the version before until the next change: count
+	// those, and fail on a stale root that no such kill explains.
+	stale, staleExplained := 0, 0
+	for key, vs := range versions {
+		n := len(vs)
+		rts := roots[key]
+		if n < 2 || len(rts) == 0 {
+			continue
+		}
+		root := rts[len(rts)-1]
+		edited := 0
+		for _, c := range calls {
+			if c.Method == "chat.update" && c.OK() && c.TS == root {
+				if m := linkRE.FindStringSubmatch(c.Text + string(c.Blocks)); m != nil && m[3] != "" {
+					edited, _ = strconv.Atoi(m[3])
+				}
+			}
+		}
+		if edited == n {
+			continue
+		}
+		stale++
+		last := byKey[fmt.Sprintf("%s v%d", key, n)]
+		if len(last) == 0 {
+			continue // reported as lost
+		}
+		reply := last[len(last)-1]
+		l := owner(reply)
+		if l != nil && !l.killAt.IsZero() && lastCall[l].At.Equal(reply.At) && callKey(lastCall[l]) == callKey(reply) {
+			staleExplained++
+			continue
+		}
+		t.Errorf("the root of %s shows version %d, not the latest %d, and no kill explains it", key, edited, n)
+	}
+
+	lost := 0
+	for k, m := range known {
+		if len(byKey[k]) == 0 {
+			lost++
+			t.Errorf("LOST: message %d (%s) never reached Slack", m.ID, k)
+		}
+	}
+	slices.Sort(gaps)
+	if windows == 0 {
+		t.Errorf("no kill fell right after a Slack answer: the mark-sent window was never tried")
+	}
+	t.Logf("crash loops: seed %d; %d rounds (%d watcher run, %d watcher poll) in %s; %d SIGKILLs (%d right after a Slack answer, %d of a daemon before it answered every poll), %d processes finished first",
+		seed, rounds, rounds-pollRuns, pollRuns, loopTime.Round(time.Second), kills, slackKills, cutPolls, earlyExits)
+	t.Logf("archive: bbolt check clean: %v; %d incidents, %d versions, %d acknowledged page states, all archived (0 lost)",
+		len(checkErrs) == 0, nIncidents, nVersions, nAcked)
+	spread := "no repeat"
+	if len(gaps) > 0 {
+		spread = fmt.Sprintf("the kill %s to %s after Slack's answer, median %s", gaps[0], gaps[len(gaps)-1], gaps[len(gaps)/2])
+	}
+	t.Logf("Slack: %d messages, %d posts, %d lost, %d repeated, %d of them explained by a kill between Slack's answer and mark-sent (%s); %d kills fell within %s after a post's answer",
+		len(msgs), len(slackPosts(calls)), lost, dups, explained, spread, windows, killWindow)
+	t.Logf("root cards: %d of %d threads left showing an older version (%d explained by a kill between a reply and its root's chat.update)",
+		stale, len(roots), staleExplained)
+	t.Logf("total %s", time.Since(started).Round(time.Second))
+}
+
+// waitSlackQuiet waits until the fake Slack has had no call for d.
+func waitSlackQuiet(s *fakeslack.Server, d time.Duration) {
+	deadline := time.Now().Add(30 * time.Second)
+	n := len(s.Calls())
+	last := time.Now()
+	for time.Now().Before(deadline) && time.Since(last) < d {
+		time.Sleep(100 * time.Millisecond)
+		if m := len(s.Calls()); m != n {
+			n, last = m, time.Now()
+		}
+	}
+}
