@@ -42,9 +42,15 @@ func (c *Console) Send(_ context.Context, n *Notification) (Receipt, error) {
 			fmt.Fprintf(&b, " · Components: %s", strings.Join(inc.Components, ", "))
 		}
 		b.WriteString("\n")
-		if n.Message.Event == model.EventRemoved {
+		switch {
+		case n.Message.Event == model.EventRemoved:
 			b.WriteString("The incident is no longer on the vendor's page.\n")
-		} else {
+		case n.Version.N == 1 && len(inc.Updates) > 0:
+			// A first version's diff is every field against "not present": say what the
+			// page says instead; `watcher diff` still shows it field by field.
+			u := inc.Updates[len(inc.Updates)-1]
+			fmt.Fprintf(&b, "%s (%s): %s\n", u.Status, u.PostedAt.UTC().Format("2006-01-02 15:04Z"), u.Body)
+		default:
 			fmt.Fprintf(&b, "Change %d: %s\n", n.Version.N, n.Version.Summary)
 			b.WriteString(diff.Text(n.Version.Changes))
 		}
