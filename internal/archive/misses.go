@@ -16,8 +16,9 @@ type PollState struct {
 	PendingMisses bool
 	// Kind is the provider detected for a kind: auto source; empty until detected.
 	Kind string
-	// Unreadable counts the failed polls in a row whose answer could not be read.
-	Unreadable int
+	// Failures counts the failed polls in a row; Unreadable those whose answer could not
+	// be read at all.
+	Failures, Unreadable int
 }
 
 // PollState reads a source's poll state in one short read transaction.
@@ -32,7 +33,7 @@ func (s *Store) PollState(source string) (PollState, error) {
 			return err
 		}
 		h, err := loadHealth(sourceBucket(tx, source))
-		ps.Unreadable = h.Unreadable
+		ps.Failures, ps.Unreadable = h.Failures, h.Unreadable
 		return err
 	})
 	return ps, wrapErr("poll state "+source, err)

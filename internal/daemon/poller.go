@@ -39,6 +39,8 @@ type Outcome struct {
 	Changes  int // incidents that got a new version
 	Messages int // outbox rows written
 	Requests int // HTTP requests made
+
+	wasFailing bool // the archive counted failures before this poll: a success must reset them
 }
 
 // Poll fetches src once and records the result. A fetch failure (including a well-formed
@@ -59,8 +61,12 @@ func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) 
 		log.Warn("poll failed", "err", err, "consecutive_failures", failures)
 		return out, err
 	}
-	if err := p.Store.RecordSuccess(src.Name); err != nil {
-		return out, fmt.Errorf("record success: %w", err)
+	// A healthy source's success writes nothing, and PollState already told us whether it
+	// was healthy: no second read on the common path.
+	if out.wasFailing {
+		if err := p.Store.RecordSuccess(src.Name); err != nil {
+			return out, fmt.Errorf("record success: %w", err)
+		}
 	}
 	if out.Changes > 0 {
 		log.Info("poll recorded changes", "changes", out.Changes, "messages", out.Messages)
@@ -74,6 +80,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	if err != nil {
 		return out, fmt.Errorf("read fetch state: %w", err)
 	}
+	out.wasFailing = ps.Failures > 0
 	kind, err := p.kind(ctx, src, &ps)
 	if err != nil {
 		return out, err

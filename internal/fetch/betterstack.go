@@ -54,13 +54,7 @@ var _ Provider = (*BetterStack)(nil)
 
 // Poll reads /index.json conditionally, and nothing else.
 func (p *BetterStack) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := newAdapterPoll(p.c, req)
-	snap, err := pl.betterStack(ctx)
-	if err != nil {
-		return &Result{Requests: pl.res.Requests}, err
-	}
-	pl.res.Snapshot = snap
-	return pl.res, nil
+	return runAdapterPoll(ctx, p.c, req, (*adapterPoll).betterStack)
 }
 
 func (pl *adapterPoll) betterStack(ctx context.Context) (*model.Snapshot, error) {

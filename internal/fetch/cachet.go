@@ -58,13 +58,7 @@ var _ Provider = (*Cachet)(nil)
 // names a component, the component list, without validators: the names are needed every
 // time the incidents are parsed, and caching them between polls is not worth the state.
 func (p *Cachet) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := newAdapterPoll(p.c, req)
-	snap, err := pl.cachet(ctx)
-	if err != nil {
-		return &Result{Requests: pl.res.Requests}, err
-	}
-	pl.res.Snapshot = snap
-	return pl.res, nil
+	return runAdapterPoll(ctx, p.c, req, (*adapterPoll).cachet)
 }
 
 func (pl *adapterPoll) cachet(ctx context.Context) (*model.Snapshot, error) {

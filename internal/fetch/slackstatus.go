@@ -58,13 +58,7 @@ var _ Provider = (*SlackStatus)(nil)
 // listing; the current answer only adds (or refreshes) the open incidents and claims no
 // listing of its own, so that an incident missing from it is never taken as gone.
 func (p *SlackStatus) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := newAdapterPoll(p.c, req)
-	snap, err := pl.slack(ctx)
-	if err != nil {
-		return &Result{Requests: pl.res.Requests}, err
-	}
-	pl.res.Snapshot = snap
-	return pl.res, nil
+	return runAdapterPoll(ctx, p.c, req, (*adapterPoll).slack)
 }
 
 func (pl *adapterPoll) slack(ctx context.Context) (*model.Snapshot, error) {
@@ -326,6 +320,18 @@ type adapterPoll struct {
 
 func newAdapterPoll(c *Client, req Request) *adapterPoll {
 	return &adapterPoll{c: c, req: req, res: &Result{State: req.State.Clone()}}
+}
+
+// runAdapterPoll runs one adapter's poll body over a fresh adapterPoll and makes its
+// Result: the snapshot and state on success, only the request count on failure.
+func runAdapterPoll(ctx context.Context, c *Client, req Request, body func(*adapterPoll, context.Context) (*model.Snapshot, error)) (*Result, error) {
+	pl := newAdapterPoll(c, req)
+	snap, err := body(pl, ctx)
+	if err != nil {
+		return &Result{Requests: pl.res.Requests}, err
+	}
+	pl.res.Snapshot = snap
+	return pl.res, nil
 }
 
 // snapshot starts the snapshot of this poll.

@@ -80,13 +80,7 @@ var _ Provider = (*StatusIO)(nil)
 // again without validators. The feed is best effort: when it cannot be read, the API alone
 // is parsed (everything open is still seen) and the feed is retried next poll.
 func (p *StatusIO) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := newAdapterPoll(p.c, req)
-	snap, err := pl.statusIO(ctx)
-	if err != nil {
-		return &Result{Requests: pl.res.Requests}, err
-	}
-	pl.res.Snapshot = snap
-	return pl.res, nil
+	return runAdapterPoll(ctx, p.c, req, (*adapterPoll).statusIO)
 }
 
 func (pl *adapterPoll) statusIO(ctx context.Context) (*model.Snapshot, error) {
