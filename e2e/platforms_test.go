@@ -202,8 +202,9 @@ var platforms = []platform{
 	// on other hosts than the dashboard: endpoints.rss and endpoints.currentevents point
 	// them at paths of the test server that differ from the derived ones, so an ignored
 	// override fails the poll. Resolution: the event leaves currentevents and the feed gets
-	// its "Service is operating normally: [RESOLVED]" post, which is what resolves it (the
-	// adapter builds a history snapshot; currentevents only adds to the feed).
+	// its "Service is operating normally: [RESOLVED]" post, which resolves it at once (an
+	// event that left currentevents without that post would be resolved by inference on
+	// the second poll without it; internal/fetch's AWS tests cover that).
 	{kind: "aws", source: func(u string) (string, map[string]string) {
 		return u + "/health/status", map[string]string{
 			"rss":           u + "/status-mirror/rss/all.rss",

@@ -36,7 +36,8 @@ const (
 
 // awsEpisodeState prefixes the fetch-state keys that remember, per AWS service, the
 // episodes (incidents) seen in the last parse, so an incident keeps its id after its
-// first posts fell out of the feed. See AWS.
+// first posts fell out of the feed, and one that left currentevents is resolved after two
+// polls without it. See AWS.
 const awsEpisodeState = "episodes/"
 
 func init() {
@@ -68,23 +69,52 @@ func init() {
 // The incident id is "<service>_<unix start>": for an open event exactly its service and
 // date. An incident's first posts fall out of the 50-item feed while it is still
 // listed; to keep its id, the spans of the episodes seen in the last parse are kept in
-// the fetch state (awsEpisodeState), and the oldest episode of a service takes the start
-// of the remembered (or open) one it continues. The posts that fell out are carried over
-// from the archived version (Request.Archived), so the timeline does not shrink as the
-// feed rolls on; so are the components once currentevents stops listing the event.
+// the fetch state (awsEpisodeState; the encoding is on awsMemoFrom), and the oldest
+// episode of a service takes the start of the remembered (or open) one it continues.
+// The posts that fell out are carried over from the archived version
+// (Request.Archived), so the timeline does not shrink as the feed rolls on; so are the
+// components once currentevents stops listing the event.
 //
 // Both bodies are needed to build any incident: when one endpoint changed and the other
 // answered 304 or the same bytes, the other is read again without validators (one extra
 // request, only on a poll where something changed), so a snapshot is always a function
 // of both. A poll where both are unchanged reads two conditional requests and parses
-// nothing. A failure of either endpoint fails the poll.
+// nothing, except while an episode is missed once (below): then both are read again and
+// parsed, since that unchanged answer is the second well-formed poll without it. A
+// failure of either endpoint, or a body either decoder rejects, fails the poll and counts
+// for nothing.
 //
-// The snapshot is a history snapshot (currentevents' open-only nature shows only in how
-// it adds to the feed): its listing covers what started since the oldest RSS item, so an
-// incident that fell out of the feed is never taken for removed, while one that vanished
-// from both endpoints inside that window is removed after two polls, as on any history
-// page. AWS closes an event with a resolution post in the feed, which is what resolves
-// it here; an open event that left currentevents without one is left to that rule.
+// The snapshot is a history snapshot: its listing covers what started since the oldest
+// RSS item, so an incident that fell out of the feed is never taken for removed, while
+// one that vanished from both endpoints inside that window is removed after two polls,
+// as on any history page. AWS normally closes an event with a resolution post, which
+// resolves it here with the post's time. But currentevents is an open-only list, and an
+// event can leave it without one (the post never came, or rolled out of the feed first).
+// The archive's own absence rule cannot see that: the feed still lists the incident, so
+// it is present in every snapshot, open by its posts. So the rule of open-only lists
+// (SPEC §4) runs here, kept in the episode memo (times in unix seconds):
+//
+//   - An episode matched with an open event on the last parse, still open by its posts
+//     and absent from a well-formed currentevents now, is missed once: the memo keeps
+//     the time of that poll and the incident stays as it was.
+//   - Absent again on the next well-formed poll, still with no resolution post and no
+//     newer post, it is resolved, inferred: resolved_at the time it was first missed,
+//     status_raw empty (AWS never said it), as the archive does for other open-only
+//     lists. The memo remembers that, so it stays resolved on later parses although the
+//     feed still shows its posts unresolved.
+//   - Listed in currentevents again, it is open with its event as before and the miss is
+//     forgotten (after an inferred resolution too: the open list says it is going on). A
+//     resolution post resolves it with the post's own time, whatever the memo holds.
+//   - A post newer than the memo knows, not a resolution, while it is still absent: AWS is
+//     still writing about it, so it reopens (or stays open), and that poll counts as its
+//     first miss; without another post or its event, the next poll resolves it again, at
+//     that poll's time. Feed-only episodes that currentevents never listed (an old post
+//     without its resolution) are left open: absent from currentevents all along, no
+//     poll saw them leave it, so none could date a resolution.
+//   - An episode gone from the feed as well as from currentevents is followed the same
+//     way through its archived version (Request.Archived), which the snapshot repeats
+//     while it is missed once and carries, resolved, while the feed's window covers its
+//     start, so the history rule never takes it for removed.
 //
 // Mapping (SPEC §4). The RSS title is "<level>: <summary>"; currentevents gives the level
 // as a number (0 normal, 1 informational, 2 degradation, 3 disruption). Impact is the
@@ -121,7 +151,10 @@ func (p *AWS) Poll(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return pl.failed(), err
 	}
-	if !toParse(rss) && !toParse(ce) {
+	// While an episode is missed once, an unchanged poll is still the second well-formed
+	// answer without it: it must be parsed, or the miss would wait for the next change.
+	memo := awsMemoFrom(req.State)
+	if !toParse(rss) && !toParse(ce) && !memo.pending() {
 		return pl.res, nil
 	}
 	if !toParse(rss) {
@@ -146,7 +179,7 @@ func (p *AWS) Poll(ctx context.Context, req Request) (*Result, error) {
 	b := awsBuild{
 		feed:     feed,
 		events:   events,
-		memo:     awsMemoFrom(req.State),
+		memo:     memo,
 		archived: req.Archived,
 		pageURL:  req.Source.URL,
 		now:      req.Now.UTC(),
@@ -416,18 +449,35 @@ func (ev *awsEvent) posts() ([]awsPost, int64) {
 // ---- Combining (see AWS) ----
 
 // awsSpan is what the fetch state remembers of an episode: its start and its latest
-// post, and whether it was still open.
+// post, whether it was still open, and where it stands in the absence rule (see AWS).
+// listed and missed are only ever set on an open span, inferred on a closed one.
 type awsSpan struct {
 	start, last int64
 	open        bool
+	listed      bool  // open, and listed by currentevents
+	missed      int64 // open, listed until currentevents first lacked it at this unix time
+	inferred    int64 // resolved by inference: first missed at this unix time, missed again since
 }
+
+// tracked reports whether the absence rule applies to the episode: currentevents listed
+// it once, so its absence from there says something.
+func (s awsSpan) tracked() bool { return s.listed || s.missed > 0 || s.inferred > 0 }
 
 // awsMemo holds the remembered episodes per service.
 type awsMemo map[string][]awsSpan
 
 // awsMemoFrom reads the episodes remembered in the fetch state: one key per service,
-// "episodes/<service>", whose Hash field holds "start-last[+]" per episode, joined by
-// commas ("+" marks an open one). Unreadable entries are skipped.
+// "episodes/<service>", whose Hash field holds one entry per episode, joined by commas:
+//
+//	<start>-<last>             resolved by a post
+//	<start>-<last>+            open, not listed by currentevents (feed only)
+//	<start>-<last>+e           open, listed by currentevents
+//	<start>-<last>+m<unix>     open, absent from currentevents since that poll (missed once)
+//	<start>-<last>i<unix>      resolved by inference, resolved_at that time
+//
+// The first two are the encoding of the versions before the absence rule, which read the
+// same (an open episode of theirs counts as not listed: the rule starts with the next
+// parse that finds it in currentevents). Unreadable entries are skipped.
 func awsMemoFrom(st model.FetchState) awsMemo {
 	m := awsMemo{}
 	for k, v := range st {
@@ -436,16 +486,65 @@ func awsMemoFrom(st model.FetchState) awsMemo {
 			continue
 		}
 		for _, f := range strings.Split(v.Hash, ",") {
-			open := strings.HasSuffix(f, "+")
-			a, b, ok := strings.Cut(strings.TrimSuffix(f, "+"), "-")
-			start, err1 := strconv.ParseInt(a, 10, 64)
-			last, err2 := strconv.ParseInt(b, 10, 64)
-			if ok && err1 == nil && err2 == nil && start >= 0 && last >= start {
-				m[service] = append(m[service], awsSpan{start: start, last: last, open: open})
+			if s, ok := awsParseSpan(f); ok {
+				m[service] = append(m[service], s)
 			}
 		}
 	}
 	return m
+}
+
+// awsParseSpan reads one entry of the memo; see awsMemoFrom.
+func awsParseSpan(f string) (awsSpan, bool) {
+	a, rest, ok := strings.Cut(f, "-")
+	if !ok {
+		return awsSpan{}, false
+	}
+	i := 0
+	for i < len(rest) && '0' <= rest[i] && rest[i] <= '9' {
+		i++
+	}
+	start, err1 := strconv.ParseInt(a, 10, 64)
+	last, err2 := strconv.ParseInt(rest[:i], 10, 64)
+	if err1 != nil || err2 != nil || start < 0 || last < start {
+		return awsSpan{}, false
+	}
+	s := awsSpan{start: start, last: last}
+	flags := rest[i:]
+	flags, s.open = strings.CutPrefix(flags, "+")
+	at := func(v string) int64 {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return 0
+		}
+		return n
+	}
+	switch {
+	case flags == "":
+	case s.open && flags == "e":
+		s.listed = true
+	case s.open && flags[0] == 'm':
+		s.missed = at(flags[1:])
+		ok = s.missed > 0
+	case !s.open && flags[0] == 'i':
+		s.inferred = at(flags[1:])
+		ok = s.inferred > 0
+	default:
+		ok = false
+	}
+	return s, ok
+}
+
+// pending reports whether an episode is missed once: the next well-formed poll decides it.
+func (m awsMemo) pending() bool {
+	for _, spans := range m {
+		for _, s := range spans {
+			if s.open && s.missed > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // state writes the memo as fetch-state entries.
@@ -456,8 +555,15 @@ func (m awsMemo) state() model.FetchState {
 		parts := make([]string, len(spans))
 		for i, s := range spans {
 			parts[i] = strconv.FormatInt(s.start, 10) + "-" + strconv.FormatInt(s.last, 10)
-			if s.open {
+			switch {
+			case s.open && s.missed > 0:
+				parts[i] += "+m" + strconv.FormatInt(s.missed, 10)
+			case s.open && s.listed:
+				parts[i] += "+e"
+			case s.open:
 				parts[i] += "+"
+			case s.inferred > 0:
+				parts[i] += "i" + strconv.FormatInt(s.inferred, 10)
 			}
 		}
 		st[awsEpisodeState+service] = model.EndpointState{Hash: strings.Join(parts, ",")}
@@ -614,14 +720,110 @@ func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
 			continue
 		}
 		ids[inc.ID] = true
-		out = append(out, inc)
 		last := e.start
 		if n := len(e.posts); n > 0 {
 			last = max(last, e.posts[n-1].at)
 		}
-		memo[e.service] = append(memo[e.service], awsSpan{start: e.start, last: last, open: inc.Status.Open()})
+		span := awsSpan{start: e.start, last: last, open: inc.Status.Open()}
+		span.listed = span.open && e.event != nil
+		if span.open && e.event == nil {
+			if r, ok := b.memo.find(e.service, e.start); ok && r.tracked() {
+				b.absent(&inc, &span, r)
+			}
+		}
+		out = append(out, inc)
+		memo[e.service] = append(memo[e.service], span)
+	}
+
+	// An episode currentevents listed may be gone from the feed too (it rolled out, or
+	// never reached it): the absence rule still runs its course, on the archived version.
+	for _, s := range slices.Sorted(maps.Keys(b.memo)) {
+		for _, r := range b.memo[s] {
+			id := s + "_" + strconv.FormatInt(r.start, 10)
+			if ids[id] || !r.tracked() || b.archived == nil {
+				continue
+			}
+			prev := b.archived(id)
+			if prev == nil {
+				continue
+			}
+			inc, span := *prev, r
+			switch {
+			case r.inferred > 0:
+				// Resolved already; listed while the feed's window covers its start, so
+				// that a history snapshot does not take it for removed.
+				if r.start < listing.Since.Unix() {
+					continue
+				}
+				if inc.Open() {
+					inc = awsInferResolved(inc, r.inferred)
+				}
+			case !inc.Open():
+				continue // resolved in the archive already: nothing left to infer
+			case r.missed > 0:
+				inc = awsInferResolved(inc, r.missed)
+				span = awsSpan{start: r.start, last: r.last, inferred: r.missed}
+			default:
+				if !b.miss(&span) {
+					continue
+				}
+			}
+			ids[id] = true
+			out = append(out, inc)
+			memo[s] = append(memo[s], span)
+		}
 	}
 	return out, listing, memo
+}
+
+// find returns the remembered episode of service that started at start.
+func (m awsMemo) find(service string, start int64) (awsSpan, bool) {
+	for _, s := range m[service] {
+		if s.start == start {
+			return s, true
+		}
+	}
+	return awsSpan{}, false
+}
+
+// absent applies the absence rule (see AWS) to an episode that currentevents listed once
+// and does not list now, although no post resolved it: r is what the memo remembers of
+// it, inc and span what this parse built, open.
+func (b *awsBuild) absent(inc *model.Incident, span *awsSpan, r awsSpan) {
+	newer := span.last > r.last // a post since the last parse: it is going on after all
+	span.last = max(span.last, r.last)
+	switch {
+	case r.inferred > 0 && !newer:
+		*inc = awsInferResolved(*inc, r.inferred)
+		span.open, span.inferred = false, r.inferred
+	case r.missed > 0 && !newer:
+		*inc = awsInferResolved(*inc, r.missed)
+		span.open, span.inferred = false, r.missed
+	default: // listed last time, or reopened by a post: this poll is its first miss
+		b.miss(span)
+	}
+}
+
+// miss marks an open span missed once, now. The clock is needed: without it (never in
+// the daemon) nothing is counted.
+func (b *awsBuild) miss(span *awsSpan) bool {
+	now := b.now.Unix()
+	if b.now.IsZero() || now <= 0 {
+		return false
+	}
+	span.open, span.listed, span.missed = true, false, now
+	return true
+}
+
+// awsInferResolved is inc resolved at the unix time at, marked inferred, as the archive
+// resolves the incidents of other open-only lists (archive.inferResolved): status_raw is
+// cleared, since AWS never posted that word.
+func awsInferResolved(inc model.Incident, at int64) model.Incident {
+	inc.Status = model.StatusResolved
+	inc.StatusRaw = ""
+	inc.ResolvedAt = time.Unix(at, 0).UTC()
+	inc.ResolvedInferred = true
+	return inc
 }
 
 // awsSharePost reports whether two lists of posts share a timestamp.
