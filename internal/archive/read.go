@@ -150,11 +150,11 @@ func (s *Store) Versions(source, id string) ([]model.Version, error) {
 		prefix := versionPrefix(id)
 		c := versions.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var ver model.Version
-			if err := json.Unmarshal(v, &ver); err != nil {
+			ver, err := decodeVersion(v)
+			if err != nil {
 				return fmt.Errorf("%x: %w", k[len(prefix):], err)
 			}
-			out = append(out, ver)
+			out = append(out, *ver)
 		}
 		if len(out) == 0 {
 			return ErrNotFound

@@ -441,7 +441,11 @@ func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte
 		Summary:    diff.Summary(changes),
 		Snapshot:   snapshotName(w.r.at),
 	}
-	if err := putJSON(w.versions, versionKey(id, n), &v); err != nil {
+	data, err := encodeVersion(&v)
+	if err != nil {
+		return err
+	}
+	if err := w.versions.Put(versionKey(id, n), data); err != nil {
 		return err
 	}
 	m.Latest, m.Fingerprint = n, fp
@@ -544,11 +548,11 @@ func loadVersion(versions *bolt.Bucket, id string, n uint32) (*model.Version, er
 	if data == nil {
 		return nil, fmt.Errorf("version %d: %w", n, ErrNotFound)
 	}
-	var v model.Version
-	if err := json.Unmarshal(data, &v); err != nil {
+	v, err := decodeVersion(data)
+	if err != nil {
 		return nil, fmt.Errorf("version %d: %w", n, err)
 	}
-	return &v, nil
+	return v, nil
 }
 
 func decodeFetchState(data []byte) (model.FetchState, error) {

@@ -8,7 +8,10 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -29,15 +32,31 @@ const (
 	FieldPostmortemPublishedAt = "postmortem.published_at"
 )
 
-// value is one version field as compared and shown. A field is absent when its
-// comparison key is empty: an empty or all-whitespace string, a zero time, no components.
+// value is one version field as compared and shown. A field is absent when it is
+// empty: an empty or all-whitespace text, a zero time, no components.
 type value struct {
 	show string // what the change set shows: the vendor's own string
-	key  string // what is compared: show after the cosmetic normalisation
-	text bool   // a text field, which carries word-diff ops
+	// key is what is compared when it differs from show (components); text fields
+	// compare show word by word instead, so their normal form is never built.
+	key  string
+	text bool // a text field: whitespace is cosmetic, and it carries word-diff ops
 }
 
-func (v value) present() bool { return v.key != "" }
+func (v value) present() bool {
+	if v.text {
+		w, _ := nextWord(v.show, 0)
+		return w != ""
+	}
+	return v.key != ""
+}
+
+// same reports whether x and y compare equal.
+func (x value) same(y value) bool {
+	if x.text || y.text {
+		return sameWords(x.show, y.show)
+	}
+	return x.key == y.key
+}
 
 func (v value) ptr() *string {
 	if !v.present() {
@@ -47,7 +66,7 @@ func (v value) ptr() *string {
 	return &s
 }
 
-func textValue(s string) value { return value{show: s, key: normSpace(s), text: true} }
+func textValue(s string) value { return value{show: s, text: true} }
 
 func wordValue(s string) value { return value{show: s, key: s} }
 
@@ -60,7 +79,87 @@ func timeValue(t time.Time) value {
 }
 
 // normSpace collapses runs of whitespace and trims: whitespace is cosmetic (SPEC §4).
-func normSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+// A string already in that form is returned as it is, without allocating.
+func normSpace(s string) string {
+	if normalLen(s) == len(s) {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// asciiSpace is strings.Fields' set of ASCII white space.
+var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// nextWord returns the first word of s at or after byte i, as strings.Fields splits
+// (unicode.IsSpace separates words), and the index just past it; "" at the end.
+func nextWord(s string, i int) (string, int) {
+	for i < len(s) { // skip white space
+		if c := s[i]; c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				break
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += size
+	}
+	start := i
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				break
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			break
+		}
+		i += size
+	}
+	return s[start:i], i
+}
+
+// sameWords reports whether normSpace(a) == normSpace(b), without building either.
+func sameWords(a, b string) bool {
+	if a == b {
+		return true
+	}
+	var i, j int
+	for {
+		var x, y string
+		x, i = nextWord(a, i)
+		y, j = nextWord(b, j)
+		if x != y {
+			return false
+		}
+		if x == "" {
+			return true
+		}
+	}
+}
+
+// normalLen is len(normSpace(s)).
+func normalLen(s string) int {
+	n, words := 0, 0
+	for i := 0; ; {
+		var w string
+		if w, i = nextWord(s, i); w == "" {
+			break
+		}
+		n += len(w)
+		words++
+	}
+	if words > 1 {
+		n += words - 1
+	}
+	return n
+}
 
 // normUpdate is one update of a version as compared: only its body and status are version
 // fields (an update whose posted_at or format moved is unchanged).
@@ -177,7 +276,7 @@ func Changes(before, after *model.Incident) []model.Change {
 
 // appendChange appends the change from x to y, if there is one.
 func appendChange(out []model.Change, field string, x, y value) []model.Change {
-	if x.key == y.key {
+	if x.same(y) {
 		return out
 	}
 	c := model.Change{Field: field, Before: x.ptr(), After: y.ptr()}
@@ -213,28 +312,65 @@ func textOps(before, after *string) []model.Op {
 // too. A nil inc hashes like version 0.
 func Fingerprint(inc *model.Incident) [32]byte {
 	v := normalise(inc)
-	h := sha256.New()
-	// Every string is length-prefixed, so no two different sequences hash the same input.
-	var n [binary.MaxVarintLen64]byte
-	put := func(s string) {
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-		h.Write([]byte(s))
-	}
-	put("statuswatch/diff.Fingerprint v1")
+	f := fingerprints.Get().(*fingerprinter)
+	defer fingerprints.Put(f)
+	f.buf = f.buf[:0]
+	f.put("statuswatch/diff.Fingerprint v1")
 	for _, s := range v.scalars {
-		put(s.v.key)
+		f.value(s.v)
 	}
-	ups := slices.Clone(v.updates)
-	slices.SortFunc(ups, func(x, y normUpdate) int { return strings.Compare(x.id, y.id) })
-	h.Write(n[:binary.PutUvarint(n[:], uint64(len(ups)))])
+	ups := v.updates
+	if !slices.IsSortedFunc(ups, byID) {
+		ups = slices.Clone(ups)
+		slices.SortFunc(ups, byID)
+	}
+	f.buf = binary.AppendUvarint(f.buf, uint64(len(ups)))
 	for _, u := range ups {
-		put(u.id)
-		put(u.body.key)
-		put(u.status.key)
+		f.put(u.id)
+		f.value(u.body)
+		f.value(u.status)
 	}
-	put(v.pmBody.key)
-	put(v.pmAt.key)
-	var sum [32]byte
-	h.Sum(sum[:0])
-	return sum
+	f.value(v.pmBody)
+	f.value(v.pmAt)
+	return sha256.Sum256(f.buf)
+}
+
+func byID(x, y normUpdate) int { return strings.Compare(x.id, y.id) }
+
+// fingerprinter builds what Fingerprint hashes. Every string is length-prefixed, so no
+// two different sequences hash the same input. Its buffer is reused across calls.
+type fingerprinter struct{ buf []byte }
+
+var fingerprints = sync.Pool{New: func() any { return new(fingerprinter) }}
+
+func (f *fingerprinter) put(s string) {
+	f.buf = binary.AppendUvarint(f.buf, uint64(len(s)))
+	f.buf = append(f.buf, s...)
+}
+
+// value appends v's compared form; a text as normSpace would give it, word by word,
+// without building it.
+func (f *fingerprinter) value(v value) {
+	if !v.text {
+		f.put(v.key)
+		return
+	}
+	// The words go after room for the longest length prefix, which then moves in front.
+	at := len(f.buf)
+	f.buf = append(f.buf, make([]byte, binary.MaxVarintLen64)...)
+	start := len(f.buf)
+	for i := 0; ; {
+		var w string
+		if w, i = nextWord(v.show, i); w == "" {
+			break
+		}
+		if len(f.buf) > start {
+			f.buf = append(f.buf, ' ')
+		}
+		f.buf = append(f.buf, w...)
+	}
+	n := len(f.buf) - start
+	p := binary.PutUvarint(f.buf[at:], uint64(n))
+	copy(f.buf[at+p:], f.buf[start:])
+	f.buf = f.buf[:at+p+n]
 }

@@ -133,8 +133,8 @@ type Incident struct {
 	Postmortem     *Postmortem `json:"postmortem"`
 
 	// Not version fields: kept with the version but never compared.
-	URL              string `json:"url,omitempty"`               // the vendor's page for it
-	ResolvedInferred bool   `json:"resolved_inferred,omitempty"` // resolved_at inferred from absence
+	URL              string `json:"url,omitempty"`              // the vendor's page for it
+	ResolvedInferred bool   `json:"resolved_inferred,omitzero"` // resolved_at inferred from absence
 }
 
 // Open reports whether the incident is still going on (or, for maintenance, still to come).
