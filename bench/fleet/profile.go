@@ -20,7 +20,8 @@ import (
 // them (config.Load, archive.Open, fetch.NewClient(daemon.ClientOptions), Poller.Round;
 // outbox delivery left out), with a CPU profile of each: cold.pprof, warm.pprof and
 // changed.pprof in dir. Each round gets a new Poller and client, as a new process would.
-// Read them with `go tool pprof -top dir/cold.pprof`.
+// Read them with `go tool pprof -top dir/cold.pprof`. Beside each, name.allocs.pprof
+// holds the allocations so far.
 func profile(ctx context.Context, o options, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -80,7 +81,14 @@ func profile(ctx context.Context, o options, dir string) error {
 				return fmt.Errorf("%s: %s: %w", name, r.Source, r.Err)
 			}
 		}
-		return nil
+		// Allocations since the process started (the pages' rendering included):
+		// `go tool pprof -sample_index alloc_space -diff_base` between two rounds.
+		mf, err := os.Create(filepath.Join(dir, name+".allocs.pprof"))
+		if err != nil {
+			return err
+		}
+		defer mf.Close()
+		return pprof.Lookup("allocs").WriteTo(mf, 0)
 	}
 	if err := round("cold"); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -352,7 +353,10 @@ func (w *writer) seen(firstPoll bool, t touched) error {
 		}
 		prev = &v.Incident
 	}
-	changes := diff.Changes(prev, t.inc)
+	var changes []model.Change
+	if t.known { // version 1's change set is derived when read (encodeVersion)
+		changes = diff.Changes(prev, t.inc)
+	}
 	if len(changes) == 0 && t.known {
 		// diff promises equal fingerprints exactly when it finds no change; should the
 		// two ever disagree (a diff upgrade that normalises more, say), remember this
@@ -437,9 +441,10 @@ func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte
 		N:          int(n),
 		ObservedAt: w.r.at,
 		Incident:   *inc,
-		Changes:    changes,
-		Summary:    diff.Summary(changes),
 		Snapshot:   snapshotName(w.r.at),
+	}
+	if n > 1 { // version 1's is derived when read (encodeVersion)
+		v.Changes, v.Summary = changes, diff.Summary(changes)
 	}
 	data, err := encodeVersion(&v)
 	if err != nil {
@@ -599,7 +604,9 @@ func (r *recording) storeSnapshot(tx *bolt.Tx, snapshots *bolt.Bucket) error {
 			}
 			hash = got
 			if bodies.Get([]byte(hash)) == nil {
-				if err := bodies.Put([]byte(hash), r.store.enc.EncodeAll(b.Data, nil)); err != nil {
+				st := r.store
+				st.zbuf = st.enc.EncodeAll(b.Data, st.zbuf[:0])
+				if err := bodies.Put([]byte(hash), bytes.Clone(st.zbuf)); err != nil {
 					return fmt.Errorf("body %s: %w", b.Endpoint, err)
 				}
 			}

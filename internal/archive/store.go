@@ -61,6 +61,10 @@ type Store struct {
 	// several MB of tables, and EncodeAll/DecodeAll are safe for concurrent use.
 	enc *zstd.Encoder
 	dec *zstd.Decoder
+	// zbuf is where a body is compressed before its exact-size copy is stored:
+	// EncodeAll into a nil slice allocates the input's size (200 KB for a body that
+	// compresses to 20). Used only inside write transactions, which bbolt serialises.
+	zbuf []byte
 
 	closeOnce sync.Once
 	closeErr  error

@@ -32,6 +32,14 @@ type Poller struct {
 
 	mu    sync.Mutex
 	polls map[string]int // polls per source in this process, for the summary cadence
+	// states holds the poll state of sources whose last poll wrote nothing, as the
+	// archive still has it: the next poll starts without a read transaction, and an
+	// unchanged poll touches no archive page at all. A poll takes its source's entry out
+	// and puts it back only when it wrote nothing (see poll), so any write — a version,
+	// new validators, a failure, a detected kind — makes the next poll read the archive
+	// again. It relies on this Poller being the only writer of its sources' state, which
+	// it is: the daemon holds the archive, and every poll goes through its Poller.
+	states map[string]archive.PollState
 }
 
 // Outcome is what one poll of a source did.
@@ -76,9 +84,12 @@ func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) 
 
 func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) {
 	var out Outcome
-	ps, err := p.Store.PollState(src.Name)
-	if err != nil {
-		return out, fmt.Errorf("read fetch state: %w", err)
+	ps, ok := p.takeState(src.Name)
+	if !ok {
+		var err error
+		if ps, err = p.Store.PollState(src.Name); err != nil {
+			return out, fmt.Errorf("read fetch state: %w", err)
+		}
 	}
 	out.wasFailing = ps.Failures > 0
 	kind, err := p.kind(ctx, src, &ps)
@@ -127,6 +138,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 			out.Changes, out.Messages = r.Changed, r.Messages
 			return out, err
 		}
+		p.keepState(src.Name, ps)
 		return out, nil
 	}
 	if res.Snapshot == nil {
@@ -139,6 +151,29 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	}
 	out.Changes, out.Messages = r.Changed, r.Messages
 	return out, nil
+}
+
+// takeState takes a source's remembered poll state out of the cache (see states).
+func (p *Poller) takeState(source string) (archive.PollState, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ps, ok := p.states[source]
+	delete(p.states, source)
+	return ps, ok
+}
+
+// keepState remembers the poll state of a poll that wrote nothing. A failing source's is
+// not kept: its success is about to be written.
+func (p *Poller) keepState(source string, ps archive.PollState) {
+	if ps.Failures > 0 || ps.Unreadable > 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.states == nil {
+		p.states = map[string]archive.PollState{}
+	}
+	p.states[source] = ps
 }
 
 // seenSummary reports whether a source's summary endpoint was ever read.

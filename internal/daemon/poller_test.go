@@ -177,3 +177,79 @@ func BenchmarkPollNewBytesSameMeaning(b *testing.B) {
 		}
 	}
 }
+
+// TestPollerRemembersStateOfUnchangedPolls checks the poll-state cache: kept after a poll
+// that wrote nothing, dropped by any write, so a change, new validators and a failure
+// all reach the next poll.
+func TestPollerRemembersStateOfUnchangedPolls(t *testing.T) {
+	e := newBenchEnv(t, true, false)
+	ctx := context.Background()
+	cached := func() bool {
+		e.poller.mu.Lock()
+		defer e.poller.mu.Unlock()
+		_, ok := e.poller.states["bench"]
+		return ok
+	}
+	if cached() {
+		t.Fatal("state cached after the first poll, which wrote versions")
+	}
+	poll := func(want int) {
+		t.Helper()
+		e.page.Requests()
+		out, err := e.poller.Poll(ctx, e.src)
+		if err != nil || out.Changes != want {
+			t.Fatalf("poll: changes %d, err %v; want %d, nil", out.Changes, err, want)
+		}
+	}
+	status := func() int {
+		t.Helper()
+		for _, r := range e.page.Requests() {
+			if r.Path == "/api/v2/incidents.json" {
+				return r.Status
+			}
+		}
+		t.Fatal("incidents.json not requested")
+		return 0
+	}
+
+	poll(0)
+	if !cached() || status() != 304 {
+		t.Fatal("unchanged poll: want a 304 and the state kept")
+	}
+	poll(0)
+	if status() != 304 {
+		t.Error("poll from the cached state: want a 304")
+	}
+
+	incs := fakepage.FiftyIncidents(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	incs[0].Name += " (updated)"
+	e.page.Set(incs, nil)
+	poll(1)
+	if status() != 200 || cached() {
+		t.Fatal("changed page: want a 200, a new version and the state dropped")
+	}
+	poll(0) // the new validators were saved, and are read from the archive
+	if status() != 304 || !cached() {
+		t.Fatal("after the change: want a 304 from the new ETag and the state kept")
+	}
+
+	e.page.FailNext(1)
+	if _, err := e.poller.Poll(ctx, e.src); err == nil {
+		t.Fatal("want the 500 to fail the poll")
+	}
+	if cached() {
+		t.Error("state kept after a failure was recorded")
+	}
+	poll(0)
+	infos, err := e.store.Sources()
+	if err != nil || len(infos) != 1 || infos[0].Failures != 0 {
+		t.Fatalf("after recovering: sources %+v, err %v; want 0 failures", infos, err)
+	}
+	if cached() {
+		t.Error("state kept by the poll that wrote the recovery")
+	}
+	poll(0)
+	if !cached() {
+		t.Error("state not kept after a healthy unchanged poll")
+	}
+}
