@@ -30,14 +30,14 @@ func (s *Store) WriteTo(w io.Writer) (n int64, err error) {
 func (s *Store) PruneSnapshots(cutoff time.Time) (snapshots, bodies int, err error) {
 	var p *prunable
 	err = s.db.View(func(tx *bolt.Tx) (err error) {
-		p, err = findPrunable(tx, cutoff)
+		p, err = s.findPrunable(tx, cutoff)
 		return err
 	})
 	if err != nil || len(p.snapshots)+len(p.bodies) == 0 {
 		return 0, 0, wrapErr("prune snapshots", err)
 	}
 	err = s.db.Update(func(tx *bolt.Tx) error {
-		p, err = findPrunable(tx, cutoff)
+		p, err = s.findPrunable(tx, cutoff)
 		if err != nil {
 			return err
 		}
@@ -71,11 +71,21 @@ type sourceKey struct {
 	key    []byte
 }
 
-func findPrunable(tx *bolt.Tx, cutoff time.Time) (*prunable, error) {
+// releaseEvery is how many sources a whole-archive scan reads between two releases of
+// the pages it mapped (Store.ReleasePages), so that its peak RSS stays small.
+const releaseEvery = 64
+
+func (s *Store) findPrunable(tx *bolt.Tx, cutoff time.Time) (*prunable, error) {
 	p := &prunable{}
 	used := map[string]bool{}
 	limit := timeKey(cutoff)
+	n := 0
 	err := tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
+		if n++; n%releaseEvery == 0 {
+			if err := s.releaseMapped(tx); err != nil {
+				return err
+			}
+		}
 		b := sub(sourceBucket(tx, string(name)), bucketSnapshots)
 		if b == nil {
 			return nil

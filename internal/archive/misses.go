@@ -3,6 +3,7 @@ package archive
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -25,18 +26,41 @@ type PollState struct {
 func (s *Store) PollState(source string) (PollState, error) {
 	var ps PollState
 	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		st := sub(sourceBucket(tx, source), bucketState)
-		ps.Fetch, err = decodeFetchState(get(st, keyFetch))
-		ps.PendingMisses = get(st, keyPending) != nil
-		ps.Kind = string(get(st, keyKind))
-		if err != nil {
-			return err
-		}
-		h, err := loadHealth(sourceBucket(tx, source))
-		ps.Failures, ps.Unreadable = h.Failures, h.Unreadable
+		ps, err = readPollState(tx, source)
 		return err
 	})
 	return ps, wrapErr("poll state "+source, err)
+}
+
+// PollStates reads the poll state of each of sources in one read transaction, in name
+// order, which is the archive's: a round over every source reads its state pages in one
+// sweep rather than one transaction per source.
+func (s *Store) PollStates(sources []string) (map[string]PollState, error) {
+	names := slices.Sorted(slices.Values(sources))
+	out := make(map[string]PollState, len(names))
+	err := s.db.View(func(tx *bolt.Tx) error {
+		for _, name := range names {
+			ps, err := readPollState(tx, name)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			out[name] = ps
+		}
+		return nil
+	})
+	return out, wrapErr("poll states", err)
+}
+
+func readPollState(tx *bolt.Tx, source string) (ps PollState, err error) {
+	st := sub(sourceBucket(tx, source), bucketState)
+	if ps.Fetch, err = decodeFetchState(get(st, keyFetch)); err != nil {
+		return ps, err
+	}
+	ps.PendingMisses = get(st, keyPending) != nil
+	ps.Kind = string(get(st, keyKind))
+	h, err := loadHealth(sourceBucket(tx, source))
+	ps.Failures, ps.Unreadable = h.Failures, h.Unreadable
+	return ps, err
 }
 
 // ConfirmMisses applies the second miss of SPEC §4 after a well-formed poll whose bodies

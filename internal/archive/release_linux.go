@@ -16,16 +16,21 @@ import (
 // the daemon's RSS for good, and kernels with large page-cache folios map up to a whole
 // folio (hundreds of KB) around each 4 KB page read.
 func (s *Store) ReleasePages() error {
-	return s.db.View(func(tx *bolt.Tx) error {
-		// A read transaction holds bbolt's mmap lock shared, so the file cannot be
-		// remapped meanwhile: the address and size below stay those of the mapping.
-		data, size := s.db.Info().Data, uintptr(tx.Size())
-		if data == 0 || size == 0 {
-			return nil
-		}
-		if _, _, errno := unix.Syscall(unix.SYS_MADVISE, data, size, unix.MADV_DONTNEED); errno != 0 {
-			return fmt.Errorf("archive: release pages: madvise: %w", errno)
-		}
+	return s.db.View(s.releaseMapped)
+}
+
+// releaseMapped is ReleasePages inside a transaction the caller holds, for scans that
+// read the whole archive in one transaction and release as they go. In a read
+// transaction bbolt's mmap lock is held shared, and in a write transaction only this
+// goroutine could remap (by growing the file in a Put): either way the address and size
+// below stay those of the mapping until madvise returns.
+func (s *Store) releaseMapped(tx *bolt.Tx) error {
+	data, size := s.db.Info().Data, uintptr(tx.Size())
+	if data == 0 || size == 0 {
 		return nil
-	})
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_MADVISE, data, size, unix.MADV_DONTNEED); errno != 0 {
+		return fmt.Errorf("archive: release pages: madvise: %w", errno)
+	}
+	return nil
 }

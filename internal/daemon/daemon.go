@@ -429,8 +429,11 @@ func (d *Daemon) refreshGauges() {
 		names = append(names, n)
 	}
 	d.mu.RUnlock()
-	for _, n := range names {
+	for i, n := range names {
 		d.refreshOpen(n)
+		if (i+1)%64 == 0 {
+			d.releasePages() // a scan of every source's incidents: keep its peak RSS small
+		}
 	}
 	d.refreshOutbox()
 }

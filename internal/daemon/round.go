@@ -3,7 +3,9 @@ package daemon
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
+	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
 )
 
@@ -17,27 +19,46 @@ type SourceResult struct {
 // Round polls every given source once, at most limit at a time, and returns the results
 // in the order of sources. The HTTP client caps requests on its own; limit only bounds
 // the goroutines.
+//
+// The poll states of all sources are read first, in one read transaction; should that
+// fail, each poll reads its own and reports the error. limit workers take the sources in
+// turn, rather than a goroutine per source: each worker's stack grows once to what a poll
+// needs, not once per source.
 func (p *Poller) Round(ctx context.Context, sources []*config.Source, limit int) []SourceResult {
-	if limit < 1 {
-		limit = 1
-	}
-	results := make([]SourceResult, len(sources))
-	sem := make(chan struct{}, limit)
-	var wg sync.WaitGroup
+	limit = max(1, min(limit, len(sources)))
+	names := make([]string, len(sources))
 	for i, src := range sources {
-		results[i].Source = src.Name
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			results[i].Err = ctx.Err()
-			continue
+		names[i] = src.Name
+	}
+	if states, err := p.Store.PollStates(names); err == nil {
+		p.mu.Lock()
+		if p.states == nil {
+			p.states = make(map[string]archive.PollState, len(states))
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			results[i].Outcome, results[i].Err = p.Poll(ctx, src)
-		}()
+		for name, ps := range states {
+			p.states[name] = ps
+		}
+		p.mu.Unlock()
+	}
+
+	results := make([]SourceResult, len(sources))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range limit {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(sources) {
+					return
+				}
+				results[i].Source = sources[i].Name
+				if err := ctx.Err(); err != nil {
+					results[i].Err = err
+					continue
+				}
+				results[i].Outcome, results[i].Err = p.Poll(ctx, sources[i])
+			}
+		})
 	}
 	wg.Wait()
 	return results

@@ -323,7 +323,7 @@ func TestStatic(t *testing.T) {
 	e := newEnv(t)
 	for name, ctype := range map[string]string{"style.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
 		"favicon.svg": "image/svg+xml"} {
-		r := e.get("/static/"+name+"?v="+assetVersions[name], http.StatusOK)
+		r := e.get("/static/"+name+"?v="+assetVersions()[name], http.StatusOK)
 		if got := r.header.Get("Content-Type"); got != ctype {
 			t.Errorf("%s: Content-Type: got %q, want %q", name, got, ctype)
 		}
@@ -404,5 +404,17 @@ func TestIncidentHistoryPaging(t *testing.T) {
 	}
 	if !strings.Contains(compare, `<option value="3" selected>Version 3 · 2026-07-01 12:02:00 UTC</option>`) {
 		t.Errorf("compare: version 3 not selected and named by its time")
+	}
+}
+
+// TestTemplatesParse parses every page template, which the package does only on first use.
+func TestTemplatesParse(t *testing.T) {
+	for _, name := range pageNames {
+		if pageTemplates()[name] == nil {
+			t.Errorf("no template for page %q", name)
+		}
+	}
+	if len(assetVersions()) == 0 {
+		t.Error("no static assets")
 	}
 }

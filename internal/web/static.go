@@ -13,7 +13,7 @@ import (
 // same hash.
 func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
-	version, ok := assetVersions[name]
+	version, ok := assetVersions()[name]
 	if !ok {
 		http.NotFound(w, r)
 		return

@@ -38,9 +38,11 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 // pageNames are the pages, each ui/templates/<name>.html defining "content".
 var pageNames = []string{"dashboard", "source", "incident", "change", "compare", "search", "error"}
 
-// pageTemplates holds each page parsed with the layout. A template that does not parse
-// is a build bug: the package panics on load, and every test fails.
-var pageTemplates = func() map[string]*template.Template {
+// pageTemplates holds each page parsed with the layout, parsed on first use: every
+// command links this package, and only the daemon's web server renders a page (parsing
+// at init cost every `watcher poll` ~7 ms). A template that does not parse is a build bug:
+// it panics, and TestTemplatesParse fails.
+var pageTemplates = sync.OnceValue(func() map[string]*template.Template {
 	base := template.Must(template.New("layout.html").Funcs(templateFuncs).
 		ParseFS(templateFS, "ui/templates/layout.html", "ui/templates/partials.html"))
 	out := make(map[string]*template.Template, len(pageNames))
@@ -48,11 +50,12 @@ var pageTemplates = func() map[string]*template.Template {
 		out[name] = template.Must(template.Must(base.Clone()).ParseFS(templateFS, "ui/templates/"+name+".html"))
 	}
 	return out
-}()
+})
 
 // assetVersions maps each static file to a short hash of its content, appended to its
-// URL so a browser that cached an older copy fetches the new one.
-var assetVersions = func() map[string]string {
+// URL so a browser that cached an older copy fetches the new one. Computed on first use,
+// as pageTemplates.
+var assetVersions = sync.OnceValue(func() map[string]string {
 	out := map[string]string{}
 	err := fs.WalkDir(staticFS, "ui/static", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -70,10 +73,10 @@ var assetVersions = func() map[string]string {
 		panic(err)
 	}
 	return out
-}()
+})
 
 var templateFuncs = template.FuncMap{
-	"asset": func(name string) string { return "/static/" + name + "?v=" + assetVersions[name] },
+	"asset": func(name string) string { return "/static/" + name + "?v=" + assetVersions()[name] },
 	"inc":   func(n int) int { return n + 1 },
 	"plural": func(n int, one, many string) string {
 		if n == 1 {
@@ -108,7 +111,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	p.Now = s.stamp(s.now())
 	p.Parked = s.parkedCount(r)
 	var buf bytes.Buffer
-	if err := pageTemplates[name].ExecuteTemplate(&buf, "layout", p); err != nil {
+	if err := pageTemplates()[name].ExecuteTemplate(&buf, "layout", p); err != nil {
 		s.log.Error("rendering a page failed", "page", name, "path", r.URL.Path, "err", err)
 		setHTMLHeaders(w.Header())
 		w.WriteHeader(http.StatusInternalServerError)
