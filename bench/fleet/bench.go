@@ -27,6 +27,7 @@ type bench struct {
 	tmp      string
 	log      io.Writer
 	watcher  string // built binary
+	floor    string // built bench/floor, beside the watcher binary
 	urlwatch string // urlwatch executable, with -urlwatch
 	fleet    *fakepage.Fleet
 	res      *results
@@ -107,14 +108,23 @@ func (b *bench) build(ctx context.Context) error {
 	if b.o.Watcher != "" {
 		b.watcher = b.o.Watcher
 		b.logf("measuring %s", b.watcher)
-		return nil
+		return b.buildFloor(ctx, goBin)
 	}
 	b.watcher = filepath.Join(b.tmp, "watcher")
 	b.logf("building %s", b.watcher)
 	cmd := exec.CommandContext(ctx, goBin, "build", "-o", b.watcher, "github.com/statuswatch/statuswatch/cmd/watcher")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
+	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %w\n%s", err, out)
+	}
+	return b.buildFloor(ctx, goBin)
+}
+
+// buildFloor builds bench/floor, the yardstick of what any Go program spends on a round.
+func (b *bench) buildFloor(ctx context.Context, goBin string) error {
+	b.floor = filepath.Join(b.tmp, "floor")
+	cmd := exec.CommandContext(ctx, goBin, "build", "-o", b.floor, "github.com/statuswatch/statuswatch/bench/floor")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build floor: %w\n%s", err, out)
 	}
 	return nil
 }
@@ -179,7 +189,10 @@ type pollResult struct {
 	WatcherStart, UrlwatchStart usage // a command that does nothing: `watcher version`, `urlwatch --version`
 	WatcherCold, WatcherWarm    usage
 	UrlwatchCold, UrlwatchWarm  usage
-	Requests                    map[string]reqCount // by round label
+	// bench/floor: the GETs (and, cold, a hash and a decode of each body) that any Go
+	// program must do, nothing archived.
+	FloorCold, FloorWarm usage
+	Requests             map[string]reqCount // by round label
 
 	ArchiveAfterCold int64 // file bytes
 
@@ -253,6 +266,17 @@ func (b *bench) pollRun(ctx context.Context, r int) (*pollResult, error) {
 				return err
 			},
 		}
+		steps = append(steps, func() error {
+			c := child{dir: dir, path: b.floor, args: []string{"-config", cfg, "-mode", phase, "-etags", filepath.Join(dir, "floor-etags")}}
+			u, err := round("floor "+phase, c)
+			if phase == "cold" {
+				res.FloorCold = u
+			} else {
+				res.FloorWarm = u
+			}
+			b.logf("run %d: floor %s: CPU %v, wall %v; %v", r+1, phase, u.CPU.Round(time.Millisecond), u.Wall.Round(time.Millisecond), res.Requests["floor "+phase])
+			return err
+		})
 		if uw != nil {
 			steps = append(steps, func() error {
 				u, err := round("urlwatch "+phase, uw.child())
@@ -264,9 +288,9 @@ func (b *bench) pollRun(ctx context.Context, r int) (*pollResult, error) {
 				b.logf("run %d: urlwatch %s: CPU %v, wall %v, RSS %s; %v", r+1, phase, u.CPU.Round(time.Millisecond), u.Wall.Round(time.Millisecond), mib(u.MaxRSS), res.Requests["urlwatch "+phase])
 				return err
 			})
-			if r%2 == 1 {
-				slices.Reverse(steps)
-			}
+		}
+		if r%2 == 1 {
+			slices.Reverse(steps)
 		}
 		for _, step := range steps {
 			if err := step(); err != nil {

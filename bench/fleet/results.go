@@ -185,6 +185,12 @@ func (r *results) markdown(w io.Writer) {
 		row("warm (nothing changed): CPU", func(p *pollResult) float64 { return secs(p.WatcherWarm.CPU) }, func(p *pollResult) float64 { return secs(p.UrlwatchWarm.CPU) }, " s", 3, warmRatio, "≥ 30× less CPU")
 		row("warm: wall", func(p *pollResult) float64 { return secs(p.WatcherWarm.Wall) }, func(p *pollResult) float64 { return secs(p.UrlwatchWarm.Wall) }, " s", 2, stat{}, "")
 		row("warm: peak RSS", func(p *pollResult) float64 { return mibs(p.WatcherWarm.MaxRSS) }, func(p *pollResult) float64 { return mibs(p.UrlwatchWarm.MaxRSS) }, " MiB", 0, stat{}, "")
+		// The floor in the watcher column, so the ratio column says what ratio any Go
+		// program could reach at best.
+		row("*floor* (`bench/floor`: a bare Go program's GETs, SHA-256 and JSON decode, nothing archived): cold CPU", func(p *pollResult) float64 { return secs(p.FloorCold.CPU) }, func(p *pollResult) float64 { return secs(p.UrlwatchCold.CPU) }, " s", 2,
+			r.ratio(func(p *pollResult) (usage, usage) { return p.FloorCold, p.UrlwatchCold }), "")
+		row("*floor*: warm CPU (the conditional GETs alone)", func(p *pollResult) float64 { return secs(p.FloorWarm.CPU) }, func(p *pollResult) float64 { return secs(p.UrlwatchWarm.CPU) }, " s", 3,
+			r.ratio(func(p *pollResult) (usage, usage) { return p.FloorWarm, p.UrlwatchWarm }), "")
 		last := r.Poll[len(r.Poll)-1]
 		fmt.Fprintf(w, "\nAnswers to `incidents.json` in the last run: watcher cold %v, warm %v", last.Requests["watcher cold"], last.Requests["watcher warm"])
 		if uw {

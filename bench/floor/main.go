@@ -1,0 +1,160 @@
+// Command floor measures what any Go program must spend on a round over a fleet of
+// Statuspage pages before it archives anything: the conditional GETs alone (the floor of
+// a warm round) and the GETs, a SHA-256 and a JSON decode of each incidents.json into
+// the fields watcher reads (the floor of a cold round). It is the yardstick for the
+// urlwatch ratios of SPEC §8 in BENCHMARKS.md: watcher's own round can only cost more.
+//
+//	go run ./bench/fleet -serve /tmp/fleet -sources 500   # in another terminal
+//	go build -o /tmp/floor ./bench/floor
+//	/tmp/floor -config /tmp/fleet/watcher.yaml -mode cold -etags /tmp/etags   # then:
+//	/tmp/floor -config /tmp/fleet/watcher.yaml -mode warm -etags /tmp/etags
+//
+// It prints its own CPU (user+sys from getrusage, start-up included) at exit. It reads
+// the sources' URLs from the lines `url: …` of a watcher config and links nothing of
+// watcher's, so its start-up is a bare Go binary's.
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/go-json-experiment/json"
+)
+
+// The fields watcher's Statuspage adapter decodes (internal/fetch/statuspage.go).
+type doc struct {
+	Page      *struct{ Name string } `json:"page"`
+	Incidents *[]struct {
+		ID, Name, Status, Impact, Shortlink string
+		CreatedAt                           string `json:"created_at"`
+		StartedAt                           string `json:"started_at"`
+		ResolvedAt                          string `json:"resolved_at"`
+		ScheduledFor                        string `json:"scheduled_for"`
+		ScheduledUntil                      string `json:"scheduled_until"`
+		PostmortemBody                      string `json:"postmortem_body"`
+		Components                          []struct{ ID, Name string }
+		Updates                             []struct {
+			ID, Status, Body string
+			CreatedAt        string `json:"created_at"`
+			DisplayAt        string `json:"display_at"`
+		} `json:"incident_updates"`
+	} `json:"incidents"`
+}
+
+func main() {
+	config := flag.String("config", "", "watcher config whose `url:` lines name the pages")
+	mode := flag.String("mode", "cold", "cold: GET, hash and decode every incidents.json, saving ETags; warm: conditional GETs with the saved ETags")
+	etagFile := flag.String("etags", "/tmp/floor-etags", "where cold saves the ETags and warm reads them")
+	concurrency := flag.Int("concurrency", 32, "requests at a time")
+	flag.Parse()
+	if err := run(*config, *mode, *etagFile, *concurrency); err != nil {
+		fmt.Fprintln(os.Stderr, "floor:", err)
+		os.Exit(1)
+	}
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	cpu := time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
+	fmt.Printf("%s round: CPU %v (user %v, sys %v)\n", *mode, cpu.Round(time.Millisecond),
+		time.Duration(syscall.TimevalToNsec(ru.Utime)).Round(time.Millisecond), time.Duration(syscall.TimevalToNsec(ru.Stime)).Round(time.Millisecond))
+}
+
+func run(config, mode, etagFile string, concurrency int) error {
+	urls, err := readURLs(config)
+	if err != nil {
+		return err
+	}
+	etags := make([]string, len(urls))
+	if mode == "warm" {
+		data, err := os.ReadFile(etagFile)
+		if err != nil {
+			return err
+		}
+		etags = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		if len(etags) != len(urls) {
+			return fmt.Errorf("%s holds %d ETags for %d pages", etagFile, len(etags), len(urls))
+		}
+	}
+	client := &http.Client{Timeout: 30 * time.Second}
+	errs := make([]error, len(urls))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, concurrency)
+	for i, u := range urls {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			etags[i], errs[i] = fetch(client, u+"/api/v2/incidents.json", etags[i], mode == "cold")
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	if mode == "cold" {
+		return os.WriteFile(etagFile, []byte(strings.Join(etags, "\n")+"\n"), 0o644)
+	}
+	return nil
+}
+
+func fetch(client *http.Client, u, etag string, decode bool) (string, error) {
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		return "", err
+	}
+	if etag != "" {
+		req.Header.Set("If-None-Match", etag)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotModified && !decode:
+		return etag, nil
+	case resp.StatusCode != http.StatusOK || !decode:
+		return "", fmt.Errorf("%s: %s", u, resp.Status)
+	}
+	sha256.Sum256(body)
+	var d doc
+	if err := json.Unmarshal(body, &d); err != nil {
+		return "", fmt.Errorf("%s: %w", u, err)
+	}
+	if d.Incidents == nil || len(*d.Incidents) == 0 {
+		return "", fmt.Errorf("%s: no incidents", u)
+	}
+	return resp.Header.Get("ETag"), nil
+}
+
+func readURLs(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var urls []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if u, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "url: "); ok {
+			urls = append(urls, strings.TrimRight(strings.Trim(u, `"`), "/"))
+		}
+	}
+	if len(urls) == 0 && sc.Err() == nil {
+		return nil, fmt.Errorf("%s: no `url:` lines", path)
+	}
+	return urls, sc.Err()
+}
