@@ -54,10 +54,10 @@ var _ Provider = (*BetterStack)(nil)
 
 // Poll reads /index.json conditionally, and nothing else.
 func (p *BetterStack) Poll(ctx context.Context, req Request) (*Result, error) {
-	return runAdapterPoll(ctx, p.c, req, (*adapterPoll).betterStack)
+	return runPoll(ctx, p.c, req, (*pollReader).betterStack)
 }
 
-func (pl *adapterPoll) betterStack(ctx context.Context) (*model.Snapshot, error) {
+func (pl *pollReader) betterStack(ctx context.Context) (*model.Snapshot, error) {
 	base, err := baseURL(pl.req.Source.URL)
 	if err != nil {
 		return nil, err

@@ -58,10 +58,10 @@ var _ Provider = (*Cachet)(nil)
 // names a component, the component list, without validators: the names are needed every
 // time the incidents are parsed, and caching them between polls is not worth the state.
 func (p *Cachet) Poll(ctx context.Context, req Request) (*Result, error) {
-	return runAdapterPoll(ctx, p.c, req, (*adapterPoll).cachet)
+	return runPoll(ctx, p.c, req, (*pollReader).cachet)
 }
 
-func (pl *adapterPoll) cachet(ctx context.Context) (*model.Snapshot, error) {
+func (pl *pollReader) cachet(ctx context.Context) (*model.Snapshot, error) {
 	base, err := baseURL(pl.req.Source.URL)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,8 @@
 package fetch
 
-// pollReader is a generic helper for provider adapters, shared by incidentio.go,
-// instatus.go and feed.go and free for any other adapter: it is the bookkeeping every poll
+// pollReader is the helper every provider adapter but Statuspage's polls with
+// (incidentio.go, instatus.go, feed.go, aws.go, gcp.go, azure.go, betterstack.go,
+// cachet.go, statusio.go, slackstatus.go): it is the bookkeeping every poll
 // does around Client.Get (count the requests, keep each body as evidence, remember the new
 // endpoint state), plus the one rule adapters that join several endpoints into one
 // snapshot need (reread, rereadGroup).
@@ -28,8 +29,8 @@ func newPollReader(c *Client, req Request) *pollReader {
 // read fetches endpoint name at u conditionally: the remembered ETag and Last-Modified are
 // sent, and a body that hashes to the remembered hash is recognised before any parsing.
 // The Response's Body is nil when there is nothing to parse (304 or byte-identical).
-func (r *pollReader) read(ctx context.Context, name, u string) (*Response, error) {
-	return r.get(ctx, name, u, r.req.State[name])
+func (pl *pollReader) read(ctx context.Context, name, u string) (*Response, error) {
+	return pl.get(ctx, name, u, pl.req.State[name])
 }
 
 // reread fetches endpoint name at u in full, ignoring what is remembered of it. Adapters
@@ -37,48 +38,68 @@ func (r *pollReader) read(ctx context.Context, name, u string) (*Response, error
 // change when another one did, so that every version is built from one coherent set of
 // bodies: an endpoint that is not parsed contributes nothing, and an incident half built
 // would show as a change. Its body replaces the evidence of the conditional read.
-func (r *pollReader) reread(ctx context.Context, name, u string) (*Response, error) {
-	return r.get(ctx, name, u, model.EndpointState{})
+func (pl *pollReader) reread(ctx context.Context, name, u string) (*Response, error) {
+	return pl.get(ctx, name, u, model.EndpointState{})
 }
 
 // forget drops what is remembered of an endpoint that turned out to be absent, so the
 // state holds only endpoints that answer.
-func (r *pollReader) forget(name string) {
-	delete(r.res.State, name)
-	r.dropBody(name)
+func (pl *pollReader) forget(name string) {
+	delete(pl.res.State, name)
+	pl.dropBody(name)
 }
 
-func (r *pollReader) get(ctx context.Context, name, u string, prev model.EndpointState) (*Response, error) {
-	r.res.Requests++
-	resp, err := r.c.Get(ctx, u, prev, r.req.Source.Headers)
+func (pl *pollReader) get(ctx context.Context, name, u string, prev model.EndpointState) (*Response, error) {
+	pl.res.Requests++
+	resp, err := pl.c.Get(ctx, u, prev, pl.req.Source.Headers)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	r.res.State[name] = resp.State
-	r.dropBody(name)
+	pl.res.State[name] = resp.State
+	pl.dropBody(name)
 	b := model.Body{Endpoint: name, Hash: resp.State.Hash}
+	// Data for every body read, a re-read of unchanged bytes too: the archive keeps a
+	// body only once per hash, and the stored hash alone does not mean it kept this one
+	// (a poll whose answer changed nothing stores no evidence).
 	if !resp.NotModified && !resp.Unchanged {
 		b.Data = resp.Body
 	}
 	if b.Hash != "" {
-		r.res.Bodies = append(r.res.Bodies, b)
+		pl.res.Bodies = append(pl.res.Bodies, b)
 	}
 	return resp, nil
 }
 
 // dropBody removes the evidence of an earlier read of the endpoint in this poll.
-func (r *pollReader) dropBody(name string) {
-	for i, b := range r.res.Bodies {
+func (pl *pollReader) dropBody(name string) {
+	for i, b := range pl.res.Bodies {
 		if b.Endpoint == name {
-			r.res.Bodies = append(r.res.Bodies[:i], r.res.Bodies[i+1:]...)
+			pl.res.Bodies = append(pl.res.Bodies[:i], pl.res.Bodies[i+1:]...)
 			return
 		}
 	}
 }
 
+// runPoll runs an adapter's poll body over a new pollReader and makes its Result: the
+// snapshot and state on success, only the request count on failure.
+func runPoll(ctx context.Context, c *Client, req Request, body func(*pollReader, context.Context) (*model.Snapshot, error)) (*Result, error) {
+	pl := newPollReader(c, req)
+	snap, err := body(pl, ctx)
+	if err != nil {
+		return pl.failed(), err
+	}
+	pl.res.Snapshot = snap
+	return pl.res, nil
+}
+
+// snapshot starts the snapshot of this poll.
+func (pl *pollReader) snapshot() *model.Snapshot {
+	return &model.Snapshot{Source: pl.req.Source.Name, FetchedAt: pl.req.Now.UTC(), Incidents: []model.Incident{}}
+}
+
 // failed is the Result of a poll that failed: it reports only the requests made.
-func (r *pollReader) failed() *Result {
-	return &Result{Requests: r.res.Requests}
+func (pl *pollReader) failed() *Result {
+	return &Result{Requests: pl.res.Requests}
 }
 
 // toParse reports whether a read gave a body to parse.
@@ -95,7 +116,7 @@ type groupRead struct {
 // rereadGroup reads again in full (reread) every endpoint of the group that answered 304
 // or an identical body, when another one of it changed; after it, either every endpoint of
 // the group has a body to parse or none has.
-func (r *pollReader) rereadGroup(ctx context.Context, group []*groupRead) error {
+func (pl *pollReader) rereadGroup(ctx context.Context, group []*groupRead) error {
 	if !slices.ContainsFunc(group, func(g *groupRead) bool { return toParse(g.resp) }) {
 		return nil
 	}
@@ -103,7 +124,7 @@ func (r *pollReader) rereadGroup(ctx context.Context, group []*groupRead) error 
 		if toParse(g.resp) {
 			continue
 		}
-		resp, err := r.reread(ctx, g.name, g.url)
+		resp, err := pl.reread(ctx, g.name, g.url)
 		if err != nil {
 			return err
 		}

@@ -58,10 +58,10 @@ var _ Provider = (*SlackStatus)(nil)
 // listing; the current answer only adds (or refreshes) the open incidents and claims no
 // listing of its own, so that an incident missing from it is never taken as gone.
 func (p *SlackStatus) Poll(ctx context.Context, req Request) (*Result, error) {
-	return runAdapterPoll(ctx, p.c, req, (*adapterPoll).slack)
+	return runPoll(ctx, p.c, req, (*pollReader).slack)
 }
 
-func (pl *adapterPoll) slack(ctx context.Context) (*model.Snapshot, error) {
+func (pl *pollReader) slack(ctx context.Context) (*model.Snapshot, error) {
 	history, hParsed, err := pl.readSlack(ctx, EndpointSlackHistory, "api/v2.0.0/history", decodeSlackHistory)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (pl *adapterPoll) slack(ctx context.Context) (*model.Snapshot, error) {
 
 // readSlack fetches one endpoint conditionally and decodes it; nil, false when it answered
 // 304 or a byte-identical body.
-func (pl *adapterPoll) readSlack(ctx context.Context, name, rel string, decode func(string, []byte) ([]slIncident, error)) ([]slIncident, bool, error) {
+func (pl *pollReader) readSlack(ctx context.Context, name, rel string, decode func(string, []byte) ([]slIncident, error)) ([]slIncident, bool, error) {
 	u, err := endpointURL(pl.req.Source, name, rel, "")
 	if err != nil {
 		return nil, false, err
@@ -306,65 +306,6 @@ func slackNotes(incidentID string, notes []slNote) []model.Update {
 		stamps[i] = stableStamp(n.DateCreated)
 	}
 	return keyUpdates(incidentID, out, stamps)
-}
-
-// ---- Helpers shared by the adapters of betterstack.go, cachet.go, statusio.go ----
-
-// adapterPoll is the bookkeeping of one poll: the request, the result being built, and the
-// client every request goes through.
-type adapterPoll struct {
-	c   *Client
-	req Request
-	res *Result
-}
-
-func newAdapterPoll(c *Client, req Request) *adapterPoll {
-	return &adapterPoll{c: c, req: req, res: &Result{State: req.State.Clone()}}
-}
-
-// runAdapterPoll runs one adapter's poll body over a fresh adapterPoll and makes its
-// Result: the snapshot and state on success, only the request count on failure.
-func runAdapterPoll(ctx context.Context, c *Client, req Request, body func(*adapterPoll, context.Context) (*model.Snapshot, error)) (*Result, error) {
-	pl := newAdapterPoll(c, req)
-	snap, err := body(pl, ctx)
-	if err != nil {
-		return &Result{Requests: pl.res.Requests}, err
-	}
-	pl.res.Snapshot = snap
-	return pl.res, nil
-}
-
-// snapshot starts the snapshot of this poll.
-func (pl *adapterPoll) snapshot() *model.Snapshot {
-	return &model.Snapshot{Source: pl.req.Source.Name, FetchedAt: pl.req.Now.UTC(), Incidents: []model.Incident{}}
-}
-
-// get fetches one endpoint with the validators of prev, counting the request, remembering
-// the new state and keeping the body as evidence: Data is set only for a body the archive
-// does not already hold under the endpoint's stored hash. A second get of the same endpoint
-// in one poll (a re-read without validators) replaces the first one's evidence.
-func (pl *adapterPoll) get(ctx context.Context, name, u string, prev model.EndpointState) (*Response, error) {
-	pl.res.Requests++
-	resp, err := pl.c.Get(ctx, u, prev, pl.req.Source.Headers)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	pl.res.State[name] = resp.State
-	b := model.Body{Endpoint: name, Hash: resp.State.Hash}
-	if !resp.NotModified && !resp.Unchanged && resp.State.Hash != pl.req.State[name].Hash {
-		b.Data = resp.Body
-	}
-	if b.Hash == "" {
-		return resp, nil
-	}
-	for i := range pl.res.Bodies {
-		if pl.res.Bodies[i].Endpoint == name {
-			pl.res.Bodies[i] = b
-			return resp, nil
-		}
-	}
-	pl.res.Bodies = append(pl.res.Bodies, b)
-	return resp, nil
 }
 
 // flexID is an id a provider sends as a JSON string or as a number (Slack's history has

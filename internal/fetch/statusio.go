@@ -80,10 +80,10 @@ var _ Provider = (*StatusIO)(nil)
 // again without validators. The feed is best effort: when it cannot be read, the API alone
 // is parsed (everything open is still seen) and the feed is retried next poll.
 func (p *StatusIO) Poll(ctx context.Context, req Request) (*Result, error) {
-	return runAdapterPoll(ctx, p.c, req, (*adapterPoll).statusIO)
+	return runPoll(ctx, p.c, req, (*pollReader).statusIO)
 }
 
-func (pl *adapterPoll) statusIO(ctx context.Context) (*model.Snapshot, error) {
+func (pl *pollReader) statusIO(ctx context.Context) (*model.Snapshot, error) {
 	id, derived, err := pl.statusIOPageID(ctx, false)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func (pl *adapterPoll) statusIO(ctx context.Context) (*model.Snapshot, error) {
 var errStatusIORefused = errors.New("status.io refused the page id")
 
 // statusIOWith reads the API and the feed of page id (see Poll).
-func (pl *adapterPoll) statusIOWith(ctx context.Context, id string) (*model.Snapshot, error) {
+func (pl *pollReader) statusIOWith(ctx context.Context, id string) (*model.Snapshot, error) {
 	src := pl.req.Source
 	// A source URL that is a page's own address (https://acme.status.io/pages/<id>) has
 	// its feed and incident pages beside /pages/, not under it.
@@ -175,7 +175,7 @@ func (pl *adapterPoll) statusIOWith(ctx context.Context, id string) (*model.Snap
 
 // unread undoes the read of an endpoint whose answer could not be used: its state goes
 // back to what it was, so the next poll reads it again, and its body is not evidence.
-func (pl *adapterPoll) unread(name string) {
+func (pl *pollReader) unread(name string) {
 	if prev, ok := pl.req.State[name]; ok {
 		pl.res.State[name] = prev
 	} else {
@@ -201,7 +201,7 @@ var (
 // remembered from an earlier poll, else on the page, read once (fromPage: read it now
 // whatever is remembered). derived reports that it came from the page, now or earlier. An
 // empty id with a nil error means no endpoint needs one.
-func (pl *adapterPoll) statusIOPageID(ctx context.Context, fromPage bool) (id string, derived bool, err error) {
+func (pl *pollReader) statusIOPageID(ctx context.Context, fromPage bool) (id string, derived bool, err error) {
 	src := pl.req.Source
 	if fromPage {
 		return pl.readStatusIOPageID(ctx)
@@ -234,7 +234,7 @@ func (pl *adapterPoll) statusIOPageID(ctx context.Context, fromPage bool) (id st
 }
 
 // readStatusIOPageID reads the page and the id on it, and remembers the id in the state.
-func (pl *adapterPoll) readStatusIOPageID(ctx context.Context) (string, bool, error) {
+func (pl *pollReader) readStatusIOPageID(ctx context.Context) (string, bool, error) {
 	u, err := endpointURL(pl.req.Source, EndpointStatusIOPage, "", "")
 	if err != nil {
 		return "", false, err
