@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -65,6 +66,10 @@ type Store struct {
 	// compressing allocates only what is kept. Used only inside write transactions,
 	// which bbolt serialises.
 	zbuf []byte
+
+	// recording counts the Records past their read transaction, for the choice
+	// between Update and Batch (Record).
+	recording atomic.Int32
 
 	closeOnce sync.Once
 	closeErr  error
