@@ -18,7 +18,7 @@
 //	    incidents/<url id>        → incident meta, a small binary record (see meta.go)
 //	    versions/<url id>\x00<BE uint32 n> → model.Version JSON (version 1 without its change set; see codec.go)
 //	    snapshots/<BE uint64 unix ns> → snapshot index JSON: fetch time, endpoint → body hash
-//	    threads/<url id>          → Slack thread {channel, ts} JSON
+//	    threads/<url id>          → Slack thread {channel, ts, edit} JSON (edit: the reply whose root update is owed)
 //	bodies/<hex sha256>           → S2-compressed raw body (zstd before), shared by every snapshot
 //	outbox/<BE uint64 seq>        → model.Message JSON, pending or parked
 //	sent/<BE uint64 seq>          → model.Message JSON, delivered (same sequence as outbox)

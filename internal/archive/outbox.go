@@ -152,10 +152,13 @@ func undelivered(outbox *bolt.Bucket, id uint64) (model.Message, error) {
 	return m, err
 }
 
-// thread is where an incident's Slack thread lives.
+// thread is where an incident's Slack thread lives, and the root update still owed to it.
 type thread struct {
 	Channel string `json:"channel"`
 	TS      string `json:"ts"`
+	// Edit is the delivered reply whose state the root must be updated to show, until
+	// that update is done (SetRootEdit); 0 when the root is up to date.
+	Edit uint64 `json:"edit,omitempty"`
 }
 
 // Thread returns the Slack channel and timestamp of an incident's root message, empty when
@@ -193,4 +196,98 @@ func (s *Store) SetThread(source, id, channel, ts string) error {
 		return putJSON(src.Bucket(bucketThreads), []byte(id), thread{Channel: channel, TS: ts})
 	})
 	return wrapErr("set thread "+source+"/"+id, err)
+}
+
+// SetRootEdit remembers that the root of an incident's thread must be updated to show
+// message msg, a reply about to be marked sent: a root update lives in the notifier's
+// memory while Slack refuses it, and without this a restart in between would leave the
+// root showing an old status until the incident's next change. A newer msg replaces an
+// older one. An incident without a stored thread has nothing to update: a no-op.
+func (s *Store) SetRootEdit(source, id string, msg uint64) error {
+	return wrapErr("set root edit "+source+"/"+id, s.editThread(source, id, func(th *thread) bool {
+		if th.Edit >= msg {
+			return false
+		}
+		th.Edit = msg
+		return true
+	}))
+}
+
+// ClearRootEdit forgets the root update of message msg, once it is done (or given up):
+// a newer one set since stays.
+func (s *Store) ClearRootEdit(source, id string, msg uint64) error {
+	return wrapErr("clear root edit "+source+"/"+id, s.editThread(source, id, func(th *thread) bool {
+		if th.Edit != msg {
+			return false
+		}
+		th.Edit = 0
+		return true
+	}))
+}
+
+// editThread changes an incident's stored thread with f, writing only when f says so.
+func (s *Store) editThread(source, id string, f func(*thread) bool) error {
+	id = model.URLID(id)
+	var th thread
+	read := func(tx *bolt.Tx) (bool, error) {
+		v := get(sub(sourceBucket(tx, source), bucketThreads), []byte(id))
+		if v == nil {
+			return false, nil
+		}
+		th = thread{}
+		if err := json.Unmarshal(v, &th); err != nil {
+			return false, err
+		}
+		return f(&th), nil
+	}
+	var change bool
+	if err := s.db.View(func(tx *bolt.Tx) (err error) {
+		change, err = read(tx)
+		return err
+	}); err != nil || !change {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if change, err := read(tx); err != nil || !change {
+			return err
+		}
+		return putJSON(sourceBucket(tx, source).Bucket(bucketThreads), []byte(id), th)
+	})
+}
+
+// RootEdits returns the delivered replies whose root updates are still owed
+// (SetRootEdit), oldest first, for a notifier starting up to redo them. It reads every
+// stored thread: one scan, at start.
+func (s *Store) RootEdits() ([]model.Message, error) {
+	var out []model.Message
+	err := s.db.View(func(tx *bolt.Tx) error {
+		sent := tx.Bucket(bucketSent)
+		return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
+			threads := sub(sourceBucket(tx, string(name)), bucketThreads)
+			if threads == nil {
+				return nil
+			}
+			return threads.ForEach(func(k, v []byte) error {
+				var th thread
+				if err := json.Unmarshal(v, &th); err != nil {
+					return fmt.Errorf("%s/%s: %w", name, k, err)
+				}
+				if th.Edit == 0 {
+					return nil
+				}
+				data := sent.Get(seqKey(th.Edit))
+				if data == nil {
+					return nil // pruned or never marked sent: nothing to redo
+				}
+				var m model.Message
+				if err := json.Unmarshal(data, &m); err != nil {
+					return fmt.Errorf("message %d: %w", th.Edit, err)
+				}
+				out = append(out, m)
+				return nil
+			})
+		})
+	})
+	slices.SortFunc(out, func(a, b model.Message) int { return cmp.Compare(a.ID, b.ID) })
+	return out, wrapErr("root edits", err)
 }

@@ -99,7 +99,10 @@ type state struct {
 	// their next try is plain text.
 	plain map[string]bool
 	// edits are root updates still to do, by incident key; a newer one replaces an older.
-	edits map[string]*Notification
+	// The archive keeps them too (Outbox.SetRootEdit), and the first cycle loads them:
+	// editsLoaded.
+	edits       map[string]*Notification
+	editsLoaded bool
 	// threads are roots posted by this process, by incident key: a fallback for when
 	// SetThread failed, so the replies still find their thread.
 	threads map[string]Thread

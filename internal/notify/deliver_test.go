@@ -118,6 +118,43 @@ func TestRestart(t *testing.T) {
 		)
 	})
 
+	t.Run("a root update owed at a restart is done by the next run", func(t *testing.T) {
+		e := newEnv(t, map[string]string{"acme": "#status"})
+		a := inc("a1", model.StatusInvestigating, "Investigating.")
+		e.poll("acme", a)
+		e.drain(e.deliverer())
+		e.calls()
+
+		// The reply goes; Slack refuses every update of the root, and the process stops.
+		e.fs.Fail(100, fakeslack.Fault{Method: "chat.update", Status: 500})
+		a.Status = model.StatusMonitoring
+		e.poll("acme", a)
+		e.drain(e.deliverer())
+		calls := e.calls()
+		if len(calls) < 2 || calls[0] != "chat.postMessage C0001 thread=m1 → m2" || !strings.HasPrefix(calls[1], "chat.update C0001 ✗") {
+			t.Fatalf("first run: got %q", calls)
+		}
+		e.fs.Reset()
+
+		e.restart()
+		if _, _, err := e.drain(e.deliverer()); err != nil {
+			t.Fatal(err)
+		}
+		wantCalls(t, "after restart", e.calls(), "chat.update C0001 ts=m1")
+		ch, ts, _ := e.store.Thread("acme", "a1")
+		if root, _ := e.fs.Message(ch, ts); !strings.Contains(root.Text, "(monitoring") {
+			t.Errorf("root after restart: %q, want it to show monitoring", root.Text)
+		}
+		if owed, err := e.store.RootEdits(); err != nil || len(owed) != 0 {
+			t.Errorf("still owed after the update: %+v, %v", owed, err)
+		}
+
+		// And a third run owes nothing.
+		e.restart()
+		e.drain(e.deliverer())
+		wantCalls(t, "third run", e.calls())
+	})
+
 	t.Run("a root posted but not marked sent is not posted again", func(t *testing.T) {
 		e := newEnv(t, map[string]string{"acme": "#status"})
 		e.poll("acme", inc("a1", model.StatusInvestigating, "Investigating."))

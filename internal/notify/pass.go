@@ -125,6 +125,7 @@ func (d *Deliverer) cycle(ctx context.Context) cycleResult {
 	}
 	items := d.items(msgs, now)
 
+	d.loadEdits(&res)
 	d.retryEdits(ctx, now, &res)
 
 	held := map[string]bool{}    // incidents whose earlier message did not go in this pass
@@ -343,14 +344,59 @@ func (d *Deliverer) sent(ctx context.Context, it *item, n *Notification, rcpt Re
 			res.errs = append(res.errs, fmt.Errorf("message %d: remember thread: %w", m.ID, err))
 		}
 	}
-	d.markSent(m.ID, res)
-	if n.Thread != nil && n.Version != nil {
-		if t, ok := d.Notifier.(Threader); ok {
-			edit := *n
-			edit.PlainText = false
-			d.editRoot(ctx, t, it.dest, &edit, res)
+	t, threaded := d.Notifier.(Threader)
+	editRoot := threaded && n.Thread != nil && n.Version != nil
+	if editRoot {
+		// Owed from now on, whatever happens to this process: a root update that
+		// fails, or a crash, must not leave the root showing an older status.
+		if err := d.Outbox.SetRootEdit(m.Source, m.IncidentID, m.ID); err != nil {
+			res.errs = append(res.errs, fmt.Errorf("message %d: remember root update: %w", m.ID, err))
 		}
 	}
+	d.markSent(m.ID, res)
+	if editRoot {
+		edit := *n
+		edit.PlainText = false
+		d.editRoot(ctx, t, it.dest, &edit, res)
+	}
+}
+
+// loadEdits takes in, once, the root updates a previous run of the notifier owed
+// (Outbox.RootEdits), unless this run already has a newer one for the incident.
+func (d *Deliverer) loadEdits(res *cycleResult) {
+	st := d.state()
+	d.mu.Lock()
+	loaded := st.editsLoaded
+	d.mu.Unlock()
+	if _, ok := d.Notifier.(Threader); loaded || !ok {
+		return
+	}
+	msgs, err := d.Outbox.RootEdits()
+	if err != nil {
+		res.errs = append(res.errs, fmt.Errorf("read owed root updates: %w", err))
+		return // tried again next cycle
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		dest := d.Notifier.Destination(m.Source)
+		n, err := d.notification(m, dest)
+		if err != nil {
+			res.errs = append(res.errs, fmt.Errorf("message %d: owed root update: %w", m.ID, err))
+			continue
+		}
+		if n == nil || n.Thread == nil || n.Version == nil {
+			continue
+		}
+		key := incidentKey(m)
+		d.mu.Lock()
+		if cur, ok := st.edits[key]; !ok || cur.Message.ID < m.ID {
+			st.edits[key] = n
+		}
+		d.mu.Unlock()
+	}
+	d.mu.Lock()
+	st.editsLoaded = true
+	d.mu.Unlock()
 }
 
 func (d *Deliverer) markSent(id uint64, res *cycleResult) {
@@ -475,12 +521,23 @@ func (d *Deliverer) editRoot(ctx context.Context, t Threader, dest Destination, 
 	st := d.state()
 	ds := d.dest(dest.Key)
 	key := incidentKey(&n.Message)
+	done := func(res *cycleResult) {
+		m := &n.Message
+		if err := d.Outbox.ClearRootEdit(m.Source, m.IncidentID, m.ID); err != nil {
+			res.errs = append(res.errs, fmt.Errorf("message %d: forget root update: %w", m.ID, err))
+		}
+	}
 	for {
 		err := t.UpdateRoot(ctx, n)
-		if err == nil || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			return // shutting down: still owed, in the archive, for the next run
+		}
+		if err == nil {
+			// Whatever older update was still owed, the root now shows n.
 			d.mu.Lock()
 			delete(st.edits, key)
 			d.mu.Unlock()
+			done(res)
 			return
 		}
 		class, retryAfter := ClassOf(err)
@@ -495,9 +552,15 @@ func (d *Deliverer) editRoot(ctx context.Context, t Threader, dest Destination, 
 			}
 			delete(st.edits, key)
 			log.Warn("root update rejected: left as it was")
+			d.mu.Unlock()
+			done(res)
+			return
 		case ChannelGone:
 			delete(st.edits, key)
 			log.Warn("root update failed: channel gone")
+			d.mu.Unlock()
+			done(res)
+			return
 		case Auth:
 			st.paused[dest.Account] = err.Error()
 			st.edits[key] = n
