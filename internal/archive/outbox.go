@@ -71,7 +71,19 @@ func (s *Store) Message(id uint64) (model.Message, error) {
 // Slack's answer (SPEC §7): only a crash in that instant can repeat a message. Marking a
 // delivered message again is a no-op, so a retried call is harmless.
 func (s *Store) MarkSent(id uint64) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	return wrapErr(fmt.Sprintf("mark sent %d", id), s.markSent(id, false))
+}
+
+// MarkReplySent is MarkSent for a reply in an incident's thread, after which the root must
+// be updated to show it: the update is recorded as owed in the same transaction
+// (RootEdits), so that a crash, or a restart while Slack refuses updates, cannot leave
+// the root showing an older status. ClearRootEdit settles it.
+func (s *Store) MarkReplySent(id uint64) error {
+	return wrapErr(fmt.Sprintf("mark reply sent %d", id), s.markSent(id, true))
+}
+
+func (s *Store) markSent(id uint64, reply bool) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
 		outbox, sent := tx.Bucket(bucketOutbox), tx.Bucket(bucketSent)
 		m, err := undelivered(outbox, id)
 		if err != nil {
@@ -84,9 +96,20 @@ func (s *Store) MarkSent(id uint64) error {
 		if err := putJSON(sent, seqKey(id), &m); err != nil {
 			return err
 		}
-		return outbox.Delete(seqKey(id))
+		if err := outbox.Delete(seqKey(id)); err != nil {
+			return err
+		}
+		if !reply {
+			return nil
+		}
+		return editThread(tx, m.Source, m.IncidentID, func(th *thread) bool {
+			if th.Edit >= id {
+				return false
+			}
+			th.Edit = id
+			return true
+		})
 	})
-	return wrapErr(fmt.Sprintf("mark sent %d", id), err)
 }
 
 // MarkAttempt records a failed delivery of message id: one more attempt and its error.
@@ -157,7 +180,7 @@ type thread struct {
 	Channel string `json:"channel"`
 	TS      string `json:"ts"`
 	// Edit is the delivered reply whose state the root must be updated to show, until
-	// that update is done (SetRootEdit); 0 when the root is up to date.
+	// that update is done (MarkReplySent); 0 when the root is up to date.
 	Edit uint64 `json:"edit,omitempty"`
 }
 
@@ -198,65 +221,51 @@ func (s *Store) SetThread(source, id, channel, ts string) error {
 	return wrapErr("set thread "+source+"/"+id, err)
 }
 
-// SetRootEdit remembers that the root of an incident's thread must be updated to show
-// message msg, a reply about to be marked sent: a root update lives in the notifier's
-// memory while Slack refuses it, and without this a restart in between would leave the
-// root showing an old status until the incident's next change. A newer msg replaces an
-// older one. An incident without a stored thread has nothing to update: a no-op.
-func (s *Store) SetRootEdit(source, id string, msg uint64) error {
-	return wrapErr("set root edit "+source+"/"+id, s.editThread(source, id, func(th *thread) bool {
-		if th.Edit >= msg {
-			return false
-		}
-		th.Edit = msg
-		return true
-	}))
-}
-
-// ClearRootEdit forgets the root update of message msg, once it is done (or given up):
-// a newer one set since stays.
+// ClearRootEdit forgets the root update owed for message msg (MarkReplySent), once it
+// is done or given up: one owed for a newer reply since stays.
 func (s *Store) ClearRootEdit(source, id string, msg uint64) error {
-	return wrapErr("clear root edit "+source+"/"+id, s.editThread(source, id, func(th *thread) bool {
-		if th.Edit != msg {
-			return false
-		}
-		th.Edit = 0
-		return true
+	// Read first: when a newer reply owes the update now, nothing is written.
+	var owed bool
+	if err := s.db.View(func(tx *bolt.Tx) error {
+		th, ok, err := readThread(tx, source, id)
+		owed = ok && th.Edit == msg
+		return err
+	}); err != nil || !owed {
+		return wrapErr("clear root edit "+source+"/"+id, err)
+	}
+	return wrapErr("clear root edit "+source+"/"+id, s.db.Update(func(tx *bolt.Tx) error {
+		return editThread(tx, source, id, func(th *thread) bool {
+			if th.Edit != msg {
+				return false
+			}
+			th.Edit = 0
+			return true
+		})
 	}))
 }
 
-// editThread changes an incident's stored thread with f, writing only when f says so.
-func (s *Store) editThread(source, id string, f func(*thread) bool) error {
-	id = model.URLID(id)
-	var th thread
-	read := func(tx *bolt.Tx) (bool, error) {
-		v := get(sub(sourceBucket(tx, source), bucketThreads), []byte(id))
-		if v == nil {
-			return false, nil
-		}
-		th = thread{}
-		if err := json.Unmarshal(v, &th); err != nil {
-			return false, err
-		}
-		return f(&th), nil
+// readThread reads an incident's stored thread; ok is false when it has none.
+func readThread(tx *bolt.Tx, source, id string) (th thread, ok bool, err error) {
+	v := get(sub(sourceBucket(tx, source), bucketThreads), []byte(model.URLID(id)))
+	if v == nil {
+		return th, false, nil
 	}
-	var change bool
-	if err := s.db.View(func(tx *bolt.Tx) (err error) {
-		change, err = read(tx)
-		return err
-	}); err != nil || !change {
+	return th, true, json.Unmarshal(v, &th)
+}
+
+// editThread changes an incident's stored thread with f, writing only when f says so. An
+// incident without a stored thread (a webhook destination, or a root whose SetThread
+// failed) is left alone.
+func editThread(tx *bolt.Tx, source, id string, f func(*thread) bool) error {
+	th, ok, err := readThread(tx, source, id)
+	if err != nil || !ok || !f(&th) {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		if change, err := read(tx); err != nil || !change {
-			return err
-		}
-		return putJSON(sourceBucket(tx, source).Bucket(bucketThreads), []byte(id), th)
-	})
+	return putJSON(sourceBucket(tx, source).Bucket(bucketThreads), []byte(model.URLID(id)), th)
 }
 
 // RootEdits returns the delivered replies whose root updates are still owed
-// (SetRootEdit), oldest first, for a notifier starting up to redo them. It reads every
+// (MarkReplySent), oldest first, for a notifier starting up to redo them. It reads every
 // stored thread: one scan, at start.
 func (s *Store) RootEdits() ([]model.Message, error) {
 	var out []model.Message

@@ -2,23 +2,22 @@ package archive
 
 import (
 	"testing"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// TestRootEdits checks the root updates owed across restarts: set for a delivered reply,
-// replaced only by a newer one, cleared only by the one done, kept by SetThread's absence.
+// TestRootEdits checks the root updates owed across restarts: recorded by a reply's
+// mark-sent, replaced only by a newer one, cleared only by the one done, and nothing for
+// an incident without a stored thread.
 func TestRootEdits(t *testing.T) {
 	ts := MustOpen(t)
 	ts.record(snap(t0, inc("a1"), inc("a2")), all, nil)
+	ts.clock.t = t0.Add(time.Minute)
+	ts.record(snap(t0.Add(time.Minute), inc("a1", update("Fixed.")), inc("a2", update("Fixed."))), all, nil)
 	msgs := ts.messages(model.MessagePending)
-	if len(msgs) != 2 {
-		t.Fatalf("messages: %d, want 2", len(msgs))
-	}
-	for _, m := range msgs {
-		if err := ts.MarkSent(m.ID); err != nil {
-			t.Fatal(err)
-		}
+	if len(msgs) != 4 {
+		t.Fatalf("messages: %d, want 4", len(msgs))
 	}
 	owed := func() []uint64 {
 		t.Helper()
@@ -32,48 +31,57 @@ func TestRootEdits(t *testing.T) {
 		}
 		return ids
 	}
-	a1, a2 := msgs[0].ID, msgs[1].ID
+	byInc := map[string][]uint64{}
+	for _, m := range msgs {
+		byInc[m.IncidentID] = append(byInc[m.IncidentID], m.ID)
+	}
+	a1, a2 := byInc["a1"], byInc["a2"] // root, reply
+	for _, id := range []uint64{a1[0], a2[0]} {
+		if err := ts.MarkSent(id); err != nil {
+			t.Fatal(err)
+		}
+	}
 
-	// No thread stored for a1 yet: nothing to remember.
-	if err := ts.SetRootEdit("acme", "a1", a1); err != nil || len(owed()) != 0 {
-		t.Fatalf("without a thread: %v, owed %v", err, owed())
-	}
-	if err := ts.SetThread("acme", "a1", "C1", "1.1"); err != nil {
-		t.Fatal(err)
-	}
+	// No thread stored for a1: its reply owes nothing.
 	if err := ts.SetThread("acme", "a2", "C1", "1.2"); err != nil {
 		t.Fatal(err)
 	}
-	if err := ts.SetRootEdit("acme", "a2", a2); err != nil {
+	if err := ts.MarkReplySent(a1[1]); err != nil {
 		t.Fatal(err)
 	}
-	if err := ts.SetRootEdit("acme", "a1", a1); err != nil {
+	if got := owed(); len(got) != 0 {
+		t.Fatalf("owed without a thread: %v", got)
+	}
+	if err := ts.MarkReplySent(a2[1]); err != nil {
 		t.Fatal(err)
 	}
-	if got := owed(); len(got) != 2 || got[0] != a1 || got[1] != a2 {
-		t.Fatalf("owed: %v, want [%d %d] oldest first", got, a1, a2)
+	if got := owed(); len(got) != 1 || got[0] != a2[1] {
+		t.Fatalf("owed: %v, want [%d]", got, a2[1])
 	}
-	// An older message does not replace a newer one; clearing another id keeps it.
-	if err := ts.SetRootEdit("acme", "a2", a1); err != nil {
+	if m := ts.messages(model.MessageSent); len(m) != 4 {
+		t.Errorf("sent: %d messages, want 4", len(m))
+	}
+	// Marking again is a no-op; clearing another id keeps it; the thread is kept.
+	if err := ts.MarkReplySent(a2[1]); err != nil {
 		t.Fatal(err)
 	}
-	if err := ts.ClearRootEdit("acme", "a2", a1); err != nil {
+	if err := ts.ClearRootEdit("acme", "a2", a2[0]); err != nil {
 		t.Fatal(err)
 	}
-	if got := owed(); len(got) != 2 || got[1] != a2 {
-		t.Fatalf("owed after an older set and clear: %v", got)
+	if got := owed(); len(got) != 1 {
+		t.Fatalf("owed after clearing another id: %v", got)
 	}
 	if ch, th, err := ts.Thread("acme", "a2"); err != nil || ch != "C1" || th != "1.2" {
 		t.Errorf("thread kept: %s %s %v", ch, th, err)
 	}
-	if err := ts.ClearRootEdit("acme", "a2", a2); err != nil {
+	ts.reopen()
+	if got := owed(); len(got) != 1 || got[0] != a2[1] {
+		t.Fatalf("owed after a reopen: %v, want [%d]", got, a2[1])
+	}
+	if err := ts.ClearRootEdit("acme", "a2", a2[1]); err != nil {
 		t.Fatal(err)
 	}
-	if got := owed(); len(got) != 1 || got[0] != a1 {
-		t.Fatalf("owed after clearing a2: %v, want [%d]", got, a1)
-	}
-	ts.reopen()
-	if got := owed(); len(got) != 1 || got[0] != a1 {
-		t.Fatalf("owed after a reopen: %v, want [%d]", got, a1)
+	if got := owed(); len(got) != 0 {
+		t.Fatalf("owed after clearing: %v", got)
 	}
 }

@@ -99,7 +99,7 @@ type state struct {
 	// their next try is plain text.
 	plain map[string]bool
 	// edits are root updates still to do, by incident key; a newer one replaces an older.
-	// The archive keeps them too (Outbox.SetRootEdit), and the first cycle loads them:
+	// The archive keeps them too (Outbox.MarkReplySent), and the first cycle loads them:
 	// editsLoaded.
 	edits       map[string]*Notification
 	editsLoaded bool

@@ -114,9 +114,10 @@ type Outbox interface {
 	MarkAttempt(id uint64, errText string, park bool) error
 	Thread(source, id string) (channel, ts string, err error)
 	SetThread(source, id, channel, ts string) error
-	// SetRootEdit, ClearRootEdit and RootEdits keep the root updates still owed across
-	// restarts: set before a reply is marked sent, cleared once its root is updated.
-	SetRootEdit(source, id string, msg uint64) error
+	// MarkReplySent, ClearRootEdit and RootEdits keep the root updates owed across
+	// restarts: MarkReplySent is MarkSent recording the reply's root update as owed, in
+	// the same transaction; ClearRootEdit settles it once the root is updated.
+	MarkReplySent(id uint64) error
 	ClearRootEdit(source, id string, msg uint64) error
 	RootEdits() ([]model.Message, error)
 }

@@ -294,7 +294,7 @@ func (d *Deliverer) deliver(ctx context.Context, it *item, res *cycleResult) (ou
 		if n == nil {
 			// A root whose thread is already stored: it was posted and the process died
 			// before MarkSent. Marking it now is all that is left to do.
-			d.markSent(m.ID, res)
+			d.markSent(m.ID, false, res)
 			return outSent, false, ""
 		}
 		plainKey = fmt.Sprint(m.ID)
@@ -330,7 +330,7 @@ func (d *Deliverer) sent(ctx context.Context, it *item, n *Notification, rcpt Re
 		for _, m := range it.digest {
 			// Marked sent although never posted one by one: the digest accounted for
 			// them, and "sent" is what keeps them from being counted as queued forever.
-			d.markSent(m.ID, res)
+			d.markSent(m.ID, false, res)
 		}
 		return
 	}
@@ -346,14 +346,10 @@ func (d *Deliverer) sent(ctx context.Context, it *item, n *Notification, rcpt Re
 	}
 	t, threaded := d.Notifier.(Threader)
 	editRoot := threaded && n.Thread != nil && n.Version != nil
-	if editRoot {
-		// Owed from now on, whatever happens to this process: a root update that
-		// fails, or a crash, must not leave the root showing an older status.
-		if err := d.Outbox.SetRootEdit(m.Source, m.IncidentID, m.ID); err != nil {
-			res.errs = append(res.errs, fmt.Errorf("message %d: remember root update: %w", m.ID, err))
-		}
-	}
-	d.markSent(m.ID, res)
+	// A reply's root update is owed from its mark-sent on, whatever happens to this
+	// process: a crash, or a restart while Slack refuses it, must not leave the root
+	// showing an older status.
+	d.markSent(m.ID, editRoot, res)
 	if editRoot {
 		edit := *n
 		edit.PlainText = false
@@ -399,8 +395,12 @@ func (d *Deliverer) loadEdits(res *cycleResult) {
 	d.mu.Unlock()
 }
 
-func (d *Deliverer) markSent(id uint64, res *cycleResult) {
-	if err := d.Outbox.MarkSent(id); err != nil {
+func (d *Deliverer) markSent(id uint64, reply bool, res *cycleResult) {
+	mark := d.Outbox.MarkSent
+	if reply {
+		mark = d.Outbox.MarkReplySent
+	}
+	if err := mark(id); err != nil {
 		st := d.state()
 		d.mu.Lock()
 		st.delivered[id] = true
