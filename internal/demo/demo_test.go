@@ -78,6 +78,11 @@ func TestDemoReplaysTheWholeIncident(t *testing.T) {
 			t.Errorf("version summaries lack %q:\n%s", want, all)
 		}
 	}
+	// Notifications are delivered after each poll, by the daemon's own loop: the last one
+	// may still be on its way when the script says it is over.
+	for !strings.Contains(out.String(), "Postmortem: Elevated authentication failures") && ctx.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
 	console := out.String()
 	for _, want := range []string{"the UI is at http://127.0.0.1:", "New incident: Elevated authentication failures", "Resolved: Elevated authentication failures", "Postmortem: Elevated authentication failures", "step 7/7"} {
 		if !strings.Contains(console, want) {
