@@ -386,8 +386,8 @@ func TestCrashLoops(t *testing.T) {
 					}
 				}()
 			}
-			kill(d.cmd.Process, d.done)
-			<-d.done
+			kill(d.Cmd.Process, d.Done())
+			<-d.Done()
 			l.death = time.Now()
 			wg.Wait()
 			if int(answered.Load()) < len(sources) {

@@ -5,7 +5,6 @@ package main
 // signals.
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,9 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,6 +20,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fakepage"
+	"github.com/statuswatch/statuswatch/internal/testbin"
 )
 
 // notifySocket is a fake systemd notify socket that records every datagram.
@@ -87,77 +85,24 @@ func (s *notifySocket) waitFor(t *testing.T, want string, within time.Duration) 
 	}
 }
 
-// daemonProc is a running `watcher run`.
-type daemonProc struct {
-	cmd  *exec.Cmd
-	addr string
-	mu   sync.Mutex
-	logs strings.Builder
-	done chan struct{}
-}
+// daemonProc is a running `watcher run` (internal/testbin).
+type daemonProc struct{ *testbin.Daemon }
 
-var listenRE = regexp.MustCompile(`msg="watcher running".* listen=(\S+)`)
-
+// startDaemon runs `watcher run -config cfg` and waits until it serves.
 func startDaemon(t *testing.T, cfg string, env ...string) *daemonProc {
 	t.Helper()
-	cmd := exec.Command(binary, "run", "-config", cfg)
-	cmd.Env = append(append(os.Environ(), "SLACK_BOT_TOKEN=", "STATE_DIRECTORY="), env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout = io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	d := &daemonProc{cmd: cmd, done: make(chan struct{})}
-	addrCh := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			line := sc.Text()
-			d.mu.Lock()
-			d.logs.WriteString(line + "\n")
-			d.mu.Unlock()
-			if m := listenRE.FindStringSubmatch(line); m != nil {
-				addrCh <- m[1]
-			}
-		}
-		cmd.Wait()
-		close(d.done)
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGKILL)
-		<-d.done
-	})
-	select {
-	case d.addr = <-addrCh:
-	case <-d.done:
-		t.Fatalf("daemon exited early:\n%s", d.log())
-	case <-time.After(15 * time.Second):
-		t.Fatalf("daemon did not start within 15s:\n%s", d.log())
-	}
-	return d
+	return &daemonProc{testbin.StartDaemon(t, binary, env, "-config", cfg)}
 }
 
-func (d *daemonProc) log() string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.logs.String()
-}
+func (d *daemonProc) log() string { return d.Log() }
 
-func (d *daemonProc) url(path string) string { return "http://" + d.addr + path }
+func (d *daemonProc) url(path string) string { return d.URL(path) }
 
+// stop sends SIGTERM and expects a clean exit.
 func (d *daemonProc) stop(t *testing.T) {
 	t.Helper()
-	d.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-d.done:
-		if code := d.cmd.ProcessState.ExitCode(); code != 0 {
-			t.Errorf("daemon exited %d after SIGTERM:\n%s", code, d.log())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("daemon did not stop within 20s of SIGTERM")
+	if code := d.Stop(t); code != 0 {
+		t.Errorf("daemon exited %d after SIGTERM:\n%s", code, d.Log())
 	}
 }
 
@@ -276,7 +221,7 @@ func TestDaemonNotifyReloadAndMetrics(t *testing.T) {
 	t.Run("SIGHUP with a broken config keeps the old one", func(t *testing.T) {
 		good, _ := os.ReadFile(cfg)
 		os.WriteFile(cfg, []byte("sources: [\n"), 0o600)
-		d.cmd.Process.Signal(syscall.SIGHUP)
+		d.Cmd.Process.Signal(syscall.SIGHUP)
 		deadline := time.Now().Add(10 * time.Second)
 		for !strings.Contains(d.log(), "reload refused") && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Millisecond)
@@ -295,7 +240,7 @@ func TestDaemonNotifyReloadAndMetrics(t *testing.T) {
 		if cfg2 != cfg {
 			t.Fatal("config path moved")
 		}
-		d.cmd.Process.Signal(syscall.SIGHUP)
+		d.Cmd.Process.Signal(syscall.SIGHUP)
 		sock.waitFor(t, "RELOADING=1", 10*time.Second)
 		sock.waitFor(t, "READY=1", 10*time.Second)
 		var sources []map[string]any

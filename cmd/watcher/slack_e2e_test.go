@@ -132,8 +132,8 @@ sources:
 	poll(d, 1)
 	waitCalls(t, slack, 6, d) // the reply; the root's edit may or may not follow before the kill
 	time.Sleep(300 * time.Millisecond)
-	d.cmd.Process.Signal(syscall.SIGKILL)
-	<-d.done
+	d.Cmd.Process.Signal(syscall.SIGKILL)
+	<-d.Done()
 	d = startDaemon(t, cfg, env...)
 
 	// 5. Postmortem, after the restart: still in the same thread.
