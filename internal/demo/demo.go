@@ -20,6 +20,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/daemon"
 	"github.com/statuswatch/statuswatch/internal/fakepage"
+	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
 )
 
@@ -122,6 +123,9 @@ sources:
 		if _, err := d.PollNow(runCtx, "acme"); err != nil && runCtx.Err() == nil {
 			fmt.Fprintf(o.Stderr, "demo: poll: %v\n", err)
 		}
+		// The daemon's delivery loop prints the step's notification; let it, so the
+		// console reads step by step and the last one comes before "the replay is over".
+		waitDelivered(runCtx, store, 2*time.Second)
 		if o.Step != nil {
 			o.Step(i, s)
 		}
@@ -159,6 +163,18 @@ func listen(addr string) (net.Listener, error) {
 		}
 	}
 	return net.Listen("tcp", net.JoinHostPort(host, "0"))
+}
+
+// waitDelivered waits, at most limit, until the outbox holds no pending message.
+func waitDelivered(ctx context.Context, store *archive.Store, limit time.Duration) {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); {
+		if msgs, err := store.Messages(model.MessagePending); err != nil || len(msgs) == 0 {
+			return
+		}
+		if !sleep(ctx, 10*time.Millisecond) {
+			return
+		}
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {
