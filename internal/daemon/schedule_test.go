@@ -37,6 +37,10 @@ func testJitterSpreads(t *testing.T, spec string) {
 		if again := jitter(s, fmt.Sprintf("source-%d", i), iv).Next(now); !again.Equal(next) {
 			t.Fatalf("source-%d: offset not fixed: %s then %s", i, next, again)
 		}
+		if next.Nanosecond() != 0 {
+			// Whole seconds: the sources sharing a second fire in one scheduler wake.
+			t.Fatalf("source-%d: next run %s is not on a whole second", i, next)
+		}
 		perSecond[next.Unix()]++
 	}
 	busiest := 0
