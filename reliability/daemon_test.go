@@ -30,14 +30,7 @@ func (d *daemon) url(path string) string { return d.URL(path) }
 // poll asks the daemon to poll a source; it returns the status code and the answer.
 func (d *daemon) poll(t *testing.T, source string) (int, map[string]any) {
 	t.Helper()
-	resp, err := http.Post(d.url("/api/v1/sources/"+source+"/poll"), "application/json", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var body map[string]any
-	json.NewDecoder(resp.Body).Decode(&body)
-	return resp.StatusCode, body
+	return d.PollNow(t, source)
 }
 
 // get fetches path and decodes its JSON answer into v (when not nil).

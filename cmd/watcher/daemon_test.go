@@ -123,14 +123,7 @@ func getJSON(t *testing.T, url string, into any) int {
 
 func postPoll(t *testing.T, d *daemonProc, source string) (int, map[string]any) {
 	t.Helper()
-	resp, err := http.Post(d.url("/api/v1/sources/"+source+"/poll"), "application/json", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var body map[string]any
-	json.NewDecoder(resp.Body).Decode(&body)
-	return resp.StatusCode, body
+	return d.PollNow(t, source)
 }
 
 func daemonConfig(t *testing.T, dir string, sources map[string]string) string {

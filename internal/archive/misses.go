@@ -87,14 +87,7 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 		if src == nil {
 			return nil
 		}
-		w := &writer{
-			r:         r,
-			state:     src.Bucket(bucketState),
-			incidents: src.Bucket(bucketIncidents),
-			versions:  src.Bucket(bucketVersions),
-			outbox:    tx.Bucket(bucketOutbox),
-			res:       &res,
-		}
+		w := r.writer(tx, src, &res)
 		var todo []missed
 		if w.incidents != nil {
 			err := w.incidents.ForEach(func(k, v []byte) error {

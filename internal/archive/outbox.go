@@ -193,16 +193,9 @@ func (s *Store) Thread(source, id string) (channel, ts string, err error) {
 		if get(sub(src, bucketIncidents), []byte(id)) == nil {
 			return ErrNotFound
 		}
-		v := get(sub(src, bucketThreads), []byte(id))
-		if v == nil {
-			return nil
-		}
-		var th thread
-		if err := json.Unmarshal(v, &th); err != nil {
-			return err
-		}
+		th, _, err := readThread(tx, source, id)
 		channel, ts = th.Channel, th.TS
-		return nil
+		return err
 	})
 	return channel, ts, wrapErr("thread "+source+"/"+id, err)
 }
@@ -224,23 +217,24 @@ func (s *Store) SetThread(source, id, channel, ts string) error {
 // ClearRootEdit forgets the root update owed for message msg (MarkReplySent), once it
 // is done or given up: one owed for a newer reply since stays.
 func (s *Store) ClearRootEdit(source, id string, msg uint64) error {
+	settle := func(th *thread) bool {
+		if th.Edit != msg {
+			return false
+		}
+		th.Edit = 0
+		return true
+	}
 	// Read first: when a newer reply owes the update now, nothing is written.
 	var owed bool
 	if err := s.db.View(func(tx *bolt.Tx) error {
 		th, ok, err := readThread(tx, source, id)
-		owed = ok && th.Edit == msg
+		owed = ok && settle(&th)
 		return err
 	}); err != nil || !owed {
 		return wrapErr("clear root edit "+source+"/"+id, err)
 	}
 	return wrapErr("clear root edit "+source+"/"+id, s.db.Update(func(tx *bolt.Tx) error {
-		return editThread(tx, source, id, func(th *thread) bool {
-			if th.Edit != msg {
-				return false
-			}
-			th.Edit = 0
-			return true
-		})
+		return editThread(tx, source, id, settle)
 	}))
 }
 

@@ -298,14 +298,7 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	w := &writer{
-		r:         r,
-		state:     src.Bucket(bucketState),
-		incidents: src.Bucket(bucketIncidents),
-		versions:  src.Bucket(bucketVersions),
-		outbox:    tx.Bucket(bucketOutbox),
-		res:       &res,
-	}
+	w := r.writer(tx, src, &res)
 	if p.firstPoll {
 		if err := w.state.Put(keyFirst, []byte(r.now.Format(time.RFC3339Nano))); err != nil {
 			return res, err
@@ -346,6 +339,18 @@ type writer struct {
 	state, incidents, versions, outbox *bolt.Bucket
 	res                                *Result
 	evidence                           bool // something happened that the raw snapshot must back
+}
+
+// writer opens the buckets of source bucket src that a write transaction of r writes to.
+func (r *recording) writer(tx *bolt.Tx, src *bolt.Bucket, res *Result) *writer {
+	return &writer{
+		r:         r,
+		state:     src.Bucket(bucketState),
+		incidents: src.Bucket(bucketIncidents),
+		versions:  src.Bucket(bucketVersions),
+		outbox:    tx.Bucket(bucketOutbox),
+		res:       res,
+	}
 }
 
 // seen handles an incident of the snapshot: a new version if it changed, and in any case

@@ -431,7 +431,7 @@ func (d *Daemon) refreshGauges() {
 	d.mu.RUnlock()
 	for i, n := range names {
 		d.refreshOpen(n)
-		if (i+1)%64 == 0 {
+		if (i+1)%releaseEvery == 0 {
 			d.releasePages() // a scan of every source's incidents: keep its peak RSS small
 		}
 	}
@@ -644,6 +644,10 @@ func (d *Daemon) prune() {
 		d.log.Info("pruned raw snapshots", "snapshots", snaps, "bodies", bodies, "older_than", keep)
 	}
 }
+
+// releaseEvery is how many sources the start-up count reads between two releases of the
+// archive pages it mapped, as the archive's own scans do.
+const releaseEvery = 64
 
 // releasePages unmaps the archive pages read since the last call, so the daemon's RSS is
 // its own memory plus what the last minute's polls and pages read, not every page any

@@ -2,6 +2,8 @@ package testbin
 
 import (
 	"bufio"
+	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -79,6 +81,20 @@ func (d *Daemon) Log() string {
 
 // URL is the address of path on the daemon's API.
 func (d *Daemon) URL(path string) string { return "http://" + d.Addr + path }
+
+// PollNow asks the daemon, through its API, to poll source now; it returns the status
+// code and the decoded answer.
+func (d *Daemon) PollNow(tb testing.TB, source string) (int, map[string]any) {
+	tb.Helper()
+	resp, err := http.Post(d.URL("/api/v1/sources/"+source+"/poll"), "application/json", nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	json.NewDecoder(resp.Body).Decode(&body)
+	return resp.StatusCode, body
+}
 
 // Done is closed once the process has exited.
 func (d *Daemon) Done() <-chan struct{} { return d.done }
