@@ -5,12 +5,16 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 )
+
+// future is how the UI dates a time still to come: "(in 16m)".
+var future = regexp.MustCompile(`\(in [0-9]`)
 
 // TestBrowserFollowsTheDemo drives `watcher demo` in headless Chromium from its first step
 // to the postmortem: at each step the overview and the incident page show what the vendor's
@@ -83,8 +87,13 @@ func TestBrowserFollowsTheDemo(t *testing.T) {
 				if w.incident == "" {
 					return
 				}
-				if got := text(base+"/incidents/acme/demo01", "main"); !strings.Contains(got, w.incident) {
+				got := text(base+"/incidents/acme/demo01", "main")
+				if !strings.Contains(got, w.incident) {
 					t.Errorf("step %d: incident page lacks %q:\n%s", i+1, w.incident, got)
+				}
+				// The replay clock has every update in the past: nothing reads "(in 16m)".
+				if m := future.FindString(got); m != "" {
+					t.Errorf("step %d: incident page dates something in the future, %q:\n%s", i+1, m, got)
 				}
 			},
 			Done: func() { close(done) },

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
@@ -54,7 +55,9 @@ func Run(ctx context.Context, o Options) error {
 	defer os.RemoveAll(dir)
 
 	page := &fakepage.Statuspage{Name: "Acme Cloud"}
-	steps := Script(time.Now().UTC().Truncate(time.Minute))
+	every := time.Duration(float64(StepInterval) / o.Speed)
+	steps := replaySteps(time.Now(), every)
+	clock := newReplayClock(steps[0].At)
 	page.Set(steps[0].Incidents, nil)
 	pageLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -98,6 +101,7 @@ sources:
 				Title: func(string) string { return "Acme Cloud" }, Log: log}, nil
 		},
 		Version: "demo",
+		Now:     clock.Now,
 	})
 	if err != nil {
 		uiLn.Close()
@@ -109,15 +113,18 @@ sources:
 	go func() { done <- d.Run(runCtx) }()
 
 	fmt.Fprintf(o.Stdout, "statuswatch demo: the UI is at %s\n", uiURL)
-	fmt.Fprintf(o.Stdout, "A local status page replays a recorded incident, a step every %s. Ctrl-C stops.\n\n", (time.Duration(float64(StepInterval) / o.Speed)).Round(time.Millisecond))
+	fmt.Fprintf(o.Stdout, "A local status page replays a recorded incident, a step every %s. Ctrl-C stops.\n", every.Round(time.Millisecond))
+	fmt.Fprintf(o.Stdout, "The incident took %s: the replay's clock starts at %s and jumps to each step's moment, reaching now at the end.\n\n",
+		span(steps[len(steps)-1].At.Sub(steps[1].At)), steps[0].At.Format("2006-01-02 15:04 UTC"))
 	if o.Ready != nil {
 		o.Ready(uiURL)
 	}
-	every := time.Duration(float64(StepInterval) / o.Speed)
 	for i, s := range steps {
 		if i > 0 && !sleep(runCtx, every) {
 			break
 		}
+		// The clock moves first: a scheduled poll that sees the new page sees its time.
+		clock.Set(s.At)
 		page.Set(s.Incidents, nil)
 		fmt.Fprintf(o.Stdout, "▶ step %d/%d: %s\n", i+1, len(steps), s.Say)
 		if _, err := d.PollNow(runCtx, "acme"); err != nil && runCtx.Err() == nil {
@@ -141,6 +148,59 @@ sources:
 		err = nil
 	}
 	return err
+}
+
+// replaySteps is the script placed on the replay clock: its last step comes at the
+// moment it is shown (the start of the run plus the steps before it, in whole minutes,
+// never later), so the replay ends on the wall clock's today.
+func replaySteps(now time.Time, every time.Duration) []Step {
+	probe := Script(now)
+	last := probe[len(probe)-1].At
+	end := now.Add(time.Duration(len(probe)-1) * every).UTC().Truncate(time.Minute)
+	return Script(now.Add(end.Sub(last)))
+}
+
+// replayClock is the demo's clock: it reads the moment of the step on show and runs on
+// from there in real time, so what the daemon observes and what the UI calls "ago" match
+// the recorded incident's own times. It never goes back.
+type replayClock struct {
+	mu  sync.Mutex
+	at  time.Time // the reading at ref
+	ref time.Time // the wall clock when at was set
+}
+
+func newReplayClock(at time.Time) *replayClock {
+	return &replayClock{at: at, ref: time.Now()}
+}
+
+// Now reads the clock.
+func (c *replayClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.at.Add(time.Since(c.ref))
+}
+
+// Set moves the clock to t, or leaves it where it is when t is behind it.
+func (c *replayClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if cur := c.at.Add(now.Sub(c.ref)); t.Before(cur) {
+		t = cur
+	}
+	c.at, c.ref = t, now
+}
+
+// span is a duration as the console says it: "3 days", "1h 23m".
+func span(d time.Duration) string {
+	d = d.Round(time.Minute)
+	switch days := d / (24 * time.Hour); {
+	case days >= 2:
+		return fmt.Sprintf("%d days", days)
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh %dm", d/time.Hour, d%time.Hour/time.Minute)
+	}
+	return fmt.Sprintf("%dm", d/time.Minute)
 }
 
 // listen opens addr, or the next free port after it when it is taken.
