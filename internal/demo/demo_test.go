@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/fakepage"
+	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 // syncBuffer is a bytes.Buffer safe for the demo's concurrent writers.
@@ -243,4 +245,41 @@ func checkTimes(base string, s Step, wall time.Time) []string {
 		errs = append(errs, fmt.Sprintf("step %q: observed at %s, want just after the step's %s (and not after the wall clock %s)", s.Say, inc.ObservedAt, s.At, wall))
 	}
 	return errs
+}
+
+// TestSilentEditDiffsWordByWord: the demo's headline edit keeps the words both versions
+// share as unchanged, so the change view shows what was reworded, not two sentences.
+func TestSilentEditDiffsWordByWord(t *testing.T) {
+	steps := Script(time.Date(2026, 12, 1, 19, 51, 0, 0, time.UTC))
+	body := func(s Step) string {
+		for _, in := range s.Incidents {
+			for _, u := range in.Updates {
+				if in.ID == "demo01" && u.ID == "d1u1" {
+					return u.Body
+				}
+			}
+		}
+		return ""
+	}
+	var before, after string
+	for i := 1; i < len(steps); i++ {
+		if b, a := body(steps[i-1]), body(steps[i]); b != "" && b != a {
+			before, after = b, a
+		}
+	}
+	if before == "" {
+		t.Fatal("the script has no silent edit of d1u1")
+	}
+	var equal []string
+	for _, o := range diff.Words(before, after) {
+		if o.Op == model.OpEqual {
+			equal = append(equal, o.Text)
+		}
+	}
+	all := strings.Join(equal, "|")
+	for _, w := range []string{"users", "Connectors"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("%q is in both versions but not in an equal run: equal runs %q", w, equal)
+		}
+	}
 }

@@ -53,7 +53,7 @@ func joinText(seed uint64, words []string) string {
 	return b.String()
 }
 
-// BenchmarkWords100KB1Percent is SPEC §8's budget: two 100 KB texts that differ in 1% of
+// BenchmarkWords100KB1Percent is the diff's budget: two 100 KB texts that differ in 1% of
 // their words, under 50 ms.
 func BenchmarkWords100KB1Percent(b *testing.B) {
 	vocab := benchText(1, 100_000)

@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -12,15 +11,15 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// tokenBudget bounds the work of one diff. Myers' algorithm costs O((N+M)·D) and
-// DiffCleanupSemantic about O(runs²), so the worst case (two unrelated texts) grows with
-// the square of the size. Measured on a 2-core VM, unrelated texts of 5,000 / 10,000 /
-// 20,000 tokens in total took ~55 ms / ~275 ms / ~1.1 s through DiffMainRunes and
-// DiffCleanupSemantic: the 20,000 first considered would put the worst case within 2× of
-// diffTimeout on a slow or busy machine. 6,000 keeps it near 50–100 ms
-// (BenchmarkWordsUnrelatedAtBudget), so the deadline, the only non-deterministic input,
-// never shapes a result in practice. The same number bounds line counts on the line
-// path, where one line costs what one token does.
+// tokenBudget bounds the work of one diff. Myers' algorithm costs O((N+M)·D), so the
+// worst case (two unrelated texts) grows with the square of the size; the cleanup after
+// it is linear per pass, and its passes are bounded. Measured on a 2-core VM, unrelated
+// texts of 5,000 / 10,000 / 20,000 tokens in total took ~55 ms / ~275 ms / ~1.1 s
+// (with go-diff's semantic cleanup, then used): the 20,000 first considered would put
+// the worst case within 2× of diffTimeout on a slow or busy machine. 6,000 keeps it near
+// 50–100 ms (BenchmarkWordsUnrelatedAtBudget), so the deadline, the only
+// non-deterministic input, never shapes a result in practice. The same number bounds
+// line counts on the line path, where one line costs what one token does.
 const tokenBudget = 6000
 
 // diffTimeout is go-diff's DiffTimeout: a last-resort guard only. It is a time.Duration
@@ -106,13 +105,13 @@ func words(a, b string) ([]model.Op, path) {
 	for _, o := range mid {
 		ops = appendOp(ops, o.Op, o.Text)
 	}
-	return appendOp(ops, model.OpEqual, a[len(a)-sufLen:]), p
+	return shiftSpaces(appendOp(ops, model.OpEqual, a[len(a)-sufLen:])), p
 }
 
 // refineBudget bounds the word diffs refine may run, as a sum of squared hunk sizes in
 // tokens: a quarter of one word-path diff at tokenBudget, so the line path as a whole
-// costs little more than the word path's worst case. The SPEC's 1%-edited 100 KB texts
-// spend about 6% of it; unrelated texts spend it all and keep the rest as lines.
+// costs little more than the word path's worst case. The budgeted case (two 100 KB texts
+// 1% apart) spends about 6% of it; unrelated texts spend it all and keep the rest as lines.
 const refineBudget = tokenBudget * tokenBudget / 4
 
 // refine rediffs, word by word, each changed hunk of a line diff (its deleted lines
@@ -190,15 +189,169 @@ func diffUnits(ua, ub []string, a, b string) ([]model.Op, bool) {
 	d := dmp.New()
 	d.DiffTimeout = diffTimeout
 	raw := d.DiffMainRunes(ra, rb, false)
-	// DiffCleanupSemantic edits the slice in place; keep the raw runs to fall back on.
-	// go-diff v1.4.0 mixes rune and byte offsets in DiffCleanupSemanticLossless; with our
-	// alphabet (all non-ASCII, all scored alike) that slip is always undone before it can
-	// show, but the result is checked below rather than trusted.
-	saved := slices.Clone(raw)
-	if ops, ok := e.decode(d.DiffCleanupSemantic(raw), a, b); ok {
+	// The cleanup builds new runs; the raw ones stay to fall back on, and the result is
+	// checked below rather than trusted.
+	if ops, ok := e.decode(e.cleanup(raw), a, b); ok {
 		return ops, true
 	}
-	return e.decode(saved, a, b)
+	return e.decode(raw, a, b)
+}
+
+// keepRatio is how much longer than an unchanged stretch the changes on both sides of it
+// must be for the stretch to be folded into them. go-diff's DiffCleanupSemantic folds an
+// equality no longer than the edits around it (a ratio of 1, counted in units, spaces
+// included), which on words turns "[-some-] users{+ in North America+}" into one removed
+// and one re-added sentence. Folding only what is dwarfed keeps every shared word that
+// reads as an anchor, and still merges the odd "the" matched inside a rewrite.
+const keepRatio = 4
+
+// cleanupPasses bounds the cleanup: each pass is linear, and a fold can only make the
+// next equality's neighbours longer, so a few passes settle any real text. The bound
+// keeps the cost linear on adversarial input; the result is deterministic either way.
+const cleanupPasses = 8
+
+// cleanup folds into the changes around it every unchanged stretch that holds no word
+// (only spaces and punctuation) or is dwarfed by them: it is at most 1/keepRatio of the
+// changes on each side, counted in words (for lines, lines with words).
+// Runs of changes between two kept equalities become one delete and one insert. Unlike
+// go-diff's semantic cleanup it never looks inside units, which are already words or
+// lines. The runs still join to the two inputs.
+func (e *encoder) cleanup(diffs []dmp.Diff) []dmp.Diff {
+	weight := func(s string) int {
+		n := 0
+		for _, r := range s {
+			if i, ok := runeIndex(r); ok && i < len(e.units) && hasText(e.units[i]) {
+				n++
+			}
+		}
+		return n
+	}
+	runs := make([]run, len(diffs))
+	for i, d := range diffs {
+		runs[i] = run{d.Type, d.Text, weight(d.Text)}
+	}
+	for range cleanupPasses {
+		// Merge into groups: equal, or changes as (delete, insert) side by side.
+		type group struct {
+			equal      bool
+			del, ins   strings.Builder
+			wDel, wIns int
+		}
+		var groups []*group
+		for _, r := range runs {
+			isEq := r.op == dmp.DiffEqual
+			if n := len(groups); n == 0 || groups[n-1].equal != isEq {
+				groups = append(groups, &group{equal: isEq})
+			}
+			g := groups[len(groups)-1]
+			if r.op == dmp.DiffInsert {
+				g.ins.WriteString(r.text)
+				g.wIns += r.w
+			} else {
+				g.del.WriteString(r.text)
+				g.wDel += r.w
+			}
+		}
+		folded := false
+		for i := 1; i < len(groups)-1; i++ {
+			g := groups[i]
+			if !g.equal {
+				continue
+			}
+			left := max(groups[i-1].wDel, groups[i-1].wIns)
+			right := max(groups[i+1].wDel, groups[i+1].wIns)
+			if g.wDel > 0 && g.wDel*keepRatio > min(left, right) {
+				continue
+			}
+			// Fold: the equality becomes part of both sides of the changes around it.
+			prev, next := groups[i-1], groups[i+1]
+			text := g.del.String()
+			prev.del.WriteString(text)
+			prev.del.WriteString(next.del.String())
+			prev.ins.WriteString(text)
+			prev.ins.WriteString(next.ins.String())
+			prev.wDel += g.wDel + next.wDel
+			prev.wIns += g.wDel + next.wIns
+			groups = append(groups[:i], groups[i+2:]...)
+			i--
+			folded = true
+		}
+		runs = runs[:0:0]
+		for _, g := range groups {
+			if g.equal {
+				runs = append(runs, run{dmp.DiffEqual, g.del.String(), g.wDel})
+				continue
+			}
+			if g.del.Len() > 0 {
+				runs = append(runs, run{dmp.DiffDelete, g.del.String(), g.wDel})
+			}
+			if g.ins.Len() > 0 {
+				runs = append(runs, run{dmp.DiffInsert, g.ins.String(), g.wIns})
+			}
+		}
+		if !folded {
+			break
+		}
+	}
+	out := make([]dmp.Diff, 0, len(runs))
+	for _, r := range runs {
+		if r.text != "" {
+			out = append(out, dmp.Diff{Type: r.op, Text: r.text})
+		}
+	}
+	return out
+}
+
+// run is one run of a cleanup: its text in units, and how many of them carry text.
+type run struct {
+	op   dmp.Operation
+	text string
+	w    int
+}
+
+// shiftSpaces moves a change that starts with a space to after it when the text that
+// follows starts with the same space: "have[- already-] lost" reads "have [-already -]lost",
+// as a word diff usually does. The runs join to the same texts.
+func shiftSpaces(ops []model.Op) []model.Op {
+	lead := func(s string) string { return s[:len(s)-len(strings.TrimLeftFunc(s, unicode.IsSpace))] }
+	for i := 1; i < len(ops); i++ {
+		// The changes run from i to j (exclusive), the equality after them is j.
+		if ops[i].Op == model.OpEqual || ops[i-1].Op != model.OpEqual {
+			continue
+		}
+		j := i + 1
+		if j < len(ops) && ops[j].Op != model.OpEqual {
+			j++
+		}
+		if j >= len(ops) || ops[j].Op != model.OpEqual {
+			continue
+		}
+		ws := lead(ops[j].Text)
+		if ws == "" || ws == ops[j].Text {
+			continue
+		}
+		ok := true
+		for k := i; k < j; k++ {
+			t := ops[k].Text
+			if lead(t) != ws || len(t) == len(ws) || strings.TrimRightFunc(t, unicode.IsSpace) != t {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		ops[i-1].Text += ws
+		for k := i; k < j; k++ {
+			ops[k].Text = ops[k].Text[len(ws):] + ws
+		}
+		ops[j].Text = ops[j].Text[len(ws):]
+	}
+	return ops
+}
+
+// hasText reports whether a unit holds a letter or a digit: a word, or a line with words.
+func hasText(u string) bool {
+	return strings.ContainsFunc(u, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
 // encoder maps units to runes of the private-use areas: the BMP's first (6,400 runes),

@@ -1,7 +1,10 @@
 package diff
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -93,6 +96,20 @@ func TestWords(t *testing.T) {
 		{"skin tone kept whole", "thumbs 👍🏽 now", "thumbs 👍🏿 now", "thumbs [-👍🏽-]{+👍🏿+} now"},
 		{"flag kept whole", "region 🇯🇵 only", "region 🇰🇷 only", "region [-🇯🇵-]{+🇰🇷+} only"},
 		{"combining mark kept whole", "cafe\u0301 open", "cafe open", "[-cafe\u0301-]{+cafe+} open"},
+		// A long rewrite keeps the words both sides share, in order, as anchors.
+		{"rewrite keeps shared words",
+			"We are investigating elevated authentication failures for some users. Connectors are not affected.",
+			"We are investigating elevated authentication failures for users in North America. Connectors may fail to reconnect.",
+			"We are investigating elevated authentication failures for [-some -]users{+ in North America+}. Connectors [-are not affected-]{+may fail to reconnect+}."},
+		{"a change starting with a space moves after it",
+			"until the service is restored today, we think",
+			"until service restoration is complete today, we hope",
+			"until [-the -]service {+restoration +}is [-restored-]{+complete+} today, we [-think-]{+hope+}"},
+		// …but a lone shared word inside a rewrite three times its size is folded in.
+		{"a dwarfed shared word is folded",
+			"Engineers rolled back the change and traffic recovered fully",
+			"We are still investigating the root cause with our provider",
+			"[-Engineers rolled back the change and traffic recovered fully-]{+We are still investigating the root cause with our provider+}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,6 +120,45 @@ func TestWords(t *testing.T) {
 			}
 		})
 	}
+}
+
+// realEdits are edits vendors really made between two versions of an update, and the
+// demo's silent edit: testdata/real_edits.json says where each comes from.
+func realEdits(t *testing.T) []struct{ Name, From, Before, After string } {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "real_edits.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edits []struct{ Name, From, Before, After string }
+	if err := json.Unmarshal(b, &edits); err != nil {
+		t.Fatal(err)
+	}
+	return edits
+}
+
+// TestWordsRealEdits shows the word diff of real edits in a golden file, and checks that
+// the words a reader sees on both sides stay unchanged where the edit left them.
+func TestWordsRealEdits(t *testing.T) {
+	keep := map[string][]string{
+		"demo silent edit": {"users", ". Connectors "},
+		"google-cloud 3BvH3LVGcupoYqV6F4Nw update 8 → 9": {" continue to recover ", " impact "},
+	}
+	var b strings.Builder
+	for _, e := range realEdits(t) {
+		ops := Words(e.Before, e.After)
+		checkJoins(t, ops, e.Before, e.After)
+		if again := Words(e.Before, e.After); !slices.Equal(again, ops) {
+			t.Errorf("%s: two runs differ", e.Name)
+		}
+		for _, w := range keep[e.Name] {
+			if !slices.ContainsFunc(ops, func(o model.Op) bool { return o.Op == model.OpEqual && strings.Contains(o.Text, w) }) {
+				t.Errorf("%s: %q is on both sides, in order, but no equal run holds it:\n%s", e.Name, w, render(ops))
+			}
+		}
+		fmt.Fprintf(&b, "== %s (%s)\n%s\n\n", e.Name, e.From, render(ops))
+	}
+	checkGolden(t, "words_real", b.String())
 }
 
 func TestTokenize(t *testing.T) {
@@ -221,7 +277,7 @@ func TestWordsLinePathRefines(t *testing.T) {
 	}
 }
 
-// TestWordsLargeScatteredEdits checks the SPEC §8 case: two ~100 KB texts differing in
+// TestWordsLargeScatteredEdits checks the budgeted case: two ~100 KB texts differing in
 // 1% of their words take the line path, yet every change still shows as the words that
 // changed, not as whole lines.
 func TestWordsLargeScatteredEdits(t *testing.T) {
