@@ -11,6 +11,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/notify"
 )
 
 // browse loads the config and opens a reader for a browse command.
@@ -129,7 +130,7 @@ func runDiff(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return browseError(e, source, id, err)
 	}
-	fmt.Fprintf(e.stdout, "%s/%s: version %d → %d\n%s\n\n%s", source, id, cs.From, cs.To, cs.Summary, diff.Text(cs.Changes))
+	fmt.Fprintf(e.stdout, "%s/%s: version %d → %d\n%s\n\n%s", source, id, cs.From, cs.To, cs.Summary, diff.Terminal(cs.Changes, notify.TerminalStyle(e.stdout), nil))
 	return exitOK
 }
 

@@ -179,6 +179,10 @@ func TestIncidentLifeEndToEnd(t *testing.T) {
 		page.Set([]fakepage.Incident{inc, old}, nil)
 		r := mustRun(t, exitOK, cfg, "poll")
 		wantContains(t, "poll stdout", r.stdout, "1 update edited", "updates[u1].body", "eu-west-1")
+		// Not a terminal: the edit is marked as git diff --word-diff marks it.
+		wantContains(t, "poll stdout", r.stdout, "on the API{+ in eu-west-1+}.")
+		r = mustRun(t, exitOK, cfg, "diff", "acme/abc123", "2", "3")
+		wantContains(t, "diff 2→3", r.stdout, "updates[u1].body:\n  We are investigating elevated error rates on the API{+ in eu-west-1+}.\n")
 	})
 
 	inc.Status, inc.UpdatedAt, inc.ResolvedAt = "resolved", at(90), ptr(at(90))

@@ -12,7 +12,8 @@ import (
 )
 
 // Console is the sink used when no Slack is configured: it prints each notification as
-// plain text. It is also the demo's sink.
+// plain text, edited text as a word diff (coloured on a terminal, [-removed-]{+added+}
+// otherwise; see TerminalStyle). It is also the demo's sink.
 type Console struct {
 	mu sync.Mutex
 	W  io.Writer
@@ -52,7 +53,7 @@ func (c *Console) Send(_ context.Context, n *Notification) (Receipt, error) {
 			fmt.Fprintf(&b, "%s (%s): %s\n", u.Status, u.PostedAt.UTC().Format("2006-01-02 15:04Z"), u.Body)
 		default:
 			fmt.Fprintf(&b, "Change %d: %s\n", n.Version.N, n.Version.Summary)
-			b.WriteString(diff.Text(n.Version.Changes))
+			b.WriteString(diff.Terminal(n.Version.Changes, TerminalStyle(c.W), nil))
 		}
 		if inc.URL != "" {
 			fmt.Fprintf(&b, "Vendor page: %s\n", inc.URL)
