@@ -114,7 +114,7 @@ sources:
 
 	fmt.Fprintf(o.Stdout, "statuswatch demo: the UI is at %s\n", uiURL)
 	fmt.Fprintf(o.Stdout, "A local status page replays a recorded incident, a step every %s. Ctrl-C stops.\n", every.Round(time.Millisecond))
-	fmt.Fprintf(o.Stdout, "The incident took %s: the replay's clock starts at %s and jumps to each step's moment, reaching now at the end.\n\n",
+	fmt.Fprintf(o.Stdout, "The recorded incident spans %s from its first update to its postmortem: the replay's clock starts at %s,\njumps to each step's moment and reaches now at the end.\n\n",
 		span(steps[len(steps)-1].At.Sub(steps[1].At)), steps[0].At.Format("2006-01-02 15:04 UTC"))
 	if o.Ready != nil {
 		o.Ready(uiURL)

@@ -283,3 +283,19 @@ func TestSilentEditDiffsWordByWord(t *testing.T) {
 		}
 	}
 }
+
+func TestSpan(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{3*24*time.Hour + 11*time.Minute, "3 days"},
+		{83 * time.Minute, "1h 23m"},
+		{36 * time.Hour, "36h 0m"},
+		{7 * time.Minute, "7m"},
+	} {
+		if got := span(tt.d); got != tt.want {
+			t.Errorf("span(%s): got %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
