@@ -2,6 +2,7 @@ package diff
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -112,35 +113,52 @@ func mark(b *strings.Builder, text string, s Style, open, close, color string) {
 
 // shorten keeps ContextWords words of an unchanged run next to each change: its first
 // words when a change comes before it (afterChange), its last when one comes after it
-// (beforeChange), both when it lies between two. What is left out reads "…"; a run that
-// would lose fewer than 3 words is kept whole.
+// (beforeChange), both when it lies between two. In scripts written without spaces a
+// character counts as half a word. What is left out reads "…"; a run that would lose
+// fewer than 3 words or 20 characters is kept whole.
 func shorten(text string, afterChange, beforeChange bool) string {
 	toks := tokenize(text)
-	var words []int // the index in toks of each word
+	// weight[i] is token i's size in half words.
+	weight := make([]int, len(toks))
+	total := 0
 	for i, t := range toks {
-		if hasText(t) {
-			words = append(words, i)
+		switch r, _ := utf8.DecodeRuneInString(t); {
+		case !hasText(t):
+		case isUnspacedScript(r):
+			weight[i] = 1
+		default:
+			weight[i] = 2
+		}
+		total += weight[i]
+	}
+	const keep = 2 * ContextWords // in half words
+	head, tail := 0, len(toks)    // toks[:head] and toks[tail:] are kept
+	if afterChange {
+		for n := 0; head < len(toks) && n < keep; head++ {
+			n += weight[head]
 		}
 	}
-	keep := 0
-	if afterChange {
-		keep += ContextWords
-	}
 	if beforeChange {
-		keep += ContextWords
+		for n := 0; tail > head && n < keep; tail-- {
+			n += weight[tail-1]
+		}
 	}
-	if keep == 0 || len(words) < keep+3 {
+	dropped := 0
+	for _, w := range weight[head:tail] {
+		dropped += w
+	}
+	if !afterChange && !beforeChange || dropped < 2*3 || utf8.RuneCountInString(strings.Join(toks[head:tail], "")) < 20 {
 		return text
 	}
 	var b strings.Builder
 	if afterChange {
-		b.WriteString(strings.Join(toks[:words[ContextWords-1]+1], ""))
+		b.WriteString(strings.Join(toks[:head], ""))
 		b.WriteString(" ")
 	}
 	b.WriteString("…")
 	if beforeChange {
 		b.WriteString(" ")
-		b.WriteString(strings.Join(toks[words[len(words)-ContextWords]:], ""))
+		b.WriteString(strings.Join(toks[tail:], ""))
 	}
 	return b.String()
 }

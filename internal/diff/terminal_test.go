@@ -58,6 +58,11 @@ func TestWordDiff(t *testing.T) {
 		{"escape bytes dropped", "ok \x1b[2Jnow", "ok \x1b]0;pwned\x07later", Plain, "ok [-[2Jnow-]{+]0;pwnedlater+}"},
 		{"escape bytes dropped in colour", "a \x1b[31mred", "a \u009b31mgreen", Color, "a \x1b[31;9m[31mred\x1b[0m\x1b[32m31mgreen\x1b[0m"},
 		{"a byte that is not UTF-8 shows as U+FFFD", "a \x9b31mred", "a green", Plain, "a [-\uFFFD31mred-]{+green+}"},
+		{"unspaced script: a character is half a word", strings.Repeat("あ", 40) + "東京" + strings.Repeat("い", 40),
+			strings.Repeat("あ", 40) + "大阪" + strings.Repeat("い", 40), Plain,
+			"… " + strings.Repeat("あ", 16) + "[-東京-]{+大阪+}" + strings.Repeat("い", 16) + " …"},
+		{"a short stretch is kept whole", "one two three four five six seven eight nine ten eleven twelve", "one two three four five six seven eight nine ten eleven 12", Plain,
+			"one two three four five six seven eight nine ten eleven [-twelve-]{+12+}"},
 		{"crlf reads as a newline", "one\r\ntwo", "one\r\nthree", Plain, "one\n[-two-]{+three+}"},
 	}
 	for _, tt := range tests {
