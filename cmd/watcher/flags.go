@@ -1,42 +1,138 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/statuswatch/statuswatch/internal/config"
 )
 
+// flagOutput is where a command's flag set writes: standard error by default (usage
+// errors, and the usage a command prints for a wrong argument count), standard output for
+// help that was asked for, so that `watcher diff -h | less` shows it.
+type flagOutput struct {
+	stdout, stderr io.Writer
+	to             io.Writer
+}
+
+func (o *flagOutput) Write(p []byte) (int, error) { return o.to.Write(p) }
+
 // newFlags makes a command's flag set whose -h prints its synopsis and flags.
 func newFlags(e *env, name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(&flagOutput{stdout: e.stdout, stderr: e.stderr, to: e.stderr})
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: watcher %s [flags] %s\n\n%s\n\n", name, args, summary)
+		fmt.Fprintf(fs.Output(), "usage: watcher %s [flags] %s\n\n%s\n\n", name, args, summary)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// parse parses flags; ok is false when the command should exit with code.
+// parse parses flags wherever they are among the arguments; ok is false when the command
+// should exit with code: 0 after -h (help on standard output), 2 after a usage error
+// (the error and the usage on standard error).
 func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, false
+	out, _ := fs.Output().(*flagOutput)
+	if out == nil {
+		// A flag set not made by newFlags: plain flag behaviour.
+		if err := fs.Parse(interspersed(fs, args)); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK, false
+			}
+			return exitUsage, false
 		}
+		return 0, true
+	}
+	// The flag package prints the usage before it returns ErrHelp, and an error message
+	// plus the usage for a bad flag, all to one writer: hold it until we know which.
+	var held bytes.Buffer
+	out.to = &held
+	err := fs.Parse(interspersed(fs, args))
+	out.to = out.stderr
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.Is(err, flag.ErrHelp):
+		out.to = out.stdout
+		fs.Usage()
+		out.to = out.stderr
+		return exitOK, false
+	default:
+		out.stderr.Write(held.Bytes())
 		return exitUsage, false
 	}
-	return 0, true
 }
 
-// configFlag adds -config with the default chain of SPEC §6.
+// interspersed moves the flags among args before the positional arguments, so that
+// `watcher diff acme/x -config f` reads as `watcher diff -config f acme/x`, as users type
+// it. A flag that takes a value keeps the argument after it ("-config f"), unless it is
+// written "-config=f". "--" ends the flags: what follows is positional whatever it looks
+// like. A lone "-" and a negative number that is no flag ("-1") are positional too. The
+// positional arguments are passed after a "--" of our own, so that one starting with "-"
+// is never read as a flag.
+func interspersed(fs *flag.FlagSet, args []string) []string {
+	var flags, positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			positional = append(positional, a)
+			continue
+		}
+		name := strings.TrimLeft(a, "-")
+		name, _, hasValue := strings.Cut(name, "=")
+		f := fs.Lookup(name)
+		if f == nil && looksNumeric(name) {
+			positional = append(positional, a)
+			continue
+		}
+		flags = append(flags, a)
+		if f == nil || hasValue || isBool(f) {
+			// Unknown flags are left for Parse to report; booleans take no argument.
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	if len(positional) == 0 {
+		return flags
+	}
+	return append(append(flags, "--"), positional...)
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+func looksNumeric(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// configFlag adds -config with its default chain.
 func configFlag(fs *flag.FlagSet) *string {
 	return fs.String("config", "", "config file (default: $WATCHER_CONFIG, else /etc/watcher/config.yaml, else ./config.yaml)")
 }
 
-// loadConfig loads the config named by -config or the default chain, printing a bad
-// config's one-line error.
+// loadConfig loads the config named by -config or the default chain, printing each of a
+// bad config's errors on a line of its own.
 func loadConfig(e *env, path string) (*config.Config, bool) {
 	if path == "" {
 		path = config.DefaultPath()

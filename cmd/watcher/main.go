@@ -13,7 +13,7 @@ import (
 	_ "time/tzdata" // CRON_TZ= schedules work on hosts without zone data
 )
 
-// Exit codes of SPEC §6.
+// Exit codes: 0 success, 1 error, 2 usage, and poll's 3.
 const (
 	exitOK      = 0
 	exitError   = 1
@@ -60,21 +60,42 @@ func commands() []command {
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		// A usage error: what was asked for is not known.
 		usage(stderr)
-		if len(args) == 0 {
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && name == "help" {
+			// `watcher help diff` is `watcher diff -h`.
+			if c, ok := lookup(args[1]); ok {
+				return c.run(ctx, e, []string{"-h"})
+			}
+			fmt.Fprintf(stderr, "watcher help: unknown command %q\n\n", args[1])
+			usage(stderr)
 			return exitUsage
 		}
+		usage(stdout)
 		return exitOK
 	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(ctx, e, args[1:])
-		}
+	if c, ok := lookup(name); ok {
+		return c.run(ctx, e, args[1:])
 	}
-	fmt.Fprintf(stderr, "watcher: unknown command %q\n\n", args[0])
+	fmt.Fprintf(stderr, "watcher: unknown command %q\n\n", name)
 	usage(stderr)
 	return exitUsage
+}
+
+// lookup finds a command by name.
+func lookup(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 func usage(w io.Writer) {
@@ -83,5 +104,6 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun `watcher <command> -h` for a command's flags.")
+	fmt.Fprintln(w, "\nFlags may come before or after the arguments; \"--\" ends them.")
+	fmt.Fprintln(w, "Run `watcher <command> -h` (or `watcher help <command>`) for a command's flags.")
 }
