@@ -66,6 +66,10 @@ type Config struct {
 	Slack       Slack     // notifications
 	// Sources are the vendor pages, in file order.
 	Sources []Source
+	// Warnings are problems that do not stop the config, sorted by line, in the form of
+	// errors: a secret file that others can read, a config without sources. `watcher
+	// check` prints them and the daemon logs them at start.
+	Warnings []*Error
 }
 
 // Defaults apply to every source that does not set its own value.

@@ -39,6 +39,40 @@ func (e *Error) Error() string {
 	return e.Path + ": " + e.Problem
 }
 
+// Errors is every problem found in a config, sorted by line; Parse returns one holding at
+// least one *Error. Its text is the first error followed by how many more there are, so
+// that a log line stays one line; errors.As gets the list (to print each on its own line,
+// as `watcher check` does) or its first *Error.
+type Errors []*Error
+
+// Error returns the first error, and how many more there are.
+func (l Errors) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more: `watcher check` lists them)", l[0], len(l)-1)
+}
+
+// Unwrap gives the errors, for errors.As and errors.Is.
+func (l Errors) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+// maxErrors bounds the errors one Parse collects: past that the walk stops, since a file
+// with a hundred errors is the wrong file or needs fixing from the top.
+const maxErrors = 100
+
+// errStop is returned once the walk has stopped (over budget, or too many errors): it
+// unwinds the walk and is never reported.
+var errStop = errors.New("config: walk stopped")
+
 // Why these limits: a secret or CA file is small; reading a mistaken path such as a device
 // or a log file must not exhaust memory.
 const (
@@ -63,19 +97,77 @@ type decoder struct {
 	// budget bounds the nodes the walk visits: aliases and merges can make a small file
 	// expand exponentially ("billion laughs"), and a config is loaded before anything runs.
 	budget int
+	// errs are the errors found so far: the walk goes on past a bad key so that one run
+	// of `watcher check` reports them all. A function of the walk either records an error
+	// here (fail) or returns it, never both.
+	errs []*Error
+	// warnings are problems that do not stop the config, such as a secret file others
+	// can read.
+	warnings []*Error
+	stopped  bool // over budget or past maxErrors: the rest of the walk is skipped
 }
 
 // maxNodes is the walk's budget: 2,000 sources with a dozen keys and a few components
 // each visit about 50,000 nodes.
 const maxNodes = 1 << 19
 
-// spend charges n visited nodes against the budget.
+// spend charges one visited node against the budget.
 func (d *decoder) spend(path string, line int) error {
+	if d.stopped {
+		return errStop
+	}
 	d.budget--
 	if d.budget < 0 {
+		d.stopped = true
 		return d.errorf(pathOrFile(path, d.file), line, "aliases and merges expand to more than %d values", maxNodes)
 	}
 	return nil
+}
+
+// fail records an error of the walk; nil and errStop are no error.
+func (d *decoder) fail(err error) {
+	if err == nil || errors.Is(err, errStop) {
+		return
+	}
+	var ce *Error
+	if !errors.As(err, &ce) {
+		ce = &Error{Path: d.file, Problem: strings.Join(strings.Fields(err.Error()), " ")}
+	}
+	for _, e := range d.errs {
+		if *e == *ce {
+			return // the same key and problem, reached twice (a merged mapping)
+		}
+	}
+	d.errs = append(d.errs, ce)
+	if len(d.errs) >= maxErrors {
+		d.stopped = true
+	}
+}
+
+// failedAt reports whether an error was recorded for the key at path or one inside it: a
+// rule across keys does not repeat what a key's own error says ("required" after "must
+// match").
+func (d *decoder) failedAt(path string) bool {
+	for _, e := range d.errs {
+		if rest, ok := strings.CutPrefix(e.Path, path); ok && (rest == "" || rest[0] == '.' || rest[0] == '[' || strings.HasPrefix(rest, "_file")) {
+			return true
+		}
+	}
+	return false
+}
+
+// warn records a problem that does not stop the config.
+func (d *decoder) warn(path string, line int, format string, args ...any) {
+	var ce *Error
+	errors.As(d.errorf(path, line, format, args...), &ce)
+	d.warnings = append(d.warnings, ce)
+}
+
+// sorted returns the findings by line, keeping the walk's order within a line; those
+// without a line (about the whole file) come first.
+func sorted(list []*Error) []*Error {
+	slices.SortStableFunc(list, func(a, b *Error) int { return a.Line - b.Line })
+	return list
 }
 
 // meta is what the walk remembers of the config beyond the values themselves.
@@ -87,6 +179,9 @@ type meta struct {
 // sourceMeta records which inheritable keys a source set itself.
 type sourceMeta struct {
 	schedule, timeout, failureThreshold, maintenance bool
+
+	path string // "sources[i]"
+	bad  bool   // the source has errors of its own
 }
 
 // handler decodes the value of one key; path is the key's path.
@@ -139,7 +234,7 @@ func (d *decoder) parse(data []byte) (*Config, error) {
 	case errors.Is(err, io.EOF):
 		// An empty file: every default, no sources.
 	case err != nil:
-		return nil, d.syntaxError(err)
+		return nil, Errors{d.syntaxError(data, err)}
 	default:
 		if len(doc.Content) > 0 {
 			root = doc.Content[0]
@@ -148,33 +243,93 @@ func (d *decoder) parse(data []byte) (*Config, error) {
 		switch err := dec.Decode(&next); {
 		case errors.Is(err, io.EOF):
 		case err != nil:
-			return nil, d.syntaxError(err)
+			return nil, Errors{d.syntaxError(data, err)}
 		default:
-			return nil, d.errorf(d.file, next.Line, "more than one YAML document; watcher reads one")
+			return nil, Errors{d.errorf(d.file, next.Line, "more than one YAML document; watcher reads one").(*Error)}
 		}
 	}
 	m := &meta{}
 	if root != nil {
-		if err := d.root(cfg, m, root); err != nil {
-			return nil, err
-		}
+		d.fail(d.root(cfg, m, root))
 	}
-	if err := d.finish(cfg, m); err != nil {
-		return nil, err
+	if !d.stopped {
+		d.fail(d.finish(cfg, m))
 	}
+	if len(d.errs) > 0 {
+		return nil, Errors(sorted(d.errs))
+	}
+	cfg.Warnings = sorted(d.warnings)
 	return cfg, nil
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// syntaxError turns a YAML parser error into an *Error naming the file.
-func (d *decoder) syntaxError(err error) error {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return d.errorf(d.file, line, "%s", m[2])
+// syntaxError turns a YAML parser error into an *Error naming the file and the line where
+// the problem is.
+//
+// The YAML parser names the line where the enclosing construct began (a list item, a
+// mapping), often lines above the mistake, and off by one for some errors: a key indented
+// one space too few on line 12 of a source that starts on line 10 is reported at line 9.
+// The parser reads the file from the top and stops at the first problem, so the first
+// line count whose prefix of the file already fails with the same problem is where the
+// problem is; a binary search finds it in a few parses.
+func (d *decoder) syntaxError(data []byte, err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	reported := 0
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		reported, _ = strconv.Atoi(m[1])
+		msg = m[2]
 	}
-	return d.errorf(d.file, 0, "%s", strings.TrimPrefix(msg, "yaml: "))
+	line := reported
+	if real := problemLine(data, msg, reported); real > 0 {
+		line = real
+	}
+	if lines := bytes.Split(data, []byte("\n")); line > 0 && line <= len(lines) && !strings.Contains(msg, "tab") {
+		if indent := lines[line-1][:len(lines[line-1])-len(bytes.TrimLeft(lines[line-1], " \t"))]; bytes.IndexByte(indent, '\t') >= 0 {
+			msg += " (a tab in the indentation: YAML indents with spaces)"
+		}
+	}
+	var ce *Error
+	errors.As(d.errorf(d.file, line, "%s", msg), &ce)
+	return ce
+}
+
+// problemLine is the smallest n ≥ from such that the first n lines of data fail to parse
+// with problem msg, or 0 when no prefix does.
+func problemLine(data []byte, msg string, from int) int {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	fails := func(n int) bool {
+		prefix := bytes.Join(lines[:n], nil)
+		dec := yaml.NewDecoder(bytes.NewReader(prefix))
+		for {
+			var doc yaml.Node
+			err := dec.Decode(&doc)
+			if err == nil {
+				continue
+			}
+			if errors.Is(err, io.EOF) {
+				return false
+			}
+			got := strings.TrimPrefix(err.Error(), "yaml: ")
+			if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+				got = m[2]
+			}
+			return got == msg
+		}
+	}
+	lo, hi := max(from, 1), len(lines)
+	if lo > hi || !fails(hi) {
+		return 0
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
 // resolve follows aliases to the node they name.
@@ -284,7 +439,8 @@ func (d *decoder) pairs(path string, n *yaml.Node, visiting map[*yaml.Node]bool)
 			continue
 		}
 		if first, dup := seen[k.Value]; dup {
-			return nil, d.errorf(joinKey(path, k.Value), k.Line, "duplicate key (first at line %d)", first)
+			d.fail(d.errorf(joinKey(path, k.Value), k.Line, "duplicate key (first at line %d)", first))
+			continue
 		}
 		seen[k.Value] = k.Line
 		out = append(out, pair{key: k.Value, keyLine: n.Content[i].Line, val: v})
@@ -305,22 +461,25 @@ func pathOrFile(path, file string) string {
 }
 
 // mapping decodes a mapping whose keys are known: each key's handler runs in file order,
-// and a key without one is an error.
+// and a key without one is an error. It records the errors of its keys and goes on with
+// the next; it returns an error only when n is no mapping at all.
 func (d *decoder) mapping(path string, n *yaml.Node, h map[string]handler) error {
 	ps, err := d.pairs(path, n, nil)
 	if err != nil {
 		return err
 	}
 	for _, p := range ps {
+		if d.stopped {
+			return errStop
+		}
 		kp := joinKey(path, p.key)
 		f, ok := h[p.key]
 		if !ok {
-			return d.errorf(kp, p.keyLine, "%s", unknownKey(p.key, h))
+			d.fail(d.errorf(kp, p.keyLine, "%s", unknownKey(p.key, h)))
+			continue
 		}
 		d.lines[kp] = p.keyLine
-		if err := f(kp, p.val); err != nil {
-			return err
-		}
+		d.fail(f(kp, p.val))
 	}
 	return nil
 }
@@ -591,6 +750,7 @@ func (d *decoder) secret(sk *secretKeys, check func(string) string) (Secret, err
 			return Secret{}, d.errorf(filePath, line(sk.file, d.lines[filePath]), "%s is empty", d.path(name))
 		}
 		at, atLine = filePath, line(sk.file, d.lines[filePath])
+		d.checkSecretMode(filePath, atLine, d.path(name))
 	default:
 		return Secret{}, nil
 	}
@@ -608,6 +768,23 @@ func (d *decoder) secret(sk *secretKeys, check func(string) string) (Secret, err
 }
 
 func secretURL(s string) string { return checkURL(s, false) }
+
+// checkSecretMode warns when a secret file can be read by its group or by anyone: a token
+// there is one `cat` away from every account on the host. (systemd's LoadCredential= files
+// are 0400 and pass.)
+func (d *decoder) checkSecretMode(key string, at int, name string) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return // it was just read; a race with a rename is no warning's business
+	}
+	if perm := fi.Mode().Perm(); perm&0o044 != 0 {
+		who := "its group"
+		if perm&0o004 != 0 {
+			who = "anyone"
+		}
+		d.warn(key, at, "%s can be read by %s (mode %04o): chmod 600 %s", name, who, perm, name)
+	}
+}
 
 // root decodes the top-level mapping.
 func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
@@ -699,12 +876,10 @@ func (d *decoder) web(cfg *Config, path string, n *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	if w.Auth.BearerToken, err = d.secret(bearer, nil); err != nil {
-		return err
-	}
-	if w.Auth.Basic.Password, err = d.secret(password, nil); err != nil {
-		return err
-	}
+	w.Auth.BearerToken, err = d.secret(bearer, nil)
+	d.fail(err)
+	w.Auth.Basic.Password, err = d.secret(password, nil)
+	d.fail(err)
 	if hasControl(w.Auth.Basic.User) || strings.Contains(w.Auth.Basic.User, ":") {
 		p := path + ".auth.basic.user"
 		return d.errorf(p, d.lines[p], "must not contain a colon or control characters")
@@ -739,14 +914,11 @@ func (d *decoder) slack(cfg *Config, m *meta, path string, n *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	if s.Token, err = d.secret(token, nil); err != nil {
-		return err
-	}
+	s.Token, err = d.secret(token, nil)
+	d.fail(err)
 	m.slackTokenKey = token.valPresent
-	if s.WebhookURL, err = d.secret(webhook, secretURL); err != nil {
-		return err
-	}
-	return nil
+	s.WebhookURL, err = d.secret(webhook, secretURL)
+	return err
 }
 
 func (d *decoder) sources(cfg *Config, m *meta, path string, n *yaml.Node) error {
@@ -763,22 +935,29 @@ func (d *decoder) sources(cfg *Config, m *meta, path string, n *yaml.Node) error
 		if err := d.spend(sp, item.Line); err != nil {
 			return err
 		}
+		before := len(d.errs)
 		src, sm, err := d.source(sp, item)
 		if err != nil {
-			return err
+			d.fail(err)
+			continue
 		}
 		itemLine := line(item, 0)
 		if src.Name == "" {
-			return d.errorf(sp+".name", itemLine, "required")
-		}
-		if first, dup := names[src.Name]; dup {
+			if !d.failedAt(sp + ".name") {
+				d.fail(d.errorf(sp+".name", itemLine, "required"))
+			}
+		} else if first, dup := names[src.Name]; dup {
 			np := sp + ".name"
-			return d.errorf(np, d.lines[np], "duplicate source name %q (first at %s, line %d)", src.Name, first, d.lines[first+".name"])
+			d.fail(d.errorf(np, d.lines[np], "duplicate source name %q (first at %s, line %d)", src.Name, first, d.lines[first+".name"]))
+		} else {
+			names[src.Name] = sp
 		}
-		names[src.Name] = sp
-		if src.URL == "" {
-			return d.errorf(sp+".url", itemLine, "required")
+		if src.URL == "" && !d.failedAt(sp+".url") {
+			d.fail(d.errorf(sp+".url", itemLine, "required"))
 		}
+		// A source with errors is kept for the checks across keys, which skip what its
+		// errors may have left unset.
+		sm.path, sm.bad = sp, len(d.errs) > before
 		cfg.Sources = append(cfg.Sources, src)
 		m.sources = append(m.sources, sm)
 	}
@@ -823,9 +1002,8 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 	if err != nil {
 		return s, sm, err
 	}
-	if s.WebhookURL, err = d.secret(webhook, secretURL); err != nil {
-		return s, sm, err
-	}
+	s.WebhookURL, err = d.secret(webhook, secretURL)
+	d.fail(err)
 	if s.Kind == "" {
 		s.Kind = DefaultKind
 	}
@@ -874,19 +1052,23 @@ func (d *decoder) headers(dst *map[string]Secret) handler {
 		for _, p := range ps {
 			hp := joinKey(path, p.key)
 			if !validHeaderName(p.key) {
-				return d.errorf(hp, p.keyLine, "not a valid HTTP header name")
+				d.fail(d.errorf(hp, p.keyLine, "not a valid HTTP header name"))
+				continue
 			}
 			c := http.CanonicalHeaderKey(p.key)
 			if first, dup := canon[c]; dup {
-				return d.errorf(hp, p.keyLine, "same header as %s", first)
+				d.fail(d.errorf(hp, p.keyLine, "same header as %s", first))
+				continue
 			}
 			canon[c] = p.key
 			v, _, err := d.scalar(hp, p.val)
 			if err != nil {
-				return err
+				d.fail(err)
+				continue
 			}
 			if hasControl(v) {
-				return d.errorf(hp, line(p.val, p.keyLine), "must not contain control characters or line breaks")
+				d.fail(d.errorf(hp, line(p.val, p.keyLine), "must not contain control characters or line breaks"))
+				continue
 			}
 			out[p.key] = NewSecret(v)
 		}
@@ -936,7 +1118,8 @@ func (d *decoder) endpoints(dst *map[string]string) handler {
 	}
 }
 
-// finish applies defaults and inheritance and checks the rules that span keys.
+// finish applies defaults and inheritance and checks the rules that span keys. It records
+// each broken rule and goes on with the next.
 func (d *decoder) finish(cfg *Config, m *meta) error {
 	if cfg.Database == "" {
 		cfg.Database = defaultDatabase(d.dir)
@@ -944,7 +1127,7 @@ func (d *decoder) finish(cfg *Config, m *meta) error {
 	if cfg.HTTP.UserAgent == "" {
 		cfg.HTTP.UserAgent = DefaultUserAgent()
 	} else if hasControl(cfg.HTTP.UserAgent) {
-		return d.errorf("http.user_agent", d.lines["http.user_agent"], "must not contain control characters")
+		d.fail(d.errorf("http.user_agent", d.lines["http.user_agent"], "must not contain control characters"))
 	}
 	for i := range cfg.Sources {
 		s, sm := &cfg.Sources[i], m.sources[i]
@@ -964,40 +1147,49 @@ func (d *decoder) finish(cfg *Config, m *meta) error {
 
 	if cfg.BaseURL != "" {
 		if p := checkURL(cfg.BaseURL, true); p != "" {
-			return d.errorf("base_url", d.lines["base_url"], "%s", p)
+			d.fail(d.errorf("base_url", d.lines["base_url"], "%s", p))
 		}
 		cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	}
 
-	if err := d.checkListen(cfg); err != nil {
-		return err
-	}
+	d.fail(d.checkListen(cfg))
 	if b := cfg.Web.Auth.Basic; b.User != "" && !b.Password.IsSet() {
-		p := "web.auth.basic.user"
-		return d.errorf(p, d.lines[p], "needs web.auth.basic.password (or password_file)")
+		if p := "web.auth.basic.user"; !d.failedAt("web.auth.basic.password") {
+			d.fail(d.errorf(p, d.lines[p], "needs web.auth.basic.password (or password_file)"))
+		}
 	} else if b.User == "" && b.Password.IsSet() {
 		p := "web.auth.basic.password"
 		if _, ok := d.lines[p]; !ok {
 			p = "web.auth.basic.password_file"
 		}
-		return d.errorf(p, d.lines[p], "needs web.auth.basic.user")
+		d.fail(d.errorf(p, d.lines[p], "needs web.auth.basic.user"))
 	}
 
 	if f := cfg.HTTP.CAFile; f != "" {
 		data, err := readFile(f, maxCAFile)
 		if err != nil {
-			return d.errorf("http.ca_file", d.lines["http.ca_file"], "%s", fileError(err))
-		}
-		if !x509.NewCertPool().AppendCertsFromPEM(data) {
-			return d.errorf("http.ca_file", d.lines["http.ca_file"], "%s holds no PEM certificate", f)
+			d.fail(d.errorf("http.ca_file", d.lines["http.ca_file"], "%s", fileError(err)))
+		} else if !x509.NewCertPool().AppendCertsFromPEM(data) {
+			d.fail(d.errorf("http.ca_file", d.lines["http.ca_file"], "%s holds no PEM certificate", f))
 		}
 	}
 
-	return d.checkSlack(cfg, m)
+	if len(cfg.Sources) == 0 {
+		at, ok := d.lines["sources"]
+		where := "sources"
+		if !ok {
+			where = d.file
+		}
+		d.warn(where, at, "no sources: nothing will be polled (add vendor pages under sources:, see config.example.yaml)")
+	}
+
+	d.fail(d.checkSlack(cfg, m))
+	return nil
 }
 
 // checkListen checks listen, and refuses to serve beyond loopback without web.auth unless
-// web.allow_remote says so (SPEC §6, §7).
+// web.allow_remote says so: without credentials the UI, the API and the backup are for this
+// machine only.
 func (d *decoder) checkListen(cfg *Config) error {
 	if cfg.Listen == "" {
 		return nil
@@ -1030,16 +1222,16 @@ func (d *decoder) checkSlack(cfg *Config, m *meta) error {
 	needDefault := false
 	for i := range cfg.Sources {
 		src := &cfg.Sources[i]
-		sp := index("sources", i)
+		sp := m.sources[i].path
 		if src.Channel != "" && src.WebhookURL.IsSet() {
-			return d.errorf(sp+".channel", d.lines[sp+".channel"], "set either channel or webhook_url, not both")
-		}
-		if src.Channel != "" && !m.slackTokenKey {
+			d.fail(d.errorf(sp+".channel", d.lines[sp+".channel"], "set either channel or webhook_url, not both"))
+		} else if src.Channel != "" && !m.slackTokenKey {
 			// Without a token key the channel could never be used. A token key that is
 			// present but empty (an unset ${SLACK_BOT_TOKEN}) is fine: that is console mode.
-			return d.errorf(sp+".channel", d.lines[sp+".channel"], "needs slack.token (a bot token); a webhook posts to its own channel")
+			d.fail(d.errorf(sp+".channel", d.lines[sp+".channel"], "needs slack.token (a bot token); a webhook posts to its own channel"))
 		}
-		if src.Channel == "" && !src.WebhookURL.IsSet() {
+		if src.Channel == "" && !src.WebhookURL.IsSet() && !m.sources[i].bad {
+			// A bad source's webhook may be unset by its own error: it needs no default.
 			needDefault = true
 		}
 	}

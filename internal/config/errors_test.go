@@ -41,7 +41,7 @@ func TestErrors(t *testing.T) {
 			`web.auth.basic.username (line 4): unknown key`},
 		{"unknown key in slack", "slack:\n  tokenfile: /x\n",
 			`slack.tokenfile (line 2): unknown key (did you mean "token_file"?)`},
-		{"duplicate key", "listen: a:1\nlisten: b:2\n",
+		{"duplicate key", "listen: 127.0.0.1:1\nlisten: 127.0.0.1:2\n",
 			`listen (line 2): duplicate key (first at line 1)`},
 		{"root not a mapping", "- a\n- b\n",
 			`config.yaml (line 1): expected a mapping, found a list`},
@@ -55,6 +55,23 @@ func TestErrors(t *testing.T) {
 			`listen (line 1): expected a single value, found a list`},
 		{"syntax error", "listen: [a\n",
 			`config.yaml (line 1): did not find expected ',' or ']'`},
+		// The YAML parser names the line where the enclosing list or mapping began.
+		{"key indented too little", "listen: ''\nsources:\n  - name: a\n    url: https://a.test\n  - name: b\n   url: https://b.test\n",
+			`config.yaml (line 6): did not find expected '-' indicator`},
+		{"key indented too little, first lines", "sources:\n  - name: a\n   url: https://a.test\n",
+			`config.yaml (line 3): did not find expected '-' indicator`},
+		{"list never closed", src + "    components: [API, Web\n  - name: b\n    url: https://b.test\n",
+			`config.yaml (line 4): did not find expected ',' or ']'`},
+		{"key out of a mapping", "defaults:\n  timeout: 1s\n schedule: '@hourly'\n",
+			`config.yaml (line 3): did not find expected key`},
+		{"list item among keys", "listen: ''\n- acme\n",
+			`config.yaml (line 2): did not find expected key`},
+		{"quote never closed", src + "    title: \"Acme\n  - name: b\n    url: https://b.test\n",
+			`config.yaml (line 4): found unexpected end of stream`},
+		{"tab", "listen: ''\n\tdefaults: {}\n",
+			`config.yaml (line 2): found character that cannot start any token (a tab in the indentation: YAML indents with spaces)`},
+		{"tab in a mapping", "defaults:\n  timeout: 1s\n\tschedule: '@hourly'\n",
+			`config.yaml (line 3): found a tab character that violates indentation`},
 		{"two documents", "listen: a:1\n---\nlisten: b:2\n",
 			`config.yaml (line 2): more than one YAML document; watcher reads one`},
 
@@ -98,7 +115,9 @@ func TestErrors(t *testing.T) {
 		{"schedule out of range", src + "    schedule: '61 * * * *'\n",
 			`sources[0].schedule (line 4): end of range (61) above maximum (59): 61`},
 		{"defaults schedule", "defaults:\n  schedule: every 2m\n",
-			`defaults.schedule (line 2): expected exactly 5 fields, found 2`},
+			`defaults.schedule (line 2): expected exactly 5 fields, found 2 (did you mean "@every 2m"?)`},
+		{"schedule descriptor without @", src + "    schedule: hourly\n",
+			`sources[0].schedule (line 4): expected exactly 5 fields, found 1 (did you mean "@hourly"?)`},
 		{"timeout zero", src + "    timeout: 0s\n",
 			`sources[0].timeout (line 4): must be above 0, found 0s`},
 		{"timeout bad", src + "    timeout: 20\n",
@@ -203,6 +222,128 @@ func TestErrors(t *testing.T) {
 			var ce *Error
 			if !errors.As(err, &ce) {
 				t.Errorf("got %T, want *config.Error", err)
+			}
+		})
+	}
+}
+
+func TestAllErrorsAreReported(t *testing.T) {
+	dir := t.TempDir()
+	yml := `listen: 0.0.0.0:8080
+defaults:
+  schedule: every 2m
+  retries: 3
+sources:
+  - name: Acme
+    url: status.acme.test
+    timeout: 0s
+  - name: b
+  - name: ok
+    url: https://ok.test
+    headers:
+      "X Token": a
+      X-Key: "a\nb"
+  - just a string
+`
+	want := []string{
+		`listen (line 1): 0.0.0.0:8080 is reachable beyond this machine: set web.auth, or web.allow_remote: true`,
+		`defaults.schedule (line 3): expected exactly 5 fields, found 2 (did you mean "@every 2m"?)`,
+		`defaults.retries (line 4): unknown key`,
+		`sources[0].name (line 6): must match [a-z0-9][a-z0-9_-]*, found "Acme"`,
+		`sources[0].url (line 7): must be an absolute http or https URL, found "status.acme.test"`,
+		`sources[0].timeout (line 8): must be above 0, found 0s`,
+		`sources[1].url (line 9): required`,
+		`sources[2].headers["X Token"] (line 13): not a valid HTTP header name`,
+		`sources[2].headers.X-Key (line 14): must not contain control characters or line breaks`,
+		`sources[3] (line 15): expected a mapping with name and url, found a single value`,
+	}
+	clearEnv(t)
+	_, err := Parse([]byte(yml), filepath.Join(dir, "config.yaml"))
+	var list Errors
+	if !errors.As(err, &list) {
+		t.Fatalf("got %v (%T), want config.Errors", err, err)
+	}
+	var got []string
+	for _, e := range list {
+		got = append(got, e.Error())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s := err.Error(); s != want[0]+" (and 9 more: `watcher check` lists them)" {
+		t.Errorf("got %q, want the first error and a count, on one line", s)
+	}
+}
+
+func TestErrorsStopAtACap(t *testing.T) {
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "key%d: 1\n", i)
+	}
+	_, err := Parse([]byte(b.String()), "config.yaml")
+	var list Errors
+	if !errors.As(err, &list) || len(list) != maxErrors {
+		t.Errorf("got %d errors, want %d", len(list), maxErrors)
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, mode os.FileMode) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("s3cr3t\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("private", 0o600)
+	write("owner-only", 0o400)
+	write("group", 0o640)
+	write("world", 0o644)
+	tests := []struct {
+		name string
+		yml  string
+		want []string
+	}{
+		{"no sources", "listen: ''\n",
+			[]string{`config.yaml: no sources: nothing will be polled (add vendor pages under sources:, see config.example.yaml)`}},
+		{"empty sources", "sources: []\n",
+			[]string{`sources (line 1): no sources: nothing will be polled (add vendor pages under sources:, see config.example.yaml)`}},
+		{"private secret files", "slack:\n  token_file: private\n  channel: '#c'\nweb:\n  auth:\n    bearer_token_file: owner-only\n" + src, nil},
+		{"group-readable token", "slack:\n  token_file: group\n  channel: '#c'\n" + src,
+			[]string{`slack.token_file (line 2): ` + filepath.Join(dir, "group") + ` can be read by its group (mode 0640): chmod 600 ` + filepath.Join(dir, "group")}},
+		{"world-readable webhook and password", src + "    webhook_url_file: world\nweb:\n  auth:\n    basic:\n      user: u\n      password_file: group\n",
+			[]string{
+				`sources[0].webhook_url_file (line 4): ` + filepath.Join(dir, "world") + ` can be read by anyone (mode 0644): chmod 600 ` + filepath.Join(dir, "world"),
+				`web.auth.basic.password_file (line 9): ` + filepath.Join(dir, "group") + ` can be read by its group (mode 0640): chmod 600 ` + filepath.Join(dir, "group"),
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clearEnv(t)
+			// world is no webhook URL: give it one.
+			if err := os.WriteFile(filepath.Join(dir, "world"), []byte("https://hooks.test/x\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(filepath.Join(dir, "world"), 0o644)
+			cfg, err := Parse([]byte(tt.yml), filepath.Join(dir, "config.yaml"))
+			if err != nil {
+				t.Fatalf("got %v, want no error", err)
+			}
+			var got []string
+			for _, w := range cfg.Warnings {
+				got = append(got, strings.Replace(w.Error(), filepath.Join(dir, "config.yaml"), "config.yaml", 1))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			for _, w := range got {
+				if strings.Contains(w, "s3cr3t") || strings.Contains(w, "hooks.test") {
+					t.Errorf("got %q, which holds the secret", w)
+				}
 			}
 		})
 	}

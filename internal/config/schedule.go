@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -31,7 +32,7 @@ func ParseSchedule(spec string) (cron.Schedule, error) {
 	if spec == "" {
 		return nil, errors.New("empty schedule")
 	}
-	loc := time.UTC // SPEC §6: cron specs are UTC, so DST never skips or doubles a poll
+	loc := time.UTC // cron specs are UTC, so DST never skips or doubles a poll
 	if strings.HasPrefix(spec, "TZ=") || strings.HasPrefix(spec, "CRON_TZ=") {
 		// Handled here rather than by cron, which panics when nothing follows the zone.
 		i := strings.IndexFunc(spec, unicode.IsSpace)
@@ -66,12 +67,30 @@ func ParseSchedule(spec string) (cron.Schedule, error) {
 	}
 	s, err := safeParse(cronParser.Parse, spec)
 	if err != nil {
+		if hint := scheduleHint(spec); hint != "" {
+			return nil, fmt.Errorf("%v (did you mean %q?)", err, hint)
+		}
 		return nil, err
 	}
 	if ss, ok := s.(*cron.SpecSchedule); ok && ss.Location == time.Local {
 		ss.Location = loc
 	}
 	return s, nil
+}
+
+// scheduleHint is the descriptor a schedule that cron cannot read was probably meant to
+// be: "every 2m" → "@every 2m", "hourly" → "@hourly"; "" when none.
+func scheduleHint(spec string) string {
+	f := strings.Fields(spec)
+	switch word := strings.ToLower(f[0]); {
+	case word == "every" && len(f) == 2:
+		if _, err := ParseDuration(f[1]); err == nil {
+			return "@every " + f[1]
+		}
+	case len(f) == 1 && slices.Contains([]string{"yearly", "annually", "monthly", "weekly", "daily", "midnight", "hourly"}, word):
+		return "@" + word
+	}
+	return ""
 }
 
 // fieldList matches the list of fields cron appends to a field-count error; it repeats the
