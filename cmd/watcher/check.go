@@ -10,7 +10,7 @@ import (
 )
 
 func runCheck(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec.\n-probe detects each source's provider; -slack posts a test message to every Slack destination.")
+	fs := newFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec, and reports every error it finds,\none line each, sorted by line; warns about a config without sources and secret files others can read.\n-probe detects each source's provider; -slack posts a test message to every Slack destination.")
 	cfgPath := configFlag(fs)
 	probe := fs.Bool("probe", false, "also detect each source's provider")
 	slackFlag := fs.Bool("slack", false, "also post a test message to each Slack channel and webhook the sources use")
@@ -21,7 +21,14 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	fmt.Fprintf(e.stdout, "config OK: %d sources, archive %s\n", len(cfg.Sources), cfg.Database)
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %v\n", w)
+	}
+	line := fmt.Sprintf("config OK: %s, archive %s", plural(len(cfg.Sources), "source"), cfg.Database)
+	if n := len(cfg.Warnings); n > 0 {
+		line += ", " + plural(n, "warning")
+	}
+	fmt.Fprintln(e.stdout, line)
 	code := exitOK
 	if *probe {
 		if c := checkProbe(ctx, e, cfg); c != exitOK {

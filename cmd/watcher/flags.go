@@ -139,9 +139,24 @@ func loadConfig(e *env, path string) (*config.Config, bool) {
 	}
 	config.Version = version // for the default User-Agent
 	cfg, err := config.Load(path)
-	if err != nil {
+	var list config.Errors
+	switch {
+	case errors.As(err, &list):
+		for _, ce := range list {
+			fmt.Fprintf(e.stderr, "error: %v\n", ce)
+		}
+		return nil, false
+	case err != nil:
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 		return nil, false
 	}
 	return cfg, true
+}
+
+// plural is n and the noun, with an s when n is not 1: "1 source", "2 sources".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

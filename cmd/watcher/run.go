@@ -36,6 +36,9 @@ func runRun(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: daemonLogLevel()}))
+	for _, w := range cfg.Warnings {
+		log.Warn("config: " + w.Error())
+	}
 	store, err := archive.Open(cfg.Database, archive.Options{})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)

@@ -181,7 +181,6 @@ type sourceMeta struct {
 	schedule, timeout, failureThreshold, maintenance bool
 
 	path string // "sources[i]"
-	bad  bool   // the source has errors of its own
 }
 
 // handler decodes the value of one key; path is the key's path.
@@ -777,6 +776,9 @@ func (d *decoder) checkSecretMode(key string, at int, name string) {
 	if err != nil {
 		return // it was just read; a race with a rename is no warning's business
 	}
+	if abs, err := filepath.Abs(name); err == nil {
+		name = abs // for a chmod that works from anywhere
+	}
 	if perm := fi.Mode().Perm(); perm&0o044 != 0 {
 		who := "its group"
 		if perm&0o004 != 0 {
@@ -935,7 +937,6 @@ func (d *decoder) sources(cfg *Config, m *meta, path string, n *yaml.Node) error
 		if err := d.spend(sp, item.Line); err != nil {
 			return err
 		}
-		before := len(d.errs)
 		src, sm, err := d.source(sp, item)
 		if err != nil {
 			d.fail(err)
@@ -956,8 +957,8 @@ func (d *decoder) sources(cfg *Config, m *meta, path string, n *yaml.Node) error
 			d.fail(d.errorf(sp+".url", itemLine, "required"))
 		}
 		// A source with errors is kept for the checks across keys, which skip what its
-		// errors may have left unset.
-		sm.path, sm.bad = sp, len(d.errs) > before
+		// errors may have left unset (failedAt).
+		sm.path = sp
 		cfg.Sources = append(cfg.Sources, src)
 		m.sources = append(m.sources, sm)
 	}
@@ -1230,8 +1231,9 @@ func (d *decoder) checkSlack(cfg *Config, m *meta) error {
 			// present but empty (an unset ${SLACK_BOT_TOKEN}) is fine: that is console mode.
 			d.fail(d.errorf(sp+".channel", d.lines[sp+".channel"], "needs slack.token (a bot token); a webhook posts to its own channel"))
 		}
-		if src.Channel == "" && !src.WebhookURL.IsSet() && !m.sources[i].bad {
-			// A bad source's webhook may be unset by its own error: it needs no default.
+		if src.Channel == "" && !src.WebhookURL.IsSet() && !d.failedAt(sp+".webhook_url") && !d.failedAt(sp+".channel") {
+			// A webhook or channel with an error of its own is no sign of wanting the
+			// default channel.
 			needDefault = true
 		}
 	}

@@ -244,6 +244,7 @@ sources:
       "X Token": a
       X-Key: "a\nb"
   - just a string
+slack: {token: xoxb-1}
 `
 	want := []string{
 		`listen (line 1): 0.0.0.0:8080 is reachable beyond this machine: set web.auth, or web.allow_remote: true`,
@@ -256,6 +257,7 @@ sources:
 		`sources[2].headers["X Token"] (line 13): not a valid HTTP header name`,
 		`sources[2].headers.X-Key (line 14): must not contain control characters or line breaks`,
 		`sources[3] (line 15): expected a mapping with name and url, found a single value`,
+		`slack.channel (line 16): required with slack.token, unless every source sets its own channel`,
 	}
 	clearEnv(t)
 	_, err := Parse([]byte(yml), filepath.Join(dir, "config.yaml"))
@@ -270,7 +272,7 @@ sources:
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if s := err.Error(); s != want[0]+" (and 9 more: `watcher check` lists them)" {
+	if s := err.Error(); s != want[0]+" (and 10 more: `watcher check` lists them)" {
 		t.Errorf("got %q, want the first error and a count, on one line", s)
 	}
 }
