@@ -6,8 +6,27 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
 
 func TestCheckReportsEveryError(t *testing.T) {
 	dir := t.TempDir()
@@ -88,7 +107,8 @@ func TestDaemonWarnsOfReadableSecretFiles(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // start, warn, stop
-	var out, errb bytes.Buffer
+	// Locked: the daemon's start-up work may still log as it returns.
+	var out, errb lockedBuffer
 	if code := run(ctx, []string{"run", "-config", cfg}, &out, &errb); code != exitOK {
 		t.Fatalf("got exit %d, want 0\n%s", code, errb.String())
 	}
