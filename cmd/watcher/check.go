@@ -17,6 +17,11 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
+	if fs.NArg() > 0 {
+		// `watcher check config.yaml` would otherwise check the default config instead.
+		fmt.Fprintf(e.stderr, "watcher check: unexpected argument %q (name the config with -config %s)\n", fs.Arg(0), fs.Arg(0))
+		return exitUsage
+	}
 	cfg, ok := loadConfig(e, *cfgPath)
 	if !ok {
 		return exitError

@@ -1,32 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func TestCheckReportsEveryError(t *testing.T) {
 	dir := t.TempDir()
@@ -101,20 +80,16 @@ func TestDaemonWarnsOfReadableSecretFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(dir, "config.yaml")
-	yml := "database: " + filepath.Join(dir, "watcher.db") + "\nlisten: ''\nweb:\n  auth:\n    bearer_token_file: bearer\nsources:\n  - name: a\n    url: http://127.0.0.1:1/\n    paused: true\n"
+	yml := "database: " + filepath.Join(dir, "watcher.db") + "\nlisten: " + freeAddr(t, dir) + "\nweb:\n  auth:\n    bearer_token_file: bearer\nsources:\n  - name: a\n    url: http://127.0.0.1:1/\n    paused: true\n"
 	if err := os.WriteFile(cfg, []byte(yml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // start, warn, stop
-	// Locked: the daemon's start-up work may still log as it returns.
-	var out, errb lockedBuffer
-	if code := run(ctx, []string{"run", "-config", cfg}, &out, &errb); code != exitOK {
-		t.Fatalf("got exit %d, want 0\n%s", code, errb.String())
-	}
+	d := startDaemon(t, cfg)
+	d.stop(t)
+	log := d.log()
 	want := "web.auth.bearer_token_file (line 5): " + token + " can be read by its group (mode 0640): chmod 600 " + token
 	var lines []string
-	for _, l := range strings.Split(errb.String(), "\n") {
+	for _, l := range strings.Split(log, "\n") {
 		if strings.Contains(l, "chmod") {
 			lines = append(lines, l)
 		}
@@ -122,7 +97,7 @@ func TestDaemonWarnsOfReadableSecretFiles(t *testing.T) {
 	if len(lines) != 1 || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[0], want) {
 		t.Errorf("got %q, want one WARN line holding %q", lines, want)
 	}
-	if strings.Contains(errb.String(), "t0ken") {
-		t.Errorf("the log holds the secret:\n%s", errb.String())
+	if strings.Contains(log, "t0ken") {
+		t.Errorf("the log holds the secret:\n%s", log)
 	}
 }

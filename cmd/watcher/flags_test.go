@@ -37,6 +37,7 @@ func TestHelpGoesToStdout(t *testing.T) {
 		{[]string{"help", "frobnicate"}, exitUsage, "", `unknown command "frobnicate"`},
 		{[]string{"diff", "-nope"}, exitUsage, "", "flag provided but not defined: -nope"},
 		{[]string{"diff"}, exitUsage, "", "usage: watcher diff"},
+		{[]string{"check", "my.yaml"}, exitUsage, "", `unexpected argument "my.yaml" (name the config with -config my.yaml)`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -43,7 +43,7 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 }
 
 // slackRoute gives a source's Slack route: its own webhook, else its own channel, else the
-// global webhook or channel (SPEC §6). Both empty: the console.
+// global webhook or channel. Both empty: the console.
 func slackRoute(cfg *config.Config) func(source string) (channel, webhook string) {
 	return func(source string) (channel, webhook string) {
 		if cfg.Slack.Token.IsSet() {

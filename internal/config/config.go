@@ -1,8 +1,9 @@
-// Package config loads and validates watcher's YAML configuration (SPEC §6) in one pass:
-// defaults, then the file over them, then validation of every cron spec, URL, duration and
-// cross-key rule, so that a bad config fails with one line before anything starts.
+// Package config loads and validates watcher's YAML configuration (every key is described
+// in config.example.yaml) in one pass: defaults, then the file over them, then validation
+// of every cron spec, URL, duration and cross-key rule, so that a bad config fails before
+// anything starts, with every error it holds.
 //
-// Every error names the key and its line: `sources[2].schedule (line 14): …`.
+// Every error is one line naming the key and its line: `sources[2].schedule (line 14): …`.
 package config
 
 import (
@@ -23,14 +24,14 @@ var Version = "dev"
 // ProjectURL is the project's home, named in the default User-Agent.
 const ProjectURL = "https://github.com/statuswatch/statuswatch"
 
-// The values of on_first_poll (SPEC §6 Slack).
+// The values of on_first_poll: what a source's first poll announces.
 const (
 	OnFirstPollOpen = "open" // announce what is still open, archive the rest quietly
 	OnFirstPollNone = "none" // announce nothing
 	OnFirstPollAll  = "all"  // announce everything
 )
 
-// The defaults SPEC §6 gives.
+// The defaults of the config's keys, as config.example.yaml documents them.
 const (
 	DefaultListen           = "127.0.0.1:8080"
 	DefaultSchedule         = "@every 2m"
@@ -197,7 +198,7 @@ func DefaultUserAgent() string {
 	return "statuswatch/" + Version + " (+" + ProjectURL + ")"
 }
 
-// DefaultPath is the config file used when -config is not given (SPEC §6): $WATCHER_CONFIG,
+// DefaultPath is the config file used when -config is not given: $WATCHER_CONFIG,
 // else /etc/watcher/config.yaml if it exists, else ./config.yaml.
 func DefaultPath() string {
 	if p := os.Getenv("WATCHER_CONFIG"); p != "" {
@@ -225,8 +226,10 @@ func Load(path string) (*Config, error) {
 
 // Parse parses and validates a config. path is where it was read from: relative paths in it
 // (database, ca_file, *_file) and the default database are taken relative to its
-// directory, and errors without a key name it. The returned error is one line, of the form
-// `<key path> (line N): <problem>`, and never contains a secret.
+// directory, and errors without a key name it. The returned error is an Errors holding
+// every problem found (up to 100), each one line of the form `<key path> (line N):
+// <problem>`, sorted by line; none contains a secret. Warnings of a config that loads are
+// in its Warnings.
 func Parse(data []byte, path string) (*Config, error) {
 	d := &decoder{
 		file:   path,

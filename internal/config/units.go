@@ -9,7 +9,7 @@ import (
 )
 
 // ParseDuration parses a Go duration ("90s", "1h30m") that may also use d for days of 24
-// hours ("30d", "1d12h", "1.5d"), as SPEC §6 asks of every duration in the config.
+// hours ("30d", "1d12h", "1.5d"), as every duration in the config takes them.
 func ParseDuration(s string) (time.Duration, error) {
 	d, ok := parseDuration(strings.TrimSpace(s))
 	if !ok {
