@@ -38,6 +38,7 @@ func TestHelpGoesToStdout(t *testing.T) {
 		{[]string{"diff", "-nope"}, exitUsage, "", "flag provided but not defined: -nope"},
 		{[]string{"diff"}, exitUsage, "", "usage: watcher diff"},
 		{[]string{"check", "my.yaml"}, exitUsage, "", `unexpected argument "my.yaml" (name the config with -config my.yaml)`},
+		{[]string{"--version"}, exitOK, "watcher ", ""},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

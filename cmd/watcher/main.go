@@ -80,6 +80,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return exitOK
 	}
+	if name == "-version" || name == "--version" {
+		name = "version"
+	}
 	if c, ok := lookup(name); ok {
 		return c.run(ctx, e, args[1:])
 	}

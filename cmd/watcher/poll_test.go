@@ -119,3 +119,34 @@ func TestPollDeliverTimeoutMustBePositive(t *testing.T) {
 		t.Errorf("got exit %d, stderr %q; want exit 2 and the reason", code, stderr)
 	}
 }
+
+func TestPollThroughTheDaemonSummarises(t *testing.T) {
+	page := &fakepage.Statuspage{Name: "Acme Cloud"}
+	page.Set(nil, nil)
+	srv := httptest.NewServer(page)
+	defer srv.Close()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	yml := fmt.Sprintf("database: %s\nlisten: %s\nsources:\n  - {name: acme, url: %q, kind: statuspage, schedule: '@every 1h'}\n  - {name: nowhere, url: 'http://127.0.0.1:1/', kind: statuspage, schedule: '@every 1h'}\n",
+		filepath.Join(dir, "watcher.db"), freeAddr(t, dir), srv.URL+"/")
+	if err := os.WriteFile(cfg, []byte(yml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := startDaemon(t, cfg)
+	defer d.stop(t)
+	r := mustRun(t, exitPartial, cfg, "poll")
+	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+	want := []string{
+		"acme: polled by the daemon: 0 incidents changed",
+		"nowhere: ",
+		"1 of 2 sources read by the daemon, 1 failed; the daemon delivers the notifications",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("got stderr\n%s\nwant %d lines", r.stderr, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: got %q, want it to start with %q", i+1, lines[i], w)
+		}
+	}
+}
