@@ -144,7 +144,7 @@ func splitRef(e *env, ref string) (source, id string, ok bool) {
 }
 
 func browseError(e *env, source, id string, err error) int {
-	if errors.Is(err, archive.ErrNotFound) && !strings.Contains(err.Error(), "version") {
+	if errors.Is(err, archive.ErrNotFound) && !strings.Contains(err.Error(), "no version") {
 		fmt.Fprintf(e.stderr, "error: no incident %s/%s in the archive\n", source, id)
 	} else {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)

@@ -26,7 +26,7 @@ func newFlags(e *env, name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(&flagOutput{stdout: e.stdout, stderr: e.stderr, to: e.stderr})
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: watcher %s [flags] %s\n\n%s\n\n", name, args, summary)
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n%s\n\n", strings.TrimSpace("watcher "+name+" [flags] "+args), summary)
 		fs.PrintDefaults()
 	}
 	return fs

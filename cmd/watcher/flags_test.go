@@ -31,11 +31,11 @@ func TestHelpGoesToStdout(t *testing.T) {
 		{[]string{"help"}, exitOK, "usage: watcher <command>", ""},
 		{[]string{"help", "diff"}, exitOK, "usage: watcher diff", ""},
 		{[]string{"diff", "-h"}, exitOK, "usage: watcher diff", ""},
-		{[]string{"poll", "--help"}, exitOK, "usage: watcher poll", ""},
-		{[]string{}, exitUsage, "", "usage: watcher <command>"},
+		{[]string{"poll", "--help"}, exitOK, "usage: watcher poll [flags]\n", ""},
+		{[]string{}, exitUsage, "", "watcher: no command given\n\nusage: watcher <command>"},
 		{[]string{"frobnicate"}, exitUsage, "", `unknown command "frobnicate"`},
 		{[]string{"help", "frobnicate"}, exitUsage, "", `unknown command "frobnicate"`},
-		{[]string{"diff", "-nope"}, exitUsage, "", "flag provided but not defined: -nope"},
+		{[]string{"diff", "-nope"}, exitUsage, "", "flag provided but not defined: -nope\nusage: watcher diff [flags] SOURCE/ID [FROM [TO]]\n"},
 		{[]string{"diff"}, exitUsage, "", "usage: watcher diff"},
 		{[]string{"check", "my.yaml"}, exitUsage, "", `unexpected argument "my.yaml" (name the config with -config my.yaml)`},
 		{[]string{"--version"}, exitOK, "watcher ", ""},
@@ -111,5 +111,22 @@ func TestFlagsAfterArguments(t *testing.T) {
 				t.Errorf("got exit %d, stderr %q; want exit %d and %q", code, stderr, tt.code, tt.inStderr)
 			}
 		})
+	}
+}
+
+func TestMissingIncidentIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("database: "+filepath.Join(dir, "watcher.db")+"\nlisten: ''\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runIn(t, "poll", "-config", cfg); code != exitOK {
+		t.Fatalf("poll to create the archive: exit %d\n%s", code, stderr)
+	}
+	for _, cmd := range []string{"diff", "history"} {
+		_, stderr, code := runIn(t, cmd, "acme/x", "-config", cfg)
+		if want := "error: no incident acme/x in the archive\n"; code != exitError || stderr != want {
+			t.Errorf("%s: got exit %d, stderr %q; want exit 1 and %q", cmd, code, stderr, want)
+		}
 	}
 }

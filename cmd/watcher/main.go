@@ -61,7 +61,8 @@ func commands() []command {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
-		// A usage error: what was asked for is not known.
+		// A usage error: no command given.
+		fmt.Fprint(stderr, "watcher: no command given\n\n")
 		usage(stderr)
 		return exitUsage
 	}
