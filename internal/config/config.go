@@ -9,6 +9,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,7 +218,10 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("config %s: %v", path, pe.Err)
+			err = pe.Err
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("config %s: %v (start from config.example.yaml; -config or $WATCHER_CONFIG names another file)", path, err)
 		}
 		return nil, fmt.Errorf("config %s: %v", path, err)
 	}

@@ -341,7 +341,7 @@ func TestLoadMissing(t *testing.T) {
 	if err == nil {
 		t.Fatal("got nil error, want one")
 	}
-	if want := "config " + path + ": no such file or directory"; err.Error() != want {
+	if want := "config " + path + ": no such file or directory (start from config.example.yaml; -config or $WATCHER_CONFIG names another file)"; err.Error() != want {
 		t.Errorf("got %q, want %q", err, want)
 	}
 }
