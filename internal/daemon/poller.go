@@ -47,6 +47,11 @@ type Outcome struct {
 	Changes  int // incidents that got a new version
 	Messages int // outbox rows written
 	Requests int // HTTP requests made
+	// Wrote reports whether the poll wrote to the archive (a version, new validators, a
+	// failure, a recovery, a detected kind): the rows such a write adds to the outbox are
+	// not all counted in Messages (a source's recovery is written with its success), so
+	// the daemon wakes delivery on any write.
+	Wrote bool
 
 	wasFailing bool // the archive counted failures before this poll: a success must reset them
 }
@@ -62,6 +67,7 @@ func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	}
 	out, err := p.poll(ctx, src)
 	if err != nil {
+		out.Wrote = true // the failure, below
 		failures, ferr := p.Store.RecordFailureOf(src.Name, err.Error(), src.FailureThreshold, unreadable(err))
 		if ferr != nil {
 			return out, errors.Join(err, fmt.Errorf("record failure: %w", ferr))
@@ -72,6 +78,7 @@ func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	// A healthy source's success writes nothing, and PollState already told us whether it
 	// was healthy: no second read on the common path.
 	if out.wasFailing {
+		out.Wrote = true
 		if err := p.Store.RecordSuccess(src.Name); err != nil {
 			return out, fmt.Errorf("record success: %w", err)
 		}
@@ -135,7 +142,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 		// once by the last parsed answer are now missed a second time in a row.
 		if ps.PendingMisses {
 			r, err := p.Store.ConfirmMisses(src.Name, p.now(), res.Bodies, policy)
-			out.Changes, out.Messages = r.Changed, r.Messages
+			out.Changes, out.Messages, out.Wrote = r.Changed, r.Messages, true
 			return out, err
 		}
 		p.keepState(src.Name, ps)
@@ -146,6 +153,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 		res.Snapshot = &model.Snapshot{Source: src.Name, FetchedAt: p.now()}
 	}
 	r, err := p.Store.Record(src.Name, res.Snapshot, res.State, res.Bodies, policy)
+	out.Wrote = true
 	if err != nil {
 		return out, err
 	}
