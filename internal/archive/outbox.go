@@ -51,6 +51,28 @@ func (s *Store) Messages(states ...model.MessageState) ([]model.Message, error) 
 	return out, nil
 }
 
+// OutboxCounts counts the undelivered messages by state (pending, parked), in one short
+// read transaction, decoding only each row's state.
+func (s *Store) OutboxCounts() (map[model.MessageState]int, error) {
+	counts := map[model.MessageState]int{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+			var m struct {
+				State model.MessageState `json:"state"`
+			}
+			if err := json.Unmarshal(v, &m); err != nil {
+				return fmt.Errorf("message %x: %w", k, err)
+			}
+			counts[m.State]++
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, wrapErr("count outbox", err)
+	}
+	return counts, nil
+}
+
 // Message returns one message, delivered or not, or ErrNotFound.
 func (s *Store) Message(id uint64) (model.Message, error) {
 	var m model.Message

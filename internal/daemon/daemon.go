@@ -96,7 +96,6 @@ func New(o Options) (*Daemon, error) {
 		log:      o.Log,
 		notifyFn: o.Notify,
 		now:      o.Now,
-		metrics:  newMetrics(o.Version, o.Commit),
 		ln:       o.Listener,
 		newDeliv: o.NewDelivery,
 		wdEvery:  o.WatchdogInterval,
@@ -106,6 +105,7 @@ func New(o Options) (*Daemon, error) {
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}
+	d.metrics = newMetrics(o.Version, o.Commit, gauges{outbox: d.outboxCounts, paused: d.paused})
 	if d.now == nil {
 		d.now = time.Now
 	}
@@ -422,7 +422,6 @@ func (d *Daemon) tick() {
 	d.lastTick = d.now()
 	d.mu.Unlock()
 	d.notify("WATCHDOG=1")
-	d.refreshOutbox()
 }
 
 func (d *Daemon) refreshGauges() {
@@ -438,7 +437,6 @@ func (d *Daemon) refreshGauges() {
 			d.releasePages() // a scan of every source's incidents: keep its peak RSS small
 		}
 	}
-	d.refreshOutbox()
 }
 
 func (d *Daemon) refreshOpen(source string) {
@@ -457,26 +455,25 @@ type pauser interface {
 	Paused() (bool, string)
 }
 
-func (d *Daemon) refreshOutbox() {
+// paused reports whether the delivery running now is paused by an auth error.
+func (d *Daemon) paused() bool {
 	d.mu.RLock()
 	deliv := d.deliv
 	d.mu.RUnlock()
 	if p, ok := deliv.(pauser); ok {
 		paused, _ := p.Paused()
-		v := 0.0
-		if paused {
-			v = 1
-		}
-		d.metrics.deliveryPaused.Set(v)
+		return paused
 	}
-	for _, state := range []model.MessageState{model.MessagePending, model.MessageParked} {
-		msgs, err := d.store.Messages(state)
-		if err != nil {
-			d.log.Warn("count outbox", "err", err)
-			return
-		}
-		d.metrics.outbox.WithLabelValues(string(state)).Set(float64(len(msgs)))
+	return false
+}
+
+// outboxCounts counts the undelivered messages by state, for each scrape of /metrics.
+func (d *Daemon) outboxCounts() (map[model.MessageState]int, error) {
+	counts, err := d.store.OutboxCounts()
+	if err != nil {
+		d.log.Warn("count outbox", "err", err)
 	}
+	return counts, err
 }
 
 func (d *Daemon) startDelivery(ctx context.Context) error {
@@ -664,7 +661,6 @@ func (d *Daemon) releasePages() {
 // OutboxChanged hears of messages retried or dropped through the API: delivery looks at
 // the queue again at once.
 func (d *Daemon) OutboxChanged() {
-	d.refreshOutbox()
 	d.wakeDelivery()
 }
 

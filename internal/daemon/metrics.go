@@ -3,6 +3,8 @@ package daemon
 import (
 	"runtime"
 
+	"github.com/statuswatch/statuswatch/internal/model"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
@@ -16,12 +18,21 @@ type metrics struct {
 	lastSuccess      *prometheus.GaugeVec   // unix seconds, by source
 	failures         *prometheus.GaugeVec   // consecutive failures, by source
 	openIncidents    *prometheus.GaugeVec   // by source and impact
-	outbox           *prometheus.GaugeVec   // messages by state
 	skippedInBackoff *prometheus.CounterVec // cron ticks skipped inside a backoff wait
-	deliveryPaused   prometheus.Gauge       // 1 while an auth error pauses delivery
 }
 
-func newMetrics(version, commit string) *metrics {
+// gauges are what the scrape-time series read: the outbox, by state, and whether delivery
+// is paused. They are computed on each scrape rather than refreshed on a timer, so
+// /metrics never lags behind the state it reports.
+type gauges struct {
+	// outbox counts the undelivered messages by state; an error leaves the series out of
+	// that scrape.
+	outbox func() (map[model.MessageState]int, error)
+	// paused reports whether an auth error pauses delivery.
+	paused func() bool
+}
+
+func newMetrics(version, commit string, g gauges) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		polls: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -42,16 +53,18 @@ func newMetrics(version, commit string) *metrics {
 		openIncidents: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "watcher_source_open_incidents", Help: "Incidents still open on a source's page, by impact.",
 		}, []string{"source", "impact"}),
-		outbox: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "watcher_outbox_messages", Help: "Undelivered outbox messages, by state (pending, parked).",
-		}, []string{"state"}),
 		skippedInBackoff: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "watcher_polls_skipped_total", Help: "Scheduled polls skipped because the source is backing off.",
 		}, []string{"source"}),
-		deliveryPaused: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "watcher_delivery_paused", Help: "1 while delivery is paused by an authentication error of the sink.",
-		}),
 	}
+	paused := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "watcher_delivery_paused", Help: "1 while delivery is paused by an authentication error of the sink.",
+	}, func() float64 {
+		if g.paused != nil && g.paused() {
+			return 1
+		}
+		return 0
+	})
 	// Known label values start at 0, so a rate() has a series before the first event.
 	for _, r := range []string{"sent", "transient", "rate_limited", "rejected", "channel", "auth"} {
 		m.notifications.WithLabelValues(r)
@@ -61,7 +74,31 @@ func newMetrics(version, commit string) *metrics {
 	}, []string{"version", "commit", "goversion"})
 	build.WithLabelValues(version, commit, runtime.Version()).Set(1)
 	m.reg.MustRegister(m.polls, m.changes, m.notifications, m.lastSuccess, m.failures,
-		m.openIncidents, m.outbox, m.skippedInBackoff, m.deliveryPaused, build,
+		m.openIncidents, m.skippedInBackoff, paused, outboxCollector{g.outbox}, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// outboxDesc describes watcher_outbox_messages.
+var outboxDesc = prometheus.NewDesc("watcher_outbox_messages",
+	"Undelivered outbox messages, by state (pending, parked).", []string{"state"}, nil)
+
+// outboxCollector reads the outbox's counts at each scrape.
+type outboxCollector struct {
+	count func() (map[model.MessageState]int, error)
+}
+
+func (c outboxCollector) Describe(ch chan<- *prometheus.Desc) { ch <- outboxDesc }
+
+func (c outboxCollector) Collect(ch chan<- prometheus.Metric) {
+	if c.count == nil {
+		return
+	}
+	counts, err := c.count()
+	if err != nil {
+		return // logged by count; the other series still answer
+	}
+	for _, state := range []model.MessageState{model.MessagePending, model.MessageParked} {
+		ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, float64(counts[state]), string(state))
+	}
 }
