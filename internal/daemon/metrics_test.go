@@ -41,7 +41,7 @@ func gaugeValue(t *testing.T, reg *prometheus.Registry, name string, labels map[
 type pausable struct{ paused atomic.Bool }
 
 func (p *pausable) Run(ctx context.Context, _ <-chan struct{}) error { <-ctx.Done(); return nil }
-func (p *pausable) Paused() (bool, string)                          { return p.paused.Load(), "invalid_auth" }
+func (p *pausable) Paused() (bool, string)                           { return p.paused.Load(), "invalid_auth" }
 
 // The delivery and outbox gauges follow the state at once, not at the next watchdog
 // tick.
