@@ -28,10 +28,6 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 			return console
 		}}
 	}
-	if onResult != nil {
-		inner := sink
-		sink = &notify.Router{Pick: func(string) notify.Notifier { return inner }, OnResult: onResult}
-	}
 	return &notify.Deliverer{
 		Outbox:      store,
 		Notifier:    sink,
@@ -39,6 +35,7 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 		BaseURL:     cfg.BaseURL,
 		MaxQueueAge: cfg.Slack.MaxQueueAge,
 		Log:         log,
+		OnResult:    onResult,
 	}, nil
 }
 

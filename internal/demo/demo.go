@@ -96,9 +96,9 @@ sources:
 	log := slog.New(slog.NewTextHandler(o.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	d, err := daemon.New(daemon.Options{
 		Config: cfg, Store: store, Log: log, Listener: uiLn,
-		NewDelivery: func(cfg *config.Config, _ func(string)) (daemon.Delivery, error) {
+		NewDelivery: func(cfg *config.Config, onResult func(string)) (daemon.Delivery, error) {
 			return &notify.Deliverer{Outbox: store, Notifier: &notify.Console{W: o.Stdout}, BaseURL: cfg.BaseURL,
-				Title: func(string) string { return "Acme Cloud" }, Log: log}, nil
+				Title: func(string) string { return "Acme Cloud" }, Log: log, OnResult: onResult}, nil
 		},
 		Version: "demo",
 		Now:     clock.Now,

@@ -85,6 +85,10 @@ type Deliverer struct {
 	Jitter func(time.Duration) time.Duration
 	// Log receives one line per failed send and per pause; nil discards.
 	Log *slog.Logger
+	// OnResult, when set, hears the result of every send to the Notifier, whatever the
+	// sink (console or Slack): "sent", or the failure's class (Class.String). The daemon
+	// counts them in /metrics.
+	OnResult func(result string)
 
 	busy sync.Mutex // held by Drain and Run
 	mu   sync.Mutex // guards st

@@ -307,6 +307,7 @@ func (d *Deliverer) deliver(ctx context.Context, it *item, res *cycleResult) (ou
 	d.mu.Unlock()
 
 	rcpt, err := d.Notifier.Send(ctx, n)
+	d.report(ctx, err)
 	if err == nil {
 		d.sent(ctx, it, n, rcpt, res)
 		d.mu.Lock()
@@ -319,6 +320,19 @@ func (d *Deliverer) deliver(ctx context.Context, it *item, res *cycleResult) (ou
 		return outHeld, true, ""
 	}
 	return d.failed(it, plainKey, err, res)
+}
+
+// report hands a send's result to OnResult. A send cut short by shutdown is no answer
+// of the sink's, and is not counted.
+func (d *Deliverer) report(ctx context.Context, err error) {
+	switch {
+	case d.OnResult == nil:
+	case err == nil:
+		d.OnResult("sent")
+	case ctx.Err() == nil:
+		c, _ := ClassOf(err)
+		d.OnResult(c.String())
+	}
 }
 
 // sent records a delivered item: the thread of a new root first, so that a crash before

@@ -3,12 +3,11 @@ package notify
 import "context"
 
 // Router sends each source's messages to the sink that serves it — Slack for the sources
-// it routes, the console for the rest — and reports every send's result.
+// it routes, the console for the rest. The Deliverer reports every send's result
+// (Deliverer.OnResult), whichever sink took it.
 type Router struct {
 	// Pick returns the sink for a source.
 	Pick func(source string) Notifier
-	// OnResult, when set, hears "sent" or the failure's class after each send (metrics).
-	OnResult func(result string)
 }
 
 var _ Threader = (*Router)(nil)
@@ -18,16 +17,7 @@ func (r *Router) Destination(source string) Destination { return r.Pick(source).
 
 // Send hands n to the sink of its source.
 func (r *Router) Send(ctx context.Context, n *Notification) (Receipt, error) {
-	rcpt, err := r.Pick(n.Message.Source).Send(ctx, n)
-	if r.OnResult != nil {
-		if err == nil {
-			r.OnResult("sent")
-		} else {
-			c, _ := ClassOf(err)
-			r.OnResult(c.String())
-		}
-	}
-	return rcpt, err
+	return r.Pick(n.Message.Source).Send(ctx, n)
 }
 
 // UpdateRoot edits the root through the sink of the incident's source, when it threads.
