@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -144,6 +145,18 @@ func (s *Store) MarkAttempt(id uint64, errText string, park bool) error {
 		if park {
 			m.State = model.MessageParked
 		}
+	})
+}
+
+// MarkRateLimited records a try of message id that the destination refused for now
+// (Slack's 429): one more attempt, its error, and the time before which the destination
+// must not be tried again, kept with the row so that a restart, or the next `watcher
+// poll`, still honours Slack's Retry-After.
+func (s *Store) MarkRateLimited(id uint64, errText string, notBefore time.Time) error {
+	return s.updateMessage(id, "mark rate limited", func(m *model.Message) {
+		m.Attempts++
+		m.LastError = errText
+		m.NotBefore = notBefore.UTC()
 	})
 }
 

@@ -272,6 +272,9 @@ type Message struct {
 	State      MessageState `json:"state"`
 	Attempts   int          `json:"attempts,omitempty"`
 	LastError  string       `json:"last_error,omitempty"`
+	// NotBefore is when the destination may be tried again, as a Slack Retry-After
+	// asked: it outlives a restart and binds every process that delivers.
+	NotBefore time.Time `json:"not_before,omitzero"`
 }
 
 var plainID = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9_.-]*$`)

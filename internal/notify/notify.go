@@ -112,6 +112,9 @@ type Outbox interface {
 	Version(source, id string, n int) (*model.Version, error)
 	MarkSent(id uint64) error
 	MarkAttempt(id uint64, errText string, park bool) error
+	// MarkRateLimited is MarkAttempt for a try the destination refused for now, with
+	// the time before which it must not be tried again (Message.NotBefore).
+	MarkRateLimited(id uint64, errText string, notBefore time.Time) error
 	Thread(source, id string) (channel, ts string, err error)
 	SetThread(source, id, channel, ts string) error
 	// MarkReplySent, ClearRootEdit and RootEdits keep the root updates owed across

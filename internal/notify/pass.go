@@ -162,6 +162,13 @@ func (d *Deliverer) cycle(ctx context.Context) cycleResult {
 			continue
 		}
 		ds := d.dest(key)
+		if nb := it.notBefore(); nb.After(now) {
+			// A Retry-After kept with the row, from before a restart or by another
+			// process: the destination waits it out.
+			d.mu.Lock()
+			ds.next = maxTime(ds.next, nb)
+			d.mu.Unlock()
+		}
 		if blocked[key] || now.Before(ds.next) {
 			// Due again when the destination's clock says; a destination with nothing
 			// more to send sets no wake-up, so Drain does not wait for nothing.
@@ -208,6 +215,15 @@ func (d *Deliverer) cycle(ctx context.Context) cycleResult {
 		}
 	}
 	return res
+}
+
+// notBefore is the latest Message.NotBefore of the item's messages.
+func (it *item) notBefore() time.Time {
+	var t time.Time
+	for _, m := range it.all() {
+		t = maxTime(t, m.NotBefore)
+	}
+	return t
 }
 
 // all is the messages an item stands for.
@@ -443,15 +459,21 @@ func (d *Deliverer) failed(it *item, plainKey string, err error, res *cycleResul
 	text := err.Error()
 	switch class {
 	case RateLimited:
-		// Slack's own wait, exactly; not counted as an attempt, since it says nothing
-		// about the message.
+		// Slack's own wait, exactly. It is an attempt like any other, and the wait is
+		// kept with the rows: a restart or the next `watcher poll` honours it too.
 		if retryAfter <= 0 {
 			retryAfter = DefaultRateLimitWait
 		}
 		d.mu.Lock()
 		ds.next = now.Add(retryAfter)
+		next := ds.next
 		d.mu.Unlock()
 		log.Info("rate limited", "retry_after", retryAfter)
+		for _, m := range it.all() {
+			if err := d.Outbox.MarkRateLimited(m.ID, text, next); err != nil {
+				res.errs = append(res.errs, fmt.Errorf("message %d: record attempt: %w", m.ID, err))
+			}
+		}
 		res.fail(it, destErr(it, err))
 		return outHeld, true, ""
 	case Auth:
