@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -76,7 +77,9 @@ func runRun(ctx context.Context, e *env, args []string) int {
 				log.Error("reload refused: the old config keeps running", "err", err)
 				continue
 			}
-			if err := d.Reload(runCtx, next); err != nil {
+			if err := d.Reload(runCtx, next); errors.Is(err, daemon.ErrRestartRequired) {
+				log.Error("reload refused: the old config keeps running", "err", err)
+			} else if err != nil {
 				log.Error("reload failed", "err", err)
 			}
 		case err := <-done:

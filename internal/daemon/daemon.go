@@ -68,6 +68,7 @@ type Daemon struct {
 	stopDeliv context.CancelFunc
 	delivDone chan struct{}
 	deliv     Delivery
+	web       *web.Server // nil without HTTP
 }
 
 // sourceState is what the daemon knows of one source between polls; it survives reloads.
@@ -149,11 +150,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	defer stopHTTP()
 	httpDone := make(chan error, 1)
 	if d.ln != nil {
-		srv := web.New(web.Options{
-			Store: d.store, Daemon: d, BaseURL: d.config().BaseURL, Auth: d.config().Web.Auth,
-			Metrics: promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}),
-			Log:     d.log, Now: d.now, TitleOf: d.title,
-		})
+		srv := web.New(d.webOptions(d.config()))
+		d.mu.Lock()
+		d.web = srv
+		d.mu.Unlock()
 		go func() { httpDone <- srv.Serve(httpCtx, d.ln) }()
 	} else {
 		httpDone <- nil
@@ -201,13 +201,28 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return err
 }
 
+// ErrRestartRequired is returned by Reload for a config that changes what only a restart
+// can change (listen, database): the old config keeps running, whole.
+var ErrRestartRequired = errors.New("needs a restart")
+
 // Reload applies a new, already validated config: sources added, removed or changed keep
-// the state of those that stay.
+// the state of those that stay; web.auth and base_url apply from the next request on. A
+// config that changes listen or database is refused whole (ErrRestartRequired), with the
+// reason.
 func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) error {
 	d.notify("RELOADING=1")
 	defer d.notify("READY=1")
+	if err := restartRequired(d.config(), cfg); err != nil {
+		return err
+	}
 	if err := d.apply(cfg); err != nil {
 		return err
+	}
+	d.mu.RLock()
+	srv := d.web
+	d.mu.RUnlock()
+	if srv != nil {
+		srv.Reconfigure(d.webOptions(cfg))
 	}
 	d.stopDelivery()
 	if err := d.startDelivery(ctx); err != nil {
@@ -215,6 +230,29 @@ func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) error {
 	}
 	d.log.Info("config reloaded", "sources", len(cfg.Sources))
 	return nil
+}
+
+// restartRequired says why next cannot be applied to a daemon running cur, if it
+// cannot: the listener and the archive are opened once, at start.
+func restartRequired(cur, next *config.Config) error {
+	for _, f := range []struct{ key, cur, next string }{
+		{"listen", cur.Listen, next.Listen},
+		{"database", cur.Database, next.Database},
+	} {
+		if f.cur != f.next {
+			return fmt.Errorf("%s changed from %q to %q, which %w of the daemon", f.key, f.cur, f.next, ErrRestartRequired)
+		}
+	}
+	return nil
+}
+
+// webOptions are the web server's options for cfg.
+func (d *Daemon) webOptions(cfg *config.Config) web.Options {
+	return web.Options{
+		Store: d.store, Daemon: d, BaseURL: cfg.BaseURL, Auth: cfg.Web.Auth,
+		Metrics: promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}),
+		Log:     d.log, Now: d.now, TitleOf: d.title,
+	}
 }
 
 // apply schedules cfg's sources, replacing what changed.

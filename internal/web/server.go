@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
@@ -71,6 +72,9 @@ type Server struct {
 	mux    *http.ServeMux
 	csrf   *http.CrossOriginProtection
 	parked parkedCache // the banner's count of parked messages
+
+	// next, once set by Reconfigure, serves every request in this server's place.
+	next atomic.Pointer[Server]
 }
 
 // New returns a Server for o. It panics when o.Store is nil: that is a wiring bug.
@@ -122,6 +126,10 @@ func basePath(baseURL string) string {
 func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if next := s.next.Load(); next != nil {
+		next.serveHTTP(w, r)
+		return
+	}
 	setSecurityHeaders(w.Header())
 	start := time.Now()
 	lw := &loggingWriter{ResponseWriter: w, status: http.StatusOK}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSIGHUPRotatesTheTokenAndRefusesANewListen runs the binary: a SIGHUP with a new
+// bearer token makes the old one fail at once; one with a new listen address is refused
+// with its reason, and the running config stays whole.
+func TestSIGHUPRotatesTheTokenAndRefusesANewListen(t *testing.T) {
+	dir := t.TempDir()
+	listen := freeAddr(t, dir)
+	path := filepath.Join(dir, "config.yaml")
+	write := func(token, listen string) {
+		t.Helper()
+		cfg := fmt.Sprintf("database: %s\nlisten: %s\nweb:\n  auth:\n    bearer_token: %s\nsources:\n  - name: acme\n    url: http://127.0.0.1:1/\n    kind: statuspage\n    schedule: \"@every 1h\"\n",
+			filepath.Join(dir, "watcher.db"), listen, token)
+		if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("old-token", listen)
+	d := startDaemon(t, path)
+	status := func(token string) int {
+		t.Helper()
+		req, _ := http.NewRequest("GET", d.url("/api/v1/sources"), nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	// hup sends SIGHUP and waits for the log line it must produce.
+	hup := func(want string) {
+		t.Helper()
+		before := strings.Count(d.log(), want)
+		d.Cmd.Process.Signal(syscall.SIGHUP)
+		deadline := time.Now().Add(10 * time.Second)
+		for strings.Count(d.log(), want) == before && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if strings.Count(d.log(), want) == before {
+			t.Fatalf("no %q in the log after SIGHUP:\n%s", want, d.log())
+		}
+	}
+	steps := []struct {
+		name, token, listen, wantLog string
+		want                         map[string]int
+	}{
+		{"start", "", "", "", map[string]int{"old-token": 200, "new-token": 401}},
+		{"token rotated", "new-token", listen, "config reloaded", map[string]int{"old-token": 401, "new-token": 200}},
+		{"listen changed", "third-token", "127.0.0.1:1", "which needs a restart of the daemon", map[string]int{"new-token": 200, "third-token": 401}},
+	}
+	for _, s := range steps {
+		if s.token != "" {
+			write(s.token, s.listen)
+			hup(s.wantLog)
+		}
+		for token, code := range s.want {
+			if got := status(token); got != code {
+				t.Errorf("%s: GET /api/v1/sources with %s: got %d, want %d", s.name, token, got, code)
+			}
+		}
+	}
+	for _, line := range strings.Split(d.log(), "\n") {
+		if strings.Contains(line, "which needs a restart") && !strings.Contains(line, "reload refused") {
+			t.Errorf("refusal not logged as one \"reload refused\" line: %s", line)
+		}
+	}
+	d.stop(t)
+}
