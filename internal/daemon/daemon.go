@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -60,11 +61,15 @@ type Daemon struct {
 	pollCtx context.Context // ends polls in flight at shutdown
 	wake    chan struct{}
 
-	mu        sync.RWMutex
-	cfg       *config.Config
-	poller    *Poller
-	sources   map[string]*sourceState
-	lastTick  time.Time
+	mu       sync.RWMutex
+	cfg      *config.Config
+	poller   *Poller
+	sources  map[string]*sourceState
+	lastTick time.Time
+	// restored are the poll times saved before this process started (archive.PollTimes),
+	// shown until a source's first poll here.
+	restored  map[string]archive.PollTimes
+	polled    atomic.Bool // a source was polled by this process: the times are saved at shutdown
 	stopDeliv context.CancelFunc
 	delivDone chan struct{}
 	deliv     Delivery
@@ -118,6 +123,11 @@ func New(o Options) (*Daemon, error) {
 		// Skip before Recover: in v3.0.1 the other order stops a job forever after one
 		// panic (LIBRARIES.md).
 		cron.SkipIfStillRunning(cl), cron.Recover(cl)))
+	if times, err := d.store.PollTimes(); err != nil {
+		d.log.Warn("read the poll times saved before the restart", "err", err)
+	} else {
+		d.restored = times
+	}
 	if err := d.apply(o.Config); err != nil {
 		return nil, err
 	}
@@ -195,10 +205,46 @@ func (d *Daemon) Run(ctx context.Context) error {
 		cancelPolls()
 		<-stopped.Done()
 	}
+	d.savePollTimes()
 	stopHTTP()
 	err := <-httpDone
 	d.stopDelivery()
 	return err
+}
+
+// restore shows a new source state the poll times saved before this process started.
+// The caller holds d.mu.
+func (d *Daemon) restore(name string, st *sourceState) {
+	t, ok := d.restored[name]
+	if !ok {
+		return
+	}
+	st.status.LastPollAt, st.status.LastSuccessAt = t.Polled, t.Succeeded
+	st.status.LastSuccessBeforeRestart = !t.Succeeded.IsZero()
+	if !t.Succeeded.IsZero() {
+		d.metrics.lastSuccess.WithLabelValues(name).Set(float64(t.Succeeded.Unix()))
+	}
+}
+
+// savePollTimes saves every source's poll times, once, at a clean shutdown: a poll that
+// changes nothing writes nothing, so this is how the next start knows them.
+func (d *Daemon) savePollTimes() {
+	if !d.polled.Load() {
+		return // nothing new since the start
+	}
+	d.mu.RLock()
+	times := make(map[string]archive.PollTimes, len(d.sources))
+	for name, st := range d.sources {
+		st.mu.Lock()
+		if !st.status.LastPollAt.IsZero() {
+			times[name] = archive.PollTimes{Polled: st.status.LastPollAt, Succeeded: st.status.LastSuccessAt}
+		}
+		st.mu.Unlock()
+	}
+	d.mu.RUnlock()
+	if err := d.store.SavePollTimes(times); err != nil {
+		d.log.Warn("save poll times", "err", err)
+	}
 }
 
 // ErrRestartRequired is returned by Reload for a config that changes what only a restart
@@ -295,6 +341,7 @@ func (d *Daemon) apply(cfg *config.Config) error {
 		if st == nil {
 			st = &sourceState{}
 			d.sources[name] = st
+			d.restore(name, st)
 		}
 		st.mu.Lock()
 		rescheduled := st.entry == 0 || st.schedule != p.src.Schedule
@@ -373,6 +420,7 @@ func (d *Daemon) pollSource(ctx context.Context, st *sourceState) (int, error) {
 // never in the archive.
 func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err error) {
 	now := d.now().UTC()
+	d.polled.Store(true)
 	st.mu.Lock()
 	st.status.LastPollAt = now
 	if err != nil {
@@ -385,6 +433,7 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		st.nextAllowed = now.Add(wait)
 	} else {
 		st.status.LastSuccessAt, st.status.LastError, st.status.ConsecutiveFailures = now, "", 0
+		st.status.LastSuccessBeforeRestart = false
 		st.nextAllowed = time.Time{}
 	}
 	failures := st.status.ConsecutiveFailures

@@ -2,8 +2,10 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
@@ -14,6 +16,8 @@ type SourceResult struct {
 	Source string
 	Outcome
 	Err error
+
+	at time.Time // when the poll ended; zero when the source was not polled
 }
 
 // Round polls every given source once, at most limit at a time, and returns the results
@@ -57,9 +61,36 @@ func (p *Poller) Round(ctx context.Context, sources []*config.Source, limit int)
 					continue
 				}
 				results[i].Outcome, results[i].Err = p.Poll(ctx, sources[i])
+				results[i].at = p.now()
 			}
 		})
 	}
 	wg.Wait()
+	p.savePollTimes(results)
 	return results
+}
+
+// savePollTimes saves the round's poll times when the round wrote to the archive
+// anyway: a round that changed nothing still writes nothing, and the daemon shows the
+// times saved (archive.PollTimes) until its own first poll.
+func (p *Poller) savePollTimes(results []SourceResult) {
+	wrote := false
+	times := make(map[string]archive.PollTimes, len(results))
+	for _, r := range results {
+		wrote = wrote || r.Wrote
+		if r.at.IsZero() || errors.Is(r.Err, context.Canceled) {
+			continue // not polled
+		}
+		t := archive.PollTimes{Polled: r.at}
+		if r.Err == nil {
+			t.Succeeded = r.at
+		}
+		times[r.Source] = t
+	}
+	if !wrote || len(times) == 0 {
+		return
+	}
+	if err := p.Store.SavePollTimes(times); err != nil {
+		p.logger().Warn("save poll times", "err", err)
+	}
 }

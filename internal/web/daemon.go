@@ -32,10 +32,15 @@ type SourceStatus struct {
 	URL                 string
 	Kind                string // configured or detected provider kind
 	Paused              bool
-	LastPollAt          time.Time // zero: never polled by this process
-	LastSuccessAt       time.Time // zero: no successful poll by this process
+	LastPollAt          time.Time // zero: never polled, as far as the archive knows
+	LastSuccessAt       time.Time // zero: never read successfully, as far as the archive knows
 	LastError           string    // of the latest failed poll while ConsecutiveFailures > 0
 	ConsecutiveFailures int
+
+	// LastSuccessBeforeRestart marks a LastSuccessAt saved before the daemon started (a
+	// poll that changes nothing writes nothing, so it is saved at shutdown): no poll of
+	// this process has succeeded yet.
+	LastSuccessBeforeRestart bool
 }
 
 // noDaemon stands in when Options.Daemon is nil, for serving an archive with no daemon

@@ -187,6 +187,9 @@ func (s *Server) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 		if status != nil {
 			r.PageURL = redactURL(status.URL)
 			r.LastSuccess = s.stamp(status.LastSuccessAt)
+			if status.LastSuccessBeforeRestart && !r.LastSuccess.IsZero() {
+				r.LastSuccess.Rel += ", before restart"
+			}
 			r.Failures, r.LastError = status.ConsecutiveFailures, status.LastError
 			polled = polled || !status.LastPollAt.IsZero()
 			paused = status.Paused
