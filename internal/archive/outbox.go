@@ -3,6 +3,7 @@ package archive
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -148,16 +149,64 @@ func (s *Store) MarkAttempt(id uint64, errText string, park bool) error {
 	})
 }
 
-// MarkRateLimited records a try of message id that the destination refused for now
-// (Slack's 429): one more attempt, its error, and the time before which the destination
-// must not be tried again, kept with the row so that a restart, or the next `watcher
-// poll`, still honours Slack's Retry-After.
-func (s *Store) MarkRateLimited(id uint64, errText string, notBefore time.Time) error {
-	return s.updateMessage(id, "mark rate limited", func(m *model.Message) {
-		m.Attempts++
-		m.LastError = errText
-		m.NotBefore = notBefore.UTC()
+// MarkAttempts records a failed delivery of every message in ids, in one transaction
+// (a digest stands for many): one more attempt each and its error; with park they are
+// parked; a non-zero notBefore is the time before which their destination must not be
+// tried again (Slack's Retry-After), kept with the rows so that a restart, or the next
+// `watcher poll`, still honours it. Messages no longer undelivered (dropped meanwhile)
+// are skipped.
+func (s *Store) MarkAttempts(ids []uint64, errText string, park bool, notBefore time.Time) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		outbox := tx.Bucket(bucketOutbox)
+		for _, id := range ids {
+			m, err := undelivered(outbox, id)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			m.Attempts++
+			m.LastError = errText
+			if park {
+				m.State = model.MessageParked
+			}
+			if !notBefore.IsZero() {
+				m.NotBefore = notBefore.UTC()
+			}
+			if err := putJSON(outbox, seqKey(id), &m); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
+	return wrapErr(fmt.Sprintf("mark %d attempts", len(ids)), err)
+}
+
+// MarkSentAll is MarkSent for many messages in one transaction: those a digest stood for.
+// Messages no longer undelivered (sent or dropped meanwhile) are skipped.
+func (s *Store) MarkSentAll(ids []uint64) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		outbox, sent := tx.Bucket(bucketOutbox), tx.Bucket(bucketSent)
+		for _, id := range ids {
+			m, err := undelivered(outbox, id)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			m.State = model.MessageSent
+			if err := putJSON(sent, seqKey(id), &m); err != nil {
+				return err
+			}
+			if err := outbox.Delete(seqKey(id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return wrapErr(fmt.Sprintf("mark %d sent", len(ids)), err)
 }
 
 // Retry puts a parked message back in the queue (`watcher outbox retry`), with a fresh

@@ -111,10 +111,12 @@ type Outbox interface {
 	Messages(states ...model.MessageState) ([]model.Message, error)
 	Version(source, id string, n int) (*model.Version, error)
 	MarkSent(id uint64) error
-	MarkAttempt(id uint64, errText string, park bool) error
-	// MarkRateLimited is MarkAttempt for a try the destination refused for now, with
-	// the time before which it must not be tried again (Message.NotBefore).
-	MarkRateLimited(id uint64, errText string, notBefore time.Time) error
+	// MarkAttempts records a failed try of each message, in one transaction: its error,
+	// whether it is parked, and (non-zero) the time before which its destination must
+	// not be tried again (Message.NotBefore).
+	MarkAttempts(ids []uint64, errText string, park bool, notBefore time.Time) error
+	// MarkSentAll is MarkSent for the messages of a digest, in one transaction.
+	MarkSentAll(ids []uint64) error
 	Thread(source, id string) (channel, ts string, err error)
 	SetThread(source, id, channel, ts string) error
 	// MarkReplySent, ClearRootEdit and RootEdits keep the root updates owed across

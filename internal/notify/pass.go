@@ -304,7 +304,7 @@ func (d *Deliverer) deliver(ctx context.Context, it *item, res *cycleResult) (ou
 			// that by itself, so park it where `watcher outbox` shows it.
 			d.log().Error("cannot render a message: parking it", "message", m.ID, "source", m.Source, "error", err)
 			res.fail(it, err)
-			d.markAttempt(m.ID, err.Error(), true, res)
+			d.attempts(it.all(), err.Error(), true, time.Time{}, res)
 			return outParked, false, ""
 		}
 		if n == nil {
@@ -357,10 +357,19 @@ func (d *Deliverer) report(ctx context.Context, err error) {
 func (d *Deliverer) sent(ctx context.Context, it *item, n *Notification, rcpt Receipt, res *cycleResult) {
 	st := d.state()
 	if it.msg == nil {
-		for _, m := range it.digest {
-			// Marked sent although never posted one by one: the digest accounted for
-			// them, and "sent" is what keeps them from being counted as queued forever.
-			d.markSent(m.ID, false, res)
+		// Marked sent although never posted one by one: the digest accounted for them,
+		// and "sent" is what keeps them from being counted as queued forever.
+		ids := make([]uint64, len(it.digest))
+		for i := range it.digest {
+			ids[i] = it.digest[i].ID
+		}
+		if err := d.Outbox.MarkSentAll(ids); err != nil {
+			d.mu.Lock()
+			for _, id := range ids {
+				st.delivered[id] = true
+			}
+			d.mu.Unlock()
+			res.errs = append(res.errs, fmt.Errorf("mark %d digested messages sent: %w", len(ids), err))
 		}
 		return
 	}
@@ -439,9 +448,14 @@ func (d *Deliverer) markSent(id uint64, reply bool, res *cycleResult) {
 	}
 }
 
-func (d *Deliverer) markAttempt(id uint64, errText string, park bool, res *cycleResult) {
-	if err := d.Outbox.MarkAttempt(id, errText, park); err != nil {
-		res.errs = append(res.errs, fmt.Errorf("message %d: record attempt: %w", id, err))
+// attempts records a failed try on msgs, in one transaction.
+func (d *Deliverer) attempts(msgs []model.Message, errText string, park bool, notBefore time.Time, res *cycleResult) {
+	ids := make([]uint64, len(msgs))
+	for i := range msgs {
+		ids[i] = msgs[i].ID
+	}
+	if err := d.Outbox.MarkAttempts(ids, errText, park, notBefore); err != nil {
+		res.errs = append(res.errs, fmt.Errorf("message %d: record attempt: %w", ids[0], err))
 	}
 }
 
@@ -469,11 +483,7 @@ func (d *Deliverer) failed(it *item, plainKey string, err error, res *cycleResul
 		next := ds.next
 		d.mu.Unlock()
 		log.Info("rate limited", "retry_after", retryAfter)
-		for _, m := range it.all() {
-			if err := d.Outbox.MarkRateLimited(m.ID, text, next); err != nil {
-				res.errs = append(res.errs, fmt.Errorf("message %d: record attempt: %w", m.ID, err))
-			}
-		}
+		d.attempts(it.all(), text, false, next, res)
 		res.fail(it, destErr(it, err))
 		return outHeld, true, ""
 	case Auth:
@@ -538,9 +548,7 @@ func destErr(it *item, err error) error {
 
 // attempt records a failed try on every message of the item.
 func (d *Deliverer) attempt(it *item, text string, park bool, res *cycleResult) {
-	for _, m := range it.all() {
-		d.markAttempt(m.ID, text, park, res)
-	}
+	d.attempts(it.all(), text, park, time.Time{}, res)
 }
 
 // park parks an item without sending it: its destination was found gone in this pass.
