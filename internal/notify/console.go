@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -30,6 +31,8 @@ func (c *Console) Send(_ context.Context, n *Notification) (Receipt, error) {
 	switch {
 	case n.Digest != nil:
 		fmt.Fprintf(&b, "== %s\n", DigestLine(n.Digest))
+	case n.Flood != nil:
+		writeFlood(&b, n)
 	case n.Message.IncidentID == "":
 		fmt.Fprintf(&b, "== %s\n", Headline(*n))
 		if n.Message.Text != "" {
@@ -74,3 +77,23 @@ func (c *Console) Send(_ context.Context, n *Notification) (Receipt, error) {
 }
 
 var _ Notifier = (*Console)(nil)
+
+// writeFlood prints a flood: its line, the incidents it names, and how many more.
+func writeFlood(b *strings.Builder, n *Notification) {
+	f := n.Flood
+	fmt.Fprintf(b, "== %s\n", FloodLine(n.SourceTitle, f))
+	for _, it := range f.Items {
+		fmt.Fprintf(b, "- %s: %s", it.What, it.Title)
+		if link := cmp.Or(it.Link, it.VendorURL); link != "" {
+			fmt.Fprintf(b, " %s", link)
+		}
+		b.WriteString("\n")
+	}
+	if more := FloodMore(f); more != "" {
+		b.WriteString(more)
+		if f.Link != "" {
+			fmt.Fprintf(b, ": %s", f.Link)
+		}
+		b.WriteString("\n")
+	}
+}

@@ -29,6 +29,14 @@ const (
 	DefaultIdle = time.Minute
 	// DefaultRateLimitWait is the wait after a 429 that came without a usable Retry-After.
 	DefaultRateLimitWait = 10 * time.Second
+	// DefaultMaxPerPoll is how many incident messages one poll of one source may post
+	// one by one; past it they go as one message that names the first FloodShown. 20 is
+	// a busy real outage (a vendor's big incident touches a dozen components at most) and
+	// 20 seconds of a Slack channel at its pace; 5,000 new incidents listed at once (a
+	// vendor's migration, a broken feed) would be 83 minutes of it.
+	DefaultMaxPerPoll = 20
+	// FloodShown is how many of a flood's messages it names, with links.
+	FloodShown = 5
 )
 
 // Backoff after transient errors: 2 s, 4 s, 8 s, … up to 5 min, each ±20%.
@@ -79,6 +87,10 @@ type Deliverer struct {
 	// Idle is how long Run sleeps when nothing is due and nothing wakes it; 0 means
 	// DefaultIdle.
 	Idle time.Duration
+	// MaxPerPoll caps the incident messages of one poll of one source sent one by one:
+	// more than this go as one message per source and poll (Flood). 0 means
+	// DefaultMaxPerPoll; negative, no cap.
+	MaxPerPoll int
 	// Clock is the time source; nil means the real clock.
 	Clock Clock
 	// Jitter spreads a backoff; nil means ±20% at random.

@@ -3,6 +3,7 @@ package notify
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -94,4 +95,31 @@ func (d *Deliverer) title(source string) string {
 		}
 	}
 	return source
+}
+
+// flood builds the notification standing for a flood item's messages: their count, and
+// the first FloodShown of them by what happened, title and links.
+func (d *Deliverer) flood(it *item) *Notification {
+	src := it.digest[0].Source
+	base := strings.TrimRight(d.BaseURL, "/")
+	f := &Flood{Count: len(it.digest)}
+	if base != "" {
+		f.Link = fmt.Sprintf("%s/sources/%s", base, url.PathEscape(src))
+	}
+	for i := range it.digest {
+		if len(f.Items) == FloodShown {
+			break
+		}
+		m := &it.digest[i]
+		v, err := d.Outbox.Version(m.Source, m.IncidentID, m.Version)
+		if err != nil {
+			continue // named by the count alone
+		}
+		fi := FloodItem{What: what(*m, &v.Incident), Title: v.Incident.Title, VendorURL: v.Incident.URL}
+		if base != "" {
+			fi.Link = fmt.Sprintf("%s/incidents/%s/%s", base, m.Source, m.IncidentID)
+		}
+		f.Items = append(f.Items, fi)
+	}
+	return &Notification{Message: model.Message{Source: src}, SourceTitle: d.title(src), Flood: f}
 }

@@ -37,6 +37,44 @@ type Notification struct {
 	// Digest is set for the "N notifications skipped" message that stands for messages
 	// older than max_queue_age; Message then carries only a Source, for routing.
 	Digest *Digest
+	// Flood is set for the one message that stands for the incident messages of one poll
+	// of a source, when there were more than Deliverer.MaxPerPoll; Message then carries
+	// only a Source, for routing.
+	Flood *Flood
+}
+
+// Flood stands for the incident messages one poll of one source wrote, when there were
+// too many to post one by one (a vendor that lists thousands of incidents at once).
+type Flood struct {
+	Count int // messages it stands for
+	// Items are the first few of them (FloodShown), in outbox order.
+	Items []FloodItem
+	// Link is the source's page in our UI (empty when base_url is not set).
+	Link string
+}
+
+// FloodItem is one incident message named in a Flood.
+type FloodItem struct {
+	What  string // what happened, as in a headline: "New incident", "Resolved", …
+	Title string // the incident's title, vendor text
+	// Link is the incident's page in our UI (empty when base_url is not set); VendorURL
+	// is the vendor's page of it, as the vendor gave it (sinks check its scheme).
+	Link, VendorURL string
+}
+
+// FloodLine is the one-line text of a flood, shared by every sink, e.g.
+// "Acme: 5000 incident notifications from one poll, too many to post one by one".
+func FloodLine(sourceTitle string, f *Flood) string {
+	return fmt.Sprintf("%s: %d incident notifications from one poll, too many to post one by one", sourceTitle, f.Count)
+}
+
+// FloodMore is the closing line of a flood: how many of its messages it does not name.
+func FloodMore(f *Flood) string {
+	n := f.Count - len(f.Items)
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("…and %d more", n)
 }
 
 // Thread is where an incident's root message lives: the channel ID Slack answered with
@@ -139,31 +177,32 @@ func Headline(n Notification) string {
 	if n.Version == nil {
 		return n.SourceTitle
 	}
-	inc := &n.Version.Incident
+	return fmt.Sprintf("%s: %s: %s", n.SourceTitle, what(m, &n.Version.Incident), n.Version.Incident.Title)
+}
+
+// what names what message m says happened to inc, as headlines put it.
+func what(m model.Message, inc *model.Incident) string {
 	noun := "incident"
 	if inc.Kind == model.KindMaintenance {
 		noun = "maintenance"
 	}
-	var what string
 	switch m.Event {
 	case model.EventNew:
-		what = "New " + noun
 		if m.CatchUp {
-			what = "Now announced " + noun
+			return "Now announced " + noun
 		}
+		return "New " + noun
 	case model.EventResolved:
-		what = "Resolved"
 		if inc.Kind == model.KindMaintenance {
-			what = "Completed"
+			return "Completed"
 		}
+		return "Resolved"
 	case model.EventPostmortem:
-		what = "Postmortem"
+		return "Postmortem"
 	case model.EventRemoved:
-		what = "Removed " + noun
-	default:
-		what = "Updated " + noun
+		return "Removed " + noun
 	}
-	return fmt.Sprintf("%s: %s: %s", n.SourceTitle, what, inc.Title)
+	return "Updated " + noun
 }
 
 // DigestLine is the one-line text of a digest, shared by every sink, e.g.

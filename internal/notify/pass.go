@@ -17,10 +17,12 @@ import (
 // in turn, a reply behind its root), the destination clocks, the digest of old messages
 // and the handling of each class of error.
 
-// item is one thing to send in a pass: a message, or a digest of old messages.
+// item is one thing to send in a pass: a message, or a digest of old messages, or a
+// flood (the messages of one poll of a source, too many to send one by one).
 type item struct {
 	msg    *model.Message
 	digest []model.Message
+	flood  bool // digest holds a flood's messages
 	dest   Destination
 }
 
@@ -245,6 +247,7 @@ func (d *Deliverer) items(msgs []model.Message, now time.Time) []item {
 	}
 	var out []item
 	digests := map[string]int{} // destination key → index in out
+	var fresh []item            // the messages young enough to go one by one
 	for i := range msgs {
 		m := &msgs[i]
 		d.mu.Lock()
@@ -263,9 +266,51 @@ func (d *Deliverer) items(msgs []model.Message, now time.Time) []item {
 			out = append(out, item{digest: []model.Message{*m}, dest: dest})
 			continue
 		}
-		out = append(out, item{msg: m, dest: dest})
+		fresh = append(fresh, item{msg: m, dest: dest})
 	}
+	out = append(out, d.floods(fresh)...)
 	slices.SortStableFunc(out, func(a, b item) int { return cmp.Compare(a.first(), b.first()) })
+	return out
+}
+
+// pollKey names the poll that wrote a message: the archive gives every message of one
+// recorded snapshot the same source and creation time.
+type pollKey struct {
+	source string
+	at     int64 // CreatedAt in Unix nanoseconds
+}
+
+// floods collapses the incident messages of any one poll of a source that wrote more
+// than MaxPerPoll of them into one flood item, placed where the first of them was; the
+// others stay as they are. A flood's incidents get no thread of their own: a later
+// message of one of them starts its thread, with the catch-up line of a late root.
+func (d *Deliverer) floods(items []item) []item {
+	limit := cmp.Or(d.MaxPerPoll, DefaultMaxPerPoll)
+	if limit < 0 {
+		return items
+	}
+	key := func(m *model.Message) pollKey { return pollKey{m.Source, m.CreatedAt.UnixNano()} }
+	counts := map[pollKey]int{}
+	for i := range items {
+		if m := items[i].msg; m.IncidentID != "" {
+			counts[key(m)]++
+		}
+	}
+	out := make([]item, 0, len(items))
+	floods := map[pollKey]int{} // → index in out
+	for _, it := range items {
+		k := key(it.msg)
+		if it.msg.IncidentID == "" || counts[k] <= limit {
+			out = append(out, it)
+			continue
+		}
+		if j, ok := floods[k]; ok {
+			out[j].digest = append(out[j].digest, *it.msg)
+			continue
+		}
+		floods[k] = len(out)
+		out = append(out, item{digest: []model.Message{*it.msg}, flood: true, dest: it.dest})
+	}
 	return out
 }
 
@@ -314,6 +359,9 @@ func (d *Deliverer) deliver(ctx context.Context, it *item, res *cycleResult) (ou
 			return outSent, false, ""
 		}
 		plainKey = fmt.Sprint(m.ID)
+	} else if it.flood {
+		n = d.flood(it)
+		plainKey = fmt.Sprintf("flood:%d", it.first())
 	} else {
 		n = d.digest(it)
 		plainKey = "digest:" + it.dest.Key

@@ -125,13 +125,13 @@ func (s *Notifier) Send(ctx context.Context, n *notify.Notification) (notify.Rec
 	ch, hook := s.route(n.Message.Source)
 	switch {
 	case hook != "":
-		return notify.Receipt{}, s.webhook(ctx, hook, render(n, true))
+		return notify.Receipt{}, s.webhook(ctx, hook, build(n, true))
 	case s.api != nil && ch != "":
 	default:
 		return notify.Receipt{}, notify.Classify(notify.Auth,
 			fmt.Errorf("slack: no route for source %s: neither a webhook_url nor a bot token and channel", n.Message.Source))
 	}
-	m := render(n, false)
+	m := build(n, false)
 	opts := s.options(m, n.PlainText)
 	if n.Thread != nil && n.Digest == nil && n.Message.IncidentID != "" {
 		ch = n.Thread.Channel
