@@ -50,7 +50,7 @@ func writeSlackConfig(t *testing.T, dir, listen, pagesURL, apiURL string, source
 
 // slackEnv is the environment of a daemon of such a config. WATCHDOG_USEC makes the
 // scheduler tick every second (half the watchdog interval; no NOTIFY_SOCKET, so nothing
-// is sent), and each tick refreshes the outbox gauges of /metrics.
+// is sent).
 func slackEnv(cfg, token string) []string {
 	return []string{"WATCHER_CONFIG=" + cfg, "SLACK_BOT_TOKEN=" + token, "WATCHDOG_USEC=2000000", "NOTIFY_SOCKET="}
 }
