@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	slackapi "github.com/slack-go/slack"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
@@ -62,4 +65,46 @@ func TestFloodVendorTextEscaped(t *testing.T) {
 			t.Errorf("flood payload carries %q:\n%s", bad, got)
 		}
 	}
+}
+
+// linkMarkup is a Slack link as link builds it.
+var linkMarkup = regexp.MustCompile(`<https?://[^|<>]+\|[^<>]*>`)
+
+// FuzzFlood checks, for any vendor title and link, that a flood's message never panics
+// and never lets a < or > through apart from its own links.
+func FuzzFlood(f *testing.F) {
+	f.Add("Elevated API errors", "https://status.acme.example/i1", true)
+	f.Add("<!channel> *x* <https://evil.example|click>", "javascript:alert(1)", false)
+	f.Add("東京で障害 <@U1>", "https://a.example/x?a=<b>|c", false)
+	f.Add("", "", true)
+	f.Fuzz(func(t *testing.T, title, vendorURL string, ours bool) {
+		it := notify.FloodItem{What: "New incident", Title: title, VendorURL: vendorURL}
+		if ours {
+			it.Link = base + "/incidents/acme/x"
+		}
+		m := build(floodNote([]notify.FloodItem{it, it}, 40, base+"/sources/acme"), false)
+		for _, s := range append([]string{m.Text}, sectionTexts(m)...) {
+			if rest := linkMarkup.ReplaceAllString(s, ""); strings.ContainsAny(rest, "<>") {
+				t.Fatalf("got %q, want no < or > outside the links", s)
+			}
+		}
+	})
+}
+
+// sectionTexts are the mrkdwn texts of m's blocks.
+func sectionTexts(m message) []string {
+	var out []string
+	for _, b := range m.Blocks {
+		switch b := b.(type) {
+		case *slackapi.SectionBlock:
+			out = append(out, b.Text.Text)
+		case *slackapi.ContextBlock:
+			for _, e := range b.ContextElements.Elements {
+				if t, ok := e.(*slackapi.TextBlockObject); ok {
+					out = append(out, t.Text)
+				}
+			}
+		}
+	}
+	return out
 }
