@@ -116,11 +116,7 @@ func (s *Store) markSent(id uint64, reply bool) error {
 			}
 			return err
 		}
-		m.State = model.MessageSent
-		if err := putJSON(sent, seqKey(id), &m); err != nil {
-			return err
-		}
-		if err := outbox.Delete(seqKey(id)); err != nil {
+		if err := moveToSent(outbox, sent, m); err != nil {
 			return err
 		}
 		if !reply {
@@ -140,13 +136,20 @@ func (s *Store) markSent(id uint64, reply bool) error {
 // With park the message is parked: the notifier skips it until Retry, so one bad message
 // or channel never blocks the others.
 func (s *Store) MarkAttempt(id uint64, errText string, park bool) error {
-	return s.updateMessage(id, "mark attempt", func(m *model.Message) {
-		m.Attempts++
-		m.LastError = errText
-		if park {
-			m.State = model.MessageParked
-		}
-	})
+	return s.updateMessage(id, "mark attempt", func(m *model.Message) { attempted(m, errText, park, time.Time{}) })
+}
+
+// attempted counts one more failed try of m: its error, whether it is parked, and (when
+// not zero) the time before which its destination must not be tried again.
+func attempted(m *model.Message, errText string, park bool, notBefore time.Time) {
+	m.Attempts++
+	m.LastError = errText
+	if park {
+		m.State = model.MessageParked
+	}
+	if !notBefore.IsZero() {
+		m.NotBefore = notBefore.UTC()
+	}
 }
 
 // MarkAttempts records a failed delivery of every message in ids, in one transaction
@@ -166,14 +169,7 @@ func (s *Store) MarkAttempts(ids []uint64, errText string, park bool, notBefore 
 			if err != nil {
 				return err
 			}
-			m.Attempts++
-			m.LastError = errText
-			if park {
-				m.State = model.MessageParked
-			}
-			if !notBefore.IsZero() {
-				m.NotBefore = notBefore.UTC()
-			}
+			attempted(&m, errText, park, notBefore)
 			if err := putJSON(outbox, seqKey(id), &m); err != nil {
 				return err
 			}
@@ -196,17 +192,22 @@ func (s *Store) MarkSentAll(ids []uint64) error {
 			if err != nil {
 				return err
 			}
-			m.State = model.MessageSent
-			if err := putJSON(sent, seqKey(id), &m); err != nil {
-				return err
-			}
-			if err := outbox.Delete(seqKey(id)); err != nil {
+			if err := moveToSent(outbox, sent, m); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	return wrapErr(fmt.Sprintf("mark %d sent", len(ids)), err)
+}
+
+// moveToSent moves an undelivered message m to the bucket of delivered ones.
+func moveToSent(outbox, sent *bolt.Bucket, m model.Message) error {
+	m.State = model.MessageSent
+	if err := putJSON(sent, seqKey(m.ID), &m); err != nil {
+		return err
+	}
+	return outbox.Delete(seqKey(m.ID))
 }
 
 // Retry puts a parked message back in the queue (`watcher outbox retry`), with a fresh

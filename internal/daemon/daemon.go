@@ -205,9 +205,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		cancelPolls()
 		<-stopped.Done()
 	}
-	d.savePollTimes()
 	stopHTTP()
 	err := <-httpDone
+	d.savePollTimes() // after the polls asked through the API, too
 	d.stopDelivery()
 	return err
 }

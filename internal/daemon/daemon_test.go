@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -32,22 +31,7 @@ func (c *clock) Add(d time.Duration) {
 
 func newTestDaemon(t *testing.T, pageURL string, clk *clock) (*Daemon, *archive.Store) {
 	t.Helper()
-	dir := t.TempDir()
-	cfg, err := config.Parse([]byte("listen: \"\"\nsources:\n  - name: acme\n    url: "+pageURL+"\n    kind: statuspage\n    schedule: \"*/2 * * * *\"\n"), filepath.Join(dir, "config.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := archive.Open(filepath.Join(dir, "watcher.db"), archive.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	d, err := New(Options{Config: cfg, Store: store, Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.pollCtx = context.Background()
-	return d, store
+	return newDaemonWith(t, "listen: \"\"\nsources:\n  - name: acme\n    url: "+pageURL+"\n    kind: statuspage\n    schedule: \"*/2 * * * *\"\n", clk)
 }
 
 func TestBackoffSkipsTicks(t *testing.T) {

@@ -2,7 +2,12 @@ package daemon
 
 import (
 	"net/http"
+	"path/filepath"
 	"sync/atomic"
+	"testing"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/config"
 )
 
 // http429 answers every request 429 with the given Retry-After, counting them.
@@ -12,4 +17,26 @@ func http429(calls *atomic.Int32, retryAfter string) http.HandlerFunc {
 		w.Header().Set("Retry-After", retryAfter)
 		http.Error(w, "slow down", http.StatusTooManyRequests)
 	}
+}
+
+// newDaemonWith builds a daemon of cfgText over a new archive, on clk, with no HTTP;
+// its polls run under the test's context.
+func newDaemonWith(t *testing.T, cfgText string, clk *clock) (*Daemon, *archive.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg, err := config.Parse([]byte(cfgText), filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := archive.Open(filepath.Join(dir, "watcher.db"), archive.Options{NoSync: true, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	d, err := New(Options{Config: cfg, Store: store, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.pollCtx = t.Context()
+	return d, store
 }

@@ -2,36 +2,12 @@ package daemon
 
 import (
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/statuswatch/statuswatch/internal/archive"
-	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/fakepage"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
-
-// newDaemonWith is newTestDaemon with a config of the test's own.
-func newDaemonWith(t *testing.T, cfgText string, clk *clock) (*Daemon, *archive.Store) {
-	t.Helper()
-	dir := t.TempDir()
-	cfg, err := config.Parse([]byte(cfgText), filepath.Join(dir, "config.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := archive.Open(filepath.Join(dir, "watcher.db"), archive.Options{NoSync: true, Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	d, err := New(Options{Config: cfg, Store: store, Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.pollCtx = t.Context()
-	return d, store
-}
 
 // woken reports whether delivery was woken since the last look, and forgets it.
 func woken(d *Daemon) bool {
