@@ -92,7 +92,7 @@ func (s *Store) Message(id uint64) (model.Message, error) {
 }
 
 // MarkSent records that message id was delivered, in one short transaction, right after
-// Slack's answer (SPEC §7): only a crash in that instant can repeat a message. Marking a
+// Slack's answer: only a crash in that instant can repeat a message. Marking a
 // delivered message again is a no-op, so a retried call is harmless.
 func (s *Store) MarkSent(id uint64) error {
 	return wrapErr(fmt.Sprintf("mark sent %d", id), s.markSent(id, false))

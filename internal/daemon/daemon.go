@@ -121,7 +121,7 @@ func New(o Options) (*Daemon, error) {
 	cl := cronLogger{d.log}
 	d.cron = cron.New(cron.WithLocation(time.UTC), cron.WithChain(
 		// Skip before Recover: in v3.0.1 the other order stops a job forever after one
-		// panic (LIBRARIES.md).
+		// panic.
 		cron.SkipIfStillRunning(cl), cron.Recover(cl)))
 	if times, err := d.store.PollTimes(); err != nil {
 		d.log.Warn("read the poll times saved before the restart", "err", err)
@@ -377,7 +377,7 @@ func (d *Daemon) job(name string) func() {
 			return
 		}
 		if inBackoff {
-			// Ticks inside a backoff wait are skipped, not queued (SPEC §7).
+			// Ticks inside a backoff wait are skipped, not queued.
 			d.metrics.skippedInBackoff.WithLabelValues(name).Inc()
 			return
 		}
@@ -416,8 +416,9 @@ func (d *Daemon) pollSource(ctx context.Context, st *sourceState) (int, error) {
 	return c.changes, c.err
 }
 
-// afterPoll keeps the in-memory bookkeeping of SPEC §4: last poll and success live here,
-// never in the archive.
+// afterPoll keeps the in-memory bookkeeping of a poll: last poll and success live here,
+// not in the archive, since a poll that changes nothing writes nothing (they are saved
+// once, at shutdown: savePollTimes).
 func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err error) {
 	now := d.now().UTC()
 	d.polled.Store(true)
@@ -503,7 +504,7 @@ func (d *Daemon) Health() error {
 }
 
 // tick runs on the scheduler itself, so the watchdog is fed only while the loop that
-// fires polls is alive (SPEC §7).
+// fires polls is alive.
 func (d *Daemon) tick() {
 	d.mu.Lock()
 	d.lastTick = d.now()
@@ -738,7 +739,7 @@ const releaseEvery = 64
 
 // releasePages unmaps the archive pages read since the last call, so the daemon's RSS is
 // its own memory plus what the last minute's polls and pages read, not every page any
-// scan ever touched (archive.Store.ReleasePages; SPEC §8's 150 MB at 1,000 sources).
+// scan ever touched (archive.Store.ReleasePages; the budget is 150 MB at 1,000 sources).
 func (d *Daemon) releasePages() {
 	if err := d.store.ReleasePages(); err != nil {
 		d.log.Warn("release archive pages", "err", err)

@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
-// metrics are the daemon's Prometheus series; every name starts with watcher_ (SPEC §6).
+// metrics are the daemon's Prometheus series; every name starts with watcher_.
 type metrics struct {
 	reg              *prometheus.Registry
 	polls            *prometheus.CounterVec // by source and result

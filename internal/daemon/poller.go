@@ -18,7 +18,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// summaryEvery is how often, in polls, a Statuspage summary.json is read (SPEC §3).
+// summaryEvery is how often, in polls, a Statuspage summary.json is read.
 const summaryEvery = 10
 
 // Poller polls one source at a time into the archive. It is safe for concurrent use by
@@ -191,13 +191,13 @@ func seenSummary(state model.FetchState) bool {
 }
 
 // redetectAfter is how many polls in a row must fail to parse before a kind: auto source
-// is detected again: vendors migrate (SPEC §3), but one bad answer is no migration.
+// is detected again: vendors migrate, but one bad answer is no migration.
 const redetectAfter = 3
 
 // kind resolves a source's provider: its configured kind, else the one detected and
 // remembered in the archive, else a detection now. After redetectAfter parse failures in a
 // row it detects again; a different platform freezes the old incidents as migrated and
-// takes the new platform in as a new source (SPEC §4).
+// takes the new platform in as a new source.
 func (p *Poller) kind(ctx context.Context, src *config.Source, ps *archive.PollState) (string, error) {
 	if src.Kind != "" && src.Kind != "auto" {
 		return src.Kind, nil
@@ -243,7 +243,7 @@ func unreadable(err error) bool {
 	return errors.Is(err, fetch.ErrMalformed) || (errors.As(err, &se) && (se.Code == 404 || se.Code == 410))
 }
 
-// Filter is the notification gate of a source's options (SPEC §3): components, min_impact,
+// Filter is the notification gate of a source's options: components, min_impact,
 // maintenance and paused. The archive keeps everything whatever it says.
 func Filter(src *config.Source) func(inc *model.Incident) bool {
 	return func(inc *model.Incident) bool {

@@ -61,7 +61,7 @@ type realClock struct{}
 func (realClock) Now() time.Time                         { return time.Now() }
 func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
-// Deliverer drains the outbox into one Notifier (SPEC §7 Delivery). Drain is one bounded
+// Deliverer drains the outbox into one Notifier. Drain is one bounded
 // pass for `watcher poll`; Run is the daemon's loop. Both keep, in memory, each
 // destination's clock (pacing, Retry-After, backoff) and the auth pause, so one Deliverer
 // should live as long as the process (or until a config reload builds a new one).

@@ -1,4 +1,4 @@
-// Package notify delivers the outbox (SPEC §7 Delivery): it renders each pending message
+// Package notify delivers the outbox: it renders each pending message
 // and hands it to a Notifier (the console, or Slack in the sub-package slack), marking a
 // row sent right after the sink's answer. The Deliverer owns every wait: pacing per
 // destination, Retry-After, backoff with jitter, pausing on auth errors and parking what

@@ -25,7 +25,7 @@ type Daemon interface {
 }
 
 // SourceStatus is a configured source as the daemon sees it: its config and the state of
-// its polls, which lives in memory (SPEC §4: polls that change nothing write nothing).
+// its polls, which lives in memory (polls that change nothing write nothing).
 type SourceStatus struct {
 	Name                string
 	Title               string // display name
