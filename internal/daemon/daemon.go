@@ -52,10 +52,14 @@ type Daemon struct {
 	log      *slog.Logger
 	notifyFn func(string)
 	now      func() time.Time
-	metrics  *metrics
-	ln       net.Listener
-	newDeliv func(cfg *config.Config, onResult func(string)) (Delivery, error)
-	wdEvery  time.Duration
+	// liveClock times the scheduler's liveness. It is the wall clock even when now is
+	// injected: the demo moves now along its replay, and a jump of the replay must not
+	// read as a stalled scheduler.
+	liveClock func() time.Time
+	metrics   *metrics
+	ln        net.Listener
+	newDeliv  func(cfg *config.Config, onResult func(string)) (Delivery, error)
+	wdEvery   time.Duration
 
 	cron    *cron.Cron
 	pollCtx context.Context // ends polls in flight at shutdown
@@ -115,6 +119,7 @@ func New(o Options) (*Daemon, error) {
 	if d.now == nil {
 		d.now = time.Now
 	}
+	d.liveClock = time.Now
 	if d.wdEvery <= 0 {
 		d.wdEvery = 10 * time.Second
 	}
@@ -497,7 +502,7 @@ func (d *Daemon) Health() error {
 	d.mu.RLock()
 	last := d.lastTick
 	d.mu.RUnlock()
-	if age := d.now().Sub(last); age > 3*d.wdEvery+time.Second {
+	if age := d.liveClock().Sub(last); age > 3*d.wdEvery+time.Second {
 		return fmt.Errorf("scheduler stalled: last tick %s ago", age.Round(time.Second))
 	}
 	return nil
@@ -507,7 +512,7 @@ func (d *Daemon) Health() error {
 // fires polls is alive.
 func (d *Daemon) tick() {
 	d.mu.Lock()
-	d.lastTick = d.now()
+	d.lastTick = d.liveClock()
 	d.mu.Unlock()
 	d.notify("WATCHDOG=1")
 }
