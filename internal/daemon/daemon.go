@@ -192,7 +192,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.cron.Start()
 	d.notify("READY=1")
 	// After READY: start-up never waits on a large archive's counts or prune.
+	// Shutdown waits for it: the archive closes after Run returns.
+	startupDone := make(chan struct{})
 	go func() {
+		defer close(startupDone)
 		d.refreshGauges()
 		d.prune()
 		d.releasePages() // both read across the whole archive
@@ -212,6 +215,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	stopHTTP()
 	err := <-httpDone
+	<-startupDone
 	d.savePollTimes() // after the polls asked through the API, too
 	d.stopDelivery()
 	return err
