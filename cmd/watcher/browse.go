@@ -130,7 +130,7 @@ func runDiff(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return browseError(e, source, id, err)
 	}
-	fmt.Fprintf(e.stdout, "%s/%s: version %d → %d\n%s\n\n%s", source, id, cs.From, cs.To, cs.Summary, diff.Terminal(cs.Changes, notify.TerminalStyle(e.stdout), nil))
+	fmt.Fprintf(e.stdout, "%s/%s: version %d → %d\n%s\n\n%s", source, id, cs.From, cs.To, cs.Summary, diff.Terminal(cs.Changes, notify.TerminalStyle(e.stdout), cs.incs...))
 	return exitOK
 }
 
@@ -156,7 +156,7 @@ func fmtTime(t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.UTC().Format("2006-01-02 15:04Z")
+	return diff.FormatTime(t)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

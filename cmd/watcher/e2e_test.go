@@ -150,7 +150,7 @@ func TestIncidentLifeEndToEnd(t *testing.T) {
 		wantContains(t, "poll stdout", r.stdout, "Acme Cloud: New incident: Elevated API errors", "investigating", "major", "API")
 		r = mustRun(t, exitOK, cfg, "diff", "acme/abc123", "0", "1")
 		wantContains(t, "diff 0→1", r.stdout, "title", "Elevated API errors", "status", "impact", "components", "updates[u1]", "started_at")
-		for _, field := range []string{"title:", "status:", "impact:", "components:", "started_at:", "updates[u1]:"} {
+		for _, field := range []string{"title:", "status:", "impact:", "components:", "started_at:", "updates[u1] (Investigating · "} {
 			i := strings.Index(r.stdout, field)
 			if i < 0 {
 				t.Errorf("diff 0→1 lacks field %s", field)
@@ -178,11 +178,11 @@ func TestIncidentLifeEndToEnd(t *testing.T) {
 	t.Run("edited update", func(t *testing.T) {
 		page.Set([]fakepage.Incident{inc, old}, nil)
 		r := mustRun(t, exitOK, cfg, "poll")
-		wantContains(t, "poll stdout", r.stdout, "1 update edited", "updates[u1].body", "eu-west-1")
+		wantContains(t, "poll stdout", r.stdout, "1 update edited", "updates[u1].body (Investigating · ", "eu-west-1")
 		// Not a terminal: the edit is marked as git diff --word-diff marks it.
 		wantContains(t, "poll stdout", r.stdout, "on the API{+ in eu-west-1+}.")
 		r = mustRun(t, exitOK, cfg, "diff", "acme/abc123", "2", "3")
-		wantContains(t, "diff 2→3", r.stdout, "updates[u1].body:\n  We are investigating elevated error rates on the API{+ in eu-west-1+}.\n")
+		wantContains(t, "diff 2→3", r.stdout, "updates[u1].body (Investigating · ", "  We are investigating elevated error rates on the API{+ in eu-west-1+}.\n")
 	})
 
 	inc.Status, inc.UpdatedAt, inc.ResolvedAt = "resolved", at(90), ptr(at(90))

@@ -45,6 +45,9 @@ type changeSet struct {
 	To      int            `json:"to"`
 	Summary string         `json:"summary"`
 	Changes []model.Change `json:"changes"`
+	// incs are the two versions, the later first (nil for version 0), whose updates the
+	// printed change set names by status and time.
+	incs []*model.Incident
 }
 
 // archiveReader is what the browse commands read: the archive file itself, or, while the
@@ -148,7 +151,7 @@ func (l localReader) Diff(_ context.Context, source, id string, from, to int) (*
 		return nil, err
 	}
 	changes := diff.Changes(before, after)
-	return &changeSet{From: from, To: to, Summary: diff.Summary(changes), Changes: changes}, nil
+	return &changeSet{From: from, To: to, Summary: diff.Summary(changes), Changes: changes, incs: []*model.Incident{after, before}}, nil
 }
 
 func timeOf(t *time.Time) time.Time {
@@ -289,8 +292,22 @@ func (a *apiClient) Diff(ctx context.Context, source, id string, from, to int) (
 		q.Set("to", strconv.Itoa(to))
 	}
 	var cs changeSet
-	_, err := a.call(ctx, http.MethodGet, "/api/v1/incidents/"+url.PathEscape(source)+"/"+url.PathEscape(id)+"/diff?"+q.Encode(), &cs)
-	return &cs, err
+	base := "/api/v1/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(id)
+	if _, err := a.call(ctx, http.MethodGet, base+"/diff?"+q.Encode(), &cs); err != nil {
+		return &cs, err
+	}
+	// The updates of both versions, so the printed changes can say which update each is.
+	for _, n := range []int{cs.To, cs.From} {
+		if n < 1 {
+			continue
+		}
+		var v struct{ Updates []model.Update }
+		if _, err := a.call(ctx, http.MethodGet, base+"/versions/"+strconv.Itoa(n), &v); err != nil {
+			return &cs, err
+		}
+		cs.incs = append(cs.incs, &model.Incident{Updates: v.Updates})
+	}
+	return &cs, nil
 }
 
 // Poll asks the daemon to poll a source now and returns the incidents that changed.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -133,4 +135,87 @@ func FormatDuration(d time.Duration) string {
 		return fmt.Sprintf("%dh", hours)
 	}
 	return fmt.Sprintf("%dm", mins)
+}
+
+// TimeLayout is how every page, message and command shows a time to a person:
+// "2026-07-01 17:39 UTC". Machine answers (the JSON API, the Atom timestamps) keep
+// RFC 3339.
+const TimeLayout = "2006-01-02 15:04 UTC"
+
+// TimeLayoutSeconds is TimeLayout to the second, for observation times: "what did the
+// page say at 14:05" is answered to the second.
+const TimeLayoutSeconds = "2006-01-02 15:04:05 UTC"
+
+// FormatTime writes t for people, in UTC (TimeLayout); a zero t reads "".
+func FormatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(TimeLayout)
+}
+
+// isTimeField reports whether a change field holds a time (an RFC 3339 value).
+func isTimeField(field string) bool {
+	switch field {
+	case FieldStartedAt, FieldResolvedAt, FieldScheduledFor, FieldScheduledUntil, FieldPostmortemPublishedAt:
+		return true
+	}
+	return false
+}
+
+// readable is c as people read it: the RFC 3339 values of a time field written with
+// FormatTime. A value that does not parse is left as it is.
+func readable(c model.Change) model.Change {
+	if !isTimeField(c.Field) {
+		return c
+	}
+	conv := func(p *string) *string {
+		if p == nil {
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339, *p)
+		if err != nil {
+			return p
+		}
+		s := FormatTime(t)
+		return &s
+	}
+	c.Before, c.After = conv(c.Before), conv(c.After)
+	return c
+}
+
+// UpdateCaption says which update an update is, as people know it: its status and when
+// it was posted ("Investigating · 2026-07-01 17:39 UTC"), either left out when unknown.
+// The status is vendor text: escape the caption for the medium it goes to.
+func UpdateCaption(u *model.Update) string {
+	var parts []string
+	if s := normSpace(word(string(u.Status))); s != "" {
+		r, n := utf8.DecodeRuneInString(s)
+		parts = append(parts, string(unicode.ToUpper(r))+s[n:])
+	}
+	if t := FormatTime(u.PostedAt); t != "" {
+		parts = append(parts, t)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// caption is the caption of the update a change field names ("updates[<id>]…"), looked
+// up in incs in order (the version after the change, then the one before, for an update
+// the change removed); "" for any other field or an update none of them lists.
+func caption(field string, incs []*model.Incident) string {
+	id, _, ok := updateField(field)
+	if !ok {
+		return ""
+	}
+	for _, inc := range incs {
+		if inc == nil {
+			continue
+		}
+		for i := range inc.Updates {
+			if inc.Updates[i].ID == id {
+				return UpdateCaption(&inc.Updates[i])
+			}
+		}
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +121,73 @@ func TestFormatDuration(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestUpdateCaptions: a change to an update says which update it is, its status and
+// posted time, in every rendering; time fields read in the one human format.
+func TestUpdateCaptions(t *testing.T) {
+	s := func(v string) *string { return &v }
+	after := &model.Incident{Updates: []model.Update{
+		{ID: "d1u1", Status: model.StatusInvestigating, PostedAt: ts("2025-03-04T17:39:00Z"), Body: "Looking <now>."},
+	}}
+	before := &model.Incident{Updates: []model.Update{
+		{ID: "d1u1", Status: model.StatusInvestigating, PostedAt: ts("2025-03-04T17:39:00Z"), Body: "Looking."},
+		{ID: "d1u0", Status: "in_progress", PostedAt: ts("2025-03-04T17:30:00Z"), Body: "Gone."},
+	}}
+	changes := []model.Change{
+		{Field: "updates[d1u1].body", Before: s("Looking."), After: s("Looking <now>.")},
+		{Field: "updates[d1u0]", Before: s("Gone.")},
+		{Field: "updates[zz]", After: s("Unknown to both.")},
+		{Field: FieldStartedAt, Before: s("2025-03-04T17:00:00Z"), After: s("2025-03-04T16:55:30Z")},
+	}
+	tests := []struct {
+		name string
+		got  string
+		want []string
+	}{
+		{"html", string(HTML(changes, after, before)), []string{
+			`Update edited <span class="chg-note">· Investigating · 2025-03-04 17:39 UTC</span> <code class="chg-key">updates[d1u1].body</code>`,
+			`Update removed <span class="chg-note">· In progress · 2025-03-04 17:30 UTC</span>`,
+			`New update <code class="chg-key">updates[zz]</code>`,
+			`2025-03-04 17:00 UTC</del>`, `2025-03-04 16:55 UTC</ins>`,
+		}},
+		{"text", Text(changes, after, before), []string{
+			"updates[d1u1].body (Investigating · 2025-03-04 17:39 UTC):\n",
+			"updates[d1u0] (In progress · 2025-03-04 17:30 UTC):\n",
+			"updates[zz]:\n",
+			"  Before: 2025-03-04 17:00 UTC\n  After: 2025-03-04 16:55 UTC\n",
+		}},
+		{"mrkdwn", Mrkdwn(changes, 0, "", after, before), []string{
+			"*Update edited* · Investigating · 2025-03-04 17:39 UTC: ",
+			"*Update removed* · In progress · 2025-03-04 17:30 UTC: ",
+			"*New update*: ",
+			"*Started*: ~2025-03-04 17:00 UTC~ → *2025-03-04 16:55 UTC*",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, w := range tt.want {
+				if !strings.Contains(tt.got, w) {
+					t.Errorf("got\n%s\nwant it to contain %q", tt.got, w)
+				}
+			}
+		})
+	}
+}
+
+func TestFormatTime(t *testing.T) {
+	tests := []struct {
+		in   time.Time
+		want string
+	}{
+		{time.Time{}, ""},
+		{ts("2025-03-04T17:39:59Z"), "2025-03-04 17:39 UTC"},
+		{ts("2025-03-04T17:39:00+02:00"), "2025-03-04 15:39 UTC"},
+	}
+	for _, tt := range tests {
+		if got := FormatTime(tt.in); got != tt.want {
+			t.Errorf("FormatTime(%v): got %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -31,7 +31,11 @@ import (
 // U+FFFD. Line breaks are kept as newlines: the value elements (<dd class="txt">) are
 // meant for white-space: pre-wrap, so the output has no newline inside them. An empty
 // change set renders as <p class="chg-none">No changes.</p>.
-func HTML(changes []model.Change) template.HTML {
+//
+// incs are the versions the change set lies between, the one after it first: given
+// them, a change to an update says which update it is (UpdateCaption) in a
+// <span class="chg-note"> after the label. Time values read as FormatTime writes them.
+func HTML(changes []model.Change, incs ...*model.Incident) template.HTML {
 	var b strings.Builder
 	if len(changes) == 0 {
 		b.WriteString(`<p class="chg-none">No changes.</p>` + "\n")
@@ -39,6 +43,7 @@ func HTML(changes []model.Change) template.HTML {
 	}
 	b.WriteString(`<div class="changes">` + "\n")
 	for _, c := range changes {
+		c = readable(c)
 		kind := "chg-edit"
 		switch {
 		case c.Before == nil:
@@ -49,6 +54,9 @@ func HTML(changes []model.Change) template.HTML {
 		b.WriteString(`<div class="chg ` + kind + `">` + "\n")
 		b.WriteString(`<h3 class="chg-h">`)
 		b.WriteString(htmlText(htmlLabel(c)))
+		if note := caption(c.Field, incs); note != "" {
+			b.WriteString(` <span class="chg-note">· ` + htmlText(note) + `</span>`)
+		}
 		b.WriteString(` <code class="chg-key">`)
 		b.WriteString(htmlText(c.Field))
 		b.WriteString("</code></h3>\n")

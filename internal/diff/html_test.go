@@ -27,7 +27,7 @@ func TestHTML(t *testing.T) {
 		{"not present", model.Change{Field: "impact", After: s("major")},
 			[]string{`<dt>Before</dt><dd class="none">not present</dd>`, `<dt>After</dt><dd><ins><span class="vh">added: </span>major</ins></dd>`}},
 		{"removed", model.Change{Field: "resolved_at", Before: s("2025-03-04T16:00:00Z")},
-			[]string{`<dd><del><span class="vh">removed: </span>2025-03-04T16:00:00Z</del></dd>`, `<dd class="none">removed</dd>`}},
+			[]string{`<dd><del><span class="vh">removed: </span>2025-03-04 16:00 UTC</del></dd>`, `<dd class="none">removed</dd>`}},
 		{"empty", model.Change{Field: "updates[u9]", After: s("")}, []string{`<dd class="none">(empty)</dd>`}},
 		{"word diff", model.Change{Field: "title", Before: s("Some users affected"), After: s("All users affected"),
 			Ops: Words("Some users affected", "All users affected")},

@@ -19,10 +19,19 @@ import (
 // whitespace is left out. Control
 // characters other than tab and newline are shown escaped (\x1b), so vendor text can
 // never drive the terminal. An empty change set renders as "".
-func Text(changes []model.Change) string {
+//
+// incs are the versions the change set lies between, the one after it first: given
+// them, a change to an update says which update it is after its field name
+// ("updates[d1u1].body (Investigating · 2026-07-01 17:39 UTC):"). Time values read as
+// FormatTime writes them.
+func Text(changes []model.Change, incs ...*model.Incident) string {
 	var b strings.Builder
 	for _, c := range changes {
+		c = readable(c)
 		b.WriteString(terminalSafe(c.Field))
+		if note := caption(c.Field, incs); note != "" {
+			b.WriteString(" (" + terminalSafe(note) + ")")
+		}
 		b.WriteString(":\n  Before: ")
 		b.WriteString(textValueOf(c.Before, "not present"))
 		b.WriteString("\n  After: ")
@@ -97,13 +106,23 @@ const zwsp = "\u200b"
 // limit <= 0 means none), it is cut after the last word that fits, open markers are
 // closed, and "… <moreURL|full diff>" ends it (plain "…" when moreURL is ""), all within
 // limit. An empty change set renders as "".
-func Mrkdwn(changes []model.Change, limit int, moreURL string) string {
+//
+// incs are the versions the change set lies between, the one after it first: given
+// them, a change to an update says which update it is after its label ("*Update
+// edited* · Investigating · 2026-07-01 17:39 UTC: …"). Time values read as FormatTime
+// writes them.
+func Mrkdwn(changes []model.Change, limit int, moreURL string, incs ...*model.Incident) string {
 	var w mrkdwnWriter
 	for i, c := range changes {
+		c = readable(c)
 		if i > 0 {
 			w.write("\n")
 		}
-		w.write("*" + label(c) + "*: ")
+		w.write("*" + label(c) + "*")
+		if note := caption(c.Field, incs); note != "" {
+			w.write(" · " + EscapeMrkdwn(note))
+		}
+		w.write(": ")
 		start := len(w.buf)
 		switch {
 		case len(c.Ops) > 0:

@@ -177,7 +177,7 @@ func TestMrkdwn(t *testing.T) {
 			"*Status*: ~monitoring~ → *resolved*"},
 		{"new field", []model.Change{{Field: "impact", After: s("major")}}, "*Impact*: *major*"},
 		{"removed field", []model.Change{{Field: "resolved_at", Before: s("2025-03-04T16:00:00Z")}},
-			"*Resolved*: ~2025-03-04T16:00:00Z~"},
+			"*Resolved*: ~2025-03-04 16:00 UTC~"},
 		{"update labels", []model.Change{
 			{Field: "updates[a]", After: s("x"), Ops: Words("", "x")},
 			{Field: "updates[b]", Before: s("y"), Ops: Words("y", "")},

@@ -37,19 +37,20 @@ const (
 //	  … failures for [-some -]users{+ in North America+}. Connectors [-are not affected-]{+may fail to reconnect+}.
 //
 // Every other change reads as Text writes it ("Before: …" / "After: …"; "not present" and
-// "removed" for a field that appears or goes). note, when not nil, gives a field a note
-// shown after its name ("updates[d1u1].body (Investigating · 17:39 UTC):"); "" for none.
+// "removed" for a field that appears or goes). Given incs (the version after the change,
+// then the one before), a change to an update says which update it is after its field
+// name ("updates[d1u1].body (Investigating · 2026-07-01 17:39 UTC):"), and time fields
+// read as FormatTime writes them.
 // Lines after the first are indented like the first. Vendor text can never drive the
 // terminal: control characters are dropped from word diffs and shown escaped (\x1b)
 // elsewhere. An empty change set renders as "".
-func Terminal(changes []model.Change, s Style, note func(field string) string) string {
+func Terminal(changes []model.Change, s Style, incs ...*model.Incident) string {
 	var b strings.Builder
 	for _, c := range changes {
+		c = readable(c)
 		b.WriteString(terminalSafe(c.Field))
-		if note != nil {
-			if n := note(c.Field); n != "" {
-				b.WriteString(" (" + terminalSafe(n) + ")")
-			}
+		if note := caption(c.Field, incs); note != "" {
+			b.WriteString(" (" + terminalSafe(note) + ")")
 		}
 		b.WriteString(":\n")
 		if len(c.Ops) > 0 && c.Before != nil && c.After != nil {

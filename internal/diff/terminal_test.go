@@ -15,7 +15,7 @@ func TestTerminalGolden(t *testing.T) {
 			style Style
 		}{{"plain", Plain}, {"color", Color}} {
 			t.Run(tc.name+"/"+st.name, func(t *testing.T) {
-				checkGolden(t, "terminal_"+st.name+"_"+tc.name, Terminal(Changes(tc.before, tc.after), st.style, nil))
+				checkGolden(t, "terminal_"+st.name+"_"+tc.name, Terminal(Changes(tc.before, tc.after), st.style))
 			})
 		}
 	}
@@ -23,7 +23,7 @@ func TestTerminalGolden(t *testing.T) {
 	var b strings.Builder
 	for _, e := range realEdits(t) {
 		before, after := e.Before, e.After
-		fmt.Fprintf(&b, "== %s\n%s\n", e.Name, Terminal([]model.Change{{Field: "updates[x].body", Before: &before, After: &after, Ops: Words(before, after)}}, Plain, nil))
+		fmt.Fprintf(&b, "== %s\n%s\n", e.Name, Terminal([]model.Change{{Field: "updates[x].body", Before: &before, After: &after, Ops: Words(before, after)}}, Plain))
 	}
 	checkGolden(t, "terminal_real", b.String())
 }

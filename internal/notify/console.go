@@ -53,10 +53,10 @@ func (c *Console) Send(_ context.Context, n *Notification) (Receipt, error) {
 			// A first version's diff is every field against "not present": say what the
 			// page says instead; `watcher diff` still shows it field by field.
 			u := inc.Updates[len(inc.Updates)-1]
-			fmt.Fprintf(&b, "%s (%s): %s\n", u.Status, u.PostedAt.UTC().Format("2006-01-02 15:04Z"), u.Body)
+			fmt.Fprintf(&b, "%s (%s): %s\n", u.Status, diff.FormatTime(u.PostedAt), u.Body)
 		default:
 			fmt.Fprintf(&b, "Change %d: %s\n", n.Version.N, n.Version.Summary)
-			b.WriteString(diff.Terminal(n.Version.Changes, TerminalStyle(c.W), nil))
+			b.WriteString(diff.Terminal(n.Version.Changes, TerminalStyle(c.W), &n.Version.Incident))
 		}
 		if inc.URL != "" {
 			fmt.Fprintf(&b, "Vendor page: %s\n", inc.URL)

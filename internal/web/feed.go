@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -139,7 +138,7 @@ func (s *Server) atomEntry(c change, origin, host string) atomEntry {
 	content.WriteString(` <a href="` + html.EscapeString(link) + `">View change ` + strconv.Itoa(c.v.N) + "</a></p>\n")
 	// A feed reader has no stylesheet to hide the cues for screen readers with; <del> and
 	// <ins> say it there.
-	content.WriteString(hiddenCues.Replace(string(diff.HTML(c.v.Changes))))
+	content.WriteString(hiddenCues.Replace(string(s.changeHTML(src, c.info.ID, c.v))))
 	return atomEntry{
 		ID:        "tag:" + host + "," + c.v.ObservedAt.UTC().Format(time.DateOnly) + ":" + src + "/" + model.URLID(c.info.ID) + "/" + strconv.Itoa(c.v.N),
 		Title:     s.title(src) + ": " + titleOf(inc),

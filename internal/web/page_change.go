@@ -5,8 +5,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 // changeView is the "what changed" view of one change.
@@ -50,7 +52,7 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 		N: n, Of: latest.N,
 		At:       s.stampSeconds(v.ObservedAt),
 		Summary:  v.Summary,
-		Changes:  diff.HTML(v.Changes),
+		Changes:  s.changeHTML(source, id, v),
 		Compare:  s.comparePath(source, id, n-1, n),
 		Evidence: s.prefix + "/api/v1/sources/" + url.PathEscape(source) + "/snapshots?at=" + url.QueryEscape(v.ObservedAt.UTC().Format(timeLayout)),
 	}
@@ -67,4 +69,20 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 			{title, cv.IncidentURL}},
 		Data: cv,
 	})
+}
+
+// changeHTML is the change set of version v as diff.HTML renders it, each change to an
+// update captioned with that update's status and time: from v, and, when the change
+// set removes an update, from the version before (read only then).
+func (s *Server) changeHTML(source, id string, v *model.Version) template.HTML {
+	incs := []*model.Incident{&v.Incident}
+	for _, c := range v.Changes {
+		if c.After == nil && strings.HasPrefix(c.Field, "updates[") && v.N > 1 {
+			if prev, err := s.store.Version(source, id, v.N-1); err == nil {
+				incs = append(incs, &prev.Incident)
+			}
+			break
+		}
+	}
+	return diff.HTML(v.Changes, incs...)
 }

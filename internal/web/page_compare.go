@@ -112,7 +112,7 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 		cv.FromAt = s.stampSeconds(v.ObservedAt)
 	}
 	changes := diff.Changes(before, &after.Incident)
-	cv.Summary, cv.Changes = diff.Summary(changes), diff.HTML(changes)
+	cv.Summary, cv.Changes = diff.Summary(changes), diff.HTML(changes, &after.Incident, before)
 	if from == 0 {
 		cv.Swap = ""
 	}

@@ -3,13 +3,15 @@ package web
 import (
 	"strconv"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/diff"
 )
 
 // stamp is a time as pages show it: in UTC, with a hint of how long ago it was (or how
 // far ahead), computed on the server from Options.Now so that a page needs no script.
 type stamp struct {
 	ISO string // RFC 3339, for <time datetime>
-	Abs string // 2026-07-01 12:00 UTC
+	Abs string // 2026-07-01 12:00 UTC (diff.FormatTime, as every message and command)
 	Rel string // 3h ago, in 2d, just now
 }
 
@@ -22,7 +24,7 @@ func (s *Server) stamp(t time.Time) stamp {
 		return stamp{}
 	}
 	t = t.UTC()
-	return stamp{ISO: t.Format(time.RFC3339), Abs: t.Format("2006-01-02 15:04 UTC"), Rel: relative(t, s.now())}
+	return stamp{ISO: t.Format(time.RFC3339), Abs: diff.FormatTime(t), Rel: relative(t, s.now())}
 }
 
 // stampSeconds is stamp with seconds, for observation times: "what did the page say at
@@ -30,7 +32,7 @@ func (s *Server) stamp(t time.Time) stamp {
 func (s *Server) stampSeconds(t time.Time) stamp {
 	st := s.stamp(t)
 	if !st.IsZero() {
-		st.Abs = t.UTC().Format("2006-01-02 15:04:05 UTC")
+		st.Abs = t.UTC().Format(diff.TimeLayoutSeconds)
 	}
 	return st
 }

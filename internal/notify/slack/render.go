@@ -127,7 +127,7 @@ func reply(n *notify.Notification, webhook bool) message {
 			blocks = append(blocks, section(postmortemText(ch.postmortem, postmortemLimit, n.Link)))
 		}
 		if len(ch.rest) > 0 {
-			blocks = append(blocks, section(diff.Mrkdwn(ch.rest, diffLimit, n.Link)))
+			blocks = append(blocks, section(diff.Mrkdwn(ch.rest, diffLimit, n.Link, &n.Version.Incident)))
 		}
 	}
 	if l := links(n); len(l) > 0 {

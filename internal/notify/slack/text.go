@@ -152,12 +152,7 @@ func vendorURL(u string) string {
 }
 
 // when writes a time for people in any time zone: UTC, to the minute.
-func when(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
-}
+func when(t time.Time) string { return diff.FormatTime(t) }
 
 // words writes a status or impact as people read it: "in_progress" → "in progress".
 func words(s string) string { return strings.ReplaceAll(s, "_", " ") }
