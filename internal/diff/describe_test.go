@@ -147,8 +147,8 @@ func TestUpdateCaptions(t *testing.T) {
 		want []string
 	}{
 		{"html", string(HTML(changes, after, before)), []string{
-			`Update edited <span class="chg-note">· Investigating · 2025-03-04 17:39 UTC</span> <code class="chg-key">updates[d1u1].body</code>`,
-			`Update removed <span class="chg-note">· In progress · 2025-03-04 17:30 UTC</span>`,
+			`Update edited <span class="chg-note"><span class="sep" aria-hidden="true">· </span>Investigating · 2025-03-04 17:39 UTC</span> <code class="chg-key">updates[d1u1].body</code>`,
+			`Update removed <span class="chg-note"><span class="sep" aria-hidden="true">· </span>In progress · 2025-03-04 17:30 UTC</span>`,
 			`New update <code class="chg-key">updates[zz]</code>`,
 			`2025-03-04 17:00 UTC</del>`, `2025-03-04 16:55 UTC</ins>`,
 		}},

@@ -34,7 +34,8 @@ import (
 //
 // incs are the versions the change set lies between, the one after it first: given
 // them, a change to an update says which update it is (UpdateCaption) in a
-// <span class="chg-note"> after the label. Time values read as FormatTime writes them.
+// <span class="chg-note"> after the label, which a "· " (<span class="sep">) parts from
+// it where no stylesheet sets the note on a line of its own. Time values read as FormatTime writes them.
 func HTML(changes []model.Change, incs ...*model.Incident) template.HTML {
 	var b strings.Builder
 	if len(changes) == 0 {
@@ -55,7 +56,7 @@ func HTML(changes []model.Change, incs ...*model.Incident) template.HTML {
 		b.WriteString(`<h3 class="chg-h">`)
 		b.WriteString(htmlText(htmlLabel(c)))
 		if note := caption(c.Field, incs); note != "" {
-			b.WriteString(` <span class="chg-note">· ` + htmlText(note) + `</span>`)
+			b.WriteString(` <span class="chg-note"><span class="sep" aria-hidden="true">· </span>` + htmlText(note) + `</span>`)
 		}
 		b.WriteString(` <code class="chg-key">`)
 		b.WriteString(htmlText(c.Field))

@@ -64,7 +64,8 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, http.StatusOK, "change", &pageData{
 		Title: "Change " + strconv.Itoa(n) + " · " + title,
-		Nav:   "overview",
+		Feed:  s.sourceFeedPath(source),
+		JSON:  s.apiIncidentPath(source, id) + "/versions/" + strconv.Itoa(n),
 		Crumbs: []crumb{{"Overview", s.prefix + "/"}, {cv.SourceTitle, cv.SourceURL},
 			{title, cv.IncidentURL}},
 		Data: cv,

@@ -126,7 +126,8 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, http.StatusOK, "compare", &pageData{
 		Title: "Compare versions · " + cv.Title,
-		Nav:   "overview",
+		Feed:  s.sourceFeedPath(source),
+		JSON:  s.apiIncidentPath(source, id) + "/diff?from=" + strconv.Itoa(from) + "&to=" + strconv.Itoa(to),
 		Crumbs: []crumb{{"Overview", s.prefix + "/"}, {cv.SourceTitle, cv.SourceURL},
 			{cv.Title, cv.IncidentURL}},
 		Data: cv,

@@ -69,5 +69,10 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	for _, c := range recent {
 		v.Changes = append(v.Changes, s.changeRow(c))
 	}
-	s.render(w, r, http.StatusOK, "dashboard", &pageData{Title: "Overview", Nav: "overview", Feed: s.prefix + "/feed.atom", Data: v})
+	s.render(w, r, http.StatusOK, "dashboard", &pageData{
+		Title: "Overview", Nav: "overview",
+		Feed: s.prefix + "/feed.atom", JSON: s.prefix + "/api/v1/incidents?open=true",
+		Refresh: refreshFor(len(v.Open)+len(v.Maintenance) > 0),
+		Data:    v,
+	})
 }

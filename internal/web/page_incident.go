@@ -177,11 +177,12 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 		v.Newer = s.incidentPath(source, id) + "#history-h"
 	}
 	s.render(w, r, http.StatusOK, "incident", &pageData{
-		Title:  v.Title + " · " + v.SourceTitle,
-		Nav:    "overview",
-		Feed:   s.sourcePath(source) + "/feed.atom",
-		Crumbs: []crumb{{"Overview", s.prefix + "/"}, {v.SourceTitle, v.SourceURL}},
-		Data:   v,
+		Title:   v.Title + " · " + v.SourceTitle,
+		Feed:    s.sourceFeedPath(source),
+		JSON:    s.apiIncidentPath(source, id),
+		Refresh: refreshFor(inc.Open()),
+		Crumbs:  []crumb{{"Overview", s.prefix + "/"}, {v.SourceTitle, v.SourceURL}},
+		Data:    v,
 	})
 }
 

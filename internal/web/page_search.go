@@ -4,6 +4,7 @@ import (
 	"html"
 	"html/template"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -56,7 +57,11 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
 	if q != "" {
 		title = q + " · Search"
 	}
-	s.render(w, r, http.StatusOK, "search", &pageData{Title: title, Nav: "search", Query: q, Data: v})
+	p := &pageData{Title: title, Nav: "search", Query: q, Data: v}
+	if q != "" {
+		p.JSON = s.prefix + "/api/v1/incidents?q=" + url.QueryEscape(q)
+	}
+	s.render(w, r, http.StatusOK, "search", p)
 }
 
 // snippetRadius is how many bytes of context a snippet keeps either side of a match.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"time"
 
@@ -77,10 +78,11 @@ func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
 		v.Incidents = append(v.Incidents, s.incidentRow(in))
 	}
 	s.render(w, r, http.StatusOK, "source", &pageData{
-		Title:  rows[i].Title,
-		Nav:    "overview",
-		Feed:   s.sourcePath(name) + "/feed.atom",
-		Crumbs: []crumb{{"Overview", s.prefix + "/"}},
-		Data:   v,
+		Title:   rows[i].Title,
+		Feed:    s.sourceFeedPath(name),
+		JSON:    s.prefix + "/api/v1/incidents?source=" + url.QueryEscape(name),
+		Refresh: refreshFor(rows[i].Open > 0),
+		Crumbs:  []crumb{{"Overview", s.prefix + "/"}},
+		Data:    v,
 	})
 }

@@ -78,6 +78,15 @@ var assetVersions = sync.OnceValue(func() map[string]string {
 var templateFuncs = template.FuncMap{
 	"asset": func(name string) string { return "/static/" + name + "?v=" + assetVersions()[name] },
 	"inc":   func(n int) int { return n + 1 },
+	"refreshEvery": func(seconds int) string {
+		if seconds%60 == 0 {
+			if seconds == 60 {
+				return "minute"
+			}
+			return strconv.Itoa(seconds/60) + " minutes"
+		}
+		return strconv.Itoa(seconds) + " seconds"
+	},
 	"plural": func(n int, one, many string) string {
 		if n == 1 {
 			return "1 " + one
@@ -88,15 +97,34 @@ var templateFuncs = template.FuncMap{
 
 // pageData is what the layout needs; Data is the page's own view.
 type pageData struct {
-	Title  string  // the <title>, before " · statuswatch"
-	Nav    string  // the active item of the main navigation: "overview" or "search"
-	Query  string  // the search box's value
-	Feed   string  // the page's Atom feed, announced with <link rel="alternate">
-	Crumbs []crumb // the breadcrumb trail above the heading, when the page is nested
-	Parked int     // parked outbox messages, shown as a banner
-	Prefix string  // the path of BaseURL, before every link
-	Now    stamp   // when the page was rendered
-	Data   any
+	Title string // the <title>, before " · statuswatch"
+	Nav   string // the active item of the main navigation, "overview" or "search", on that page only
+	Query string // the search box's value
+	Feed  string // the page's Atom feed, announced with <link rel="alternate">
+	JSON  string // the page's JSON twin in the API, linked from the footer
+	// Refresh is how often, in seconds, app.js reloads the page while it is shown (0:
+	// never). A meta element carries it, so the page has no inline script.
+	Refresh int
+	Crumbs  []crumb // the breadcrumb trail above the heading, when the page is nested
+	Parked  int     // parked outbox messages, shown as a banner
+	Prefix  string  // the path of BaseURL, before every link
+	Now     stamp   // when the page was rendered
+	Data    any
+}
+
+// How often the pages that follow live data reload themselves: every minute while
+// something they show is open, every five minutes otherwise. Polls run every few
+// minutes, so a shorter interval would only reload the same page.
+const (
+	refreshOpen  = 60
+	refreshQuiet = 300
+)
+
+func refreshFor(open bool) int {
+	if open {
+		return refreshOpen
+	}
+	return refreshQuiet
 }
 
 // crumb is one link of the breadcrumb trail.
@@ -212,3 +240,11 @@ func (s *Server) changePath(source, id string, n int) string {
 func (s *Server) comparePath(source, id string, from, to int) string {
 	return s.incidentPath(source, id) + "/diff?from=" + strconv.Itoa(from) + "&to=" + strconv.Itoa(to)
 }
+
+// The pages' JSON twins in the API.
+
+func (s *Server) apiIncidentPath(source, id string) string {
+	return s.prefix + "/api/v1/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(model.URLID(id))
+}
+
+func (s *Server) sourceFeedPath(source string) string { return s.sourcePath(source) + "/feed.atom" }
