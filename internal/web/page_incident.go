@@ -151,11 +151,11 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 	for i := range updates {
 		u := &updates[i]
 		v.Updates = append(v.Updates, updateView{
-			Status: statusBadge(u.Status), Posted: s.stamp(u.PostedAt), Body: updateHTML(u), Edits: edits[u.ID],
+			Status: statusBadge(u.Status), Posted: s.stamp(u.PostedAt), Body: linkifyHTML(updateHTML(u)), Edits: edits[u.ID],
 		})
 	}
 	if pm := inc.Postmortem; pm != nil {
-		v.Postmortem = &postmortemView{Published: s.stamp(pm.PublishedAt), Body: postmortemHTML(pm)}
+		v.Postmortem = &postmortemView{Published: s.stamp(pm.PublishedAt), Body: linkifyHTML(postmortemHTML(pm))}
 	}
 
 	for i := len(vs) - 1; i >= 0; i-- {

@@ -2,6 +2,8 @@ package web
 
 import (
 	"cmp"
+	"html"
+	"html/template"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +27,7 @@ type incidentRow struct {
 	Versions                       int
 	Removed                        bool
 	LastChanged                    stamp
-	Latest                         string // the newest update, cut short
+	Latest                         template.HTML // the newest update, cut short, its URLs links
 }
 
 // incidentRow builds the row of an archived incident.
@@ -43,7 +45,7 @@ func (s *Server) incidentRow(in *archive.IncidentInfo) incidentRow {
 		LastChanged: s.stamp(in.LastChanged),
 	}
 	if u := newestUpdate(inc.Updates); u != nil {
-		row.Latest = excerpt(u.Body, 220)
+		row.Latest = excerptHTML(u.Body, 220)
 	}
 	return row
 }
@@ -87,18 +89,31 @@ func newestUpdate(updates []model.Update) *model.Update {
 	return out
 }
 
-// excerpt is text on one line, cut at a word to at most n runes with an ellipsis.
-func excerpt(text string, n int) string {
+// excerptHTML is text on one line, cut to at most n runes with an ellipsis: at a word,
+// unless that leaves less than half of n (a short word, then a long URL: "See…" says
+// nothing), when it cuts inside the long word.
+//
+// excerptHTML returns it as HTML, its whole URLs made links; a URL the cut ends inside
+// stays text.
+func excerptHTML(text string, n int) template.HTML {
+	s, inWord := cutExcerpt(text, n)
+	if !inWord {
+		return template.HTML(linkText(s))
+	}
+	i := strings.LastIndexByte(s, ' ') + 1
+	return template.HTML(linkText(s[:i]) + html.EscapeString(s[i:]))
+}
+
+// cutExcerpt is the excerpt as text, and whether it cut inside a word.
+func cutExcerpt(text string, n int) (string, bool) {
 	text = strings.Join(strings.Fields(text), " ")
 	if utf8.RuneCountInString(text) <= n {
-		return text
+		return text, false
 	}
-	cut, count := 0, 0
+	cut, hard, count := 0, 0, 0
 	for i, r := range text {
 		if count == n {
-			if cut == 0 {
-				cut = i // one long word: cut inside it
-			}
+			hard = i
 			break
 		}
 		if unicode.IsSpace(r) {
@@ -106,7 +121,13 @@ func excerpt(text string, n int) string {
 		}
 		count++
 	}
-	return strings.TrimRightFunc(text[:cut], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) + "…"
+	trim := func(s string) string {
+		return strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) })
+	}
+	if s := trim(text[:cut]); utf8.RuneCountInString(s) >= (n+1)/2 {
+		return s + "…", false
+	}
+	return trim(text[:hard]) + "…", true
 }
 
 // sortOpen orders open incidents most severe first, then most recent first.
