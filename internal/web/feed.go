@@ -6,10 +6,12 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -128,7 +130,11 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// atomEntry is one change as a feed entry.
+// atomEntry is one change as a feed entry, titled by what changed ("Resolved: <title>
+// · <source>"). A feed reader has none of our CSS, so the content is HTML that reads
+// without it: the summary and a link to the change view; each update the change added,
+// and a postmortem it published, as the incident page shows them (paragraphs, lists,
+// links); then the other changes field by field, their line breaks as <br>.
 func (s *Server) atomEntry(c change, origin, host string) atomEntry {
 	src, inc := c.info.Source, &c.v.Incident
 	link := origin + s.changePath(src, c.info.ID, c.v.N)
@@ -136,18 +142,113 @@ func (s *Server) atomEntry(c change, origin, host string) atomEntry {
 	content.WriteString("<p>")
 	xml.EscapeText(&content, []byte(c.v.Summary)) // the same escaping HTML needs for text
 	content.WriteString(` <a href="` + html.EscapeString(link) + `">View change ` + strconv.Itoa(c.v.N) + "</a></p>\n")
-	// A feed reader has no stylesheet to hide the cues for screen readers with; <del> and
-	// <ins> say it there.
-	content.WriteString(hiddenCues.Replace(string(s.changeHTML(src, c.info.ID, c.v))))
+	var rest []model.Change
+	var added []*model.Update
+	var pm *model.Postmortem
+	for _, ch := range c.v.Changes {
+		switch {
+		case ch.Before == nil && ch.After != nil && strings.HasPrefix(ch.Field, "updates[") && strings.HasSuffix(ch.Field, "]"):
+			if u := findUpdate(inc, strings.TrimSuffix(strings.TrimPrefix(ch.Field, "updates["), "]")); u != nil {
+				added = append(added, u)
+				continue
+			}
+		case ch.Field == diff.FieldPostmortemBody && ch.Before == nil && inc.Postmortem != nil:
+			pm = inc.Postmortem
+			continue
+		}
+		rest = append(rest, ch)
+	}
+	slices.SortStableFunc(added, func(a, b *model.Update) int { return a.PostedAt.Compare(b.PostedAt) })
+	for _, u := range added {
+		content.WriteString("<h3>New update · " + html.EscapeString(diff.UpdateCaption(u)) + "</h3>\n")
+		content.WriteString(string(linkifyHTML(updateHTML(u))) + "\n")
+	}
+	if pm != nil {
+		content.WriteString("<h3>Postmortem</h3>\n" + string(linkifyHTML(postmortemHTML(pm))) + "\n")
+	}
+	if len(rest) > 0 {
+		// Without our stylesheet the cues for screen readers would show: <del> and <ins>
+		// say it there.
+		content.WriteString(feedBreaks(hiddenCues.Replace(string(s.changeHTML(src, c.info.ID, c.v, rest)))))
+	}
 	return atomEntry{
 		ID:        "tag:" + host + "," + c.v.ObservedAt.UTC().Format(time.DateOnly) + ":" + src + "/" + model.URLID(c.info.ID) + "/" + strconv.Itoa(c.v.N),
-		Title:     s.title(src) + ": " + titleOf(inc),
+		Title:     headline(c.v) + ": " + titleOf(inc) + " · " + s.title(src),
 		Updated:   atomTime(c.v.ObservedAt),
 		Published: atomTime(c.v.ObservedAt),
 		Author:    atomPerson{Name: s.title(src)},
 		Links:     []atomLink{{Rel: "alternate", Type: "text/html", Href: link}},
 		Summary:   c.v.Summary,
 		Content:   atomText{Type: "html", Body: content.String()},
+	}
+}
+
+// headline says what a change did, for a feed entry's title: "New incident", "New
+// maintenance", "Resolved" (or "Completed"), "Postmortem published", a new status
+// ("Identified"), "New update", "Update edited", else "Changed". The most important
+// wins when a change set does several.
+func headline(v *model.Version) string {
+	if v.N == 1 {
+		if v.Incident.Kind == model.KindMaintenance {
+			return "New maintenance"
+		}
+		return "New incident"
+	}
+	var status, added, edited, postmortem, title bool
+	for _, c := range v.Changes {
+		switch {
+		case c.Field == diff.FieldStatus && c.After != nil:
+			status = true
+		case c.Field == diff.FieldPostmortemBody && c.Before == nil:
+			postmortem = true
+		case c.Field == diff.FieldTitle:
+			title = true
+		case strings.HasPrefix(c.Field, "updates["):
+			if strings.HasSuffix(c.Field, "]") && c.Before == nil {
+				added = true
+			} else {
+				edited = true
+			}
+		}
+	}
+	st := v.Incident.Status
+	switch {
+	case status && !st.Open() && st != model.StatusPostmortem:
+		return statusBadge(st).Label
+	case postmortem:
+		return "Postmortem published"
+	case status:
+		return statusBadge(st).Label
+	case added:
+		return "New update"
+	case edited:
+		return "Update edited"
+	case title:
+		return "Title edited"
+	}
+	return "Changed"
+}
+
+// feedBreaks writes the line breaks inside the values of diff.HTML (<dd>…</dd>, which
+// the page shows with white-space: pre-wrap) as <br>, for a reader without our CSS.
+// diff.HTML puts no newline of its own inside a <dd>, and escapes vendor text, so "<dd"
+// and "</dd>" are its markup.
+func feedBreaks(h string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(h, "<dd")
+		if i < 0 {
+			b.WriteString(h)
+			return b.String()
+		}
+		j := strings.Index(h[i:], "</dd>")
+		if j < 0 {
+			b.WriteString(h)
+			return b.String()
+		}
+		b.WriteString(h[:i])
+		b.WriteString(strings.ReplaceAll(h[i:i+j], "\n", "<br>\n"))
+		h = h[i+j:]
 	}
 }
 
@@ -167,4 +268,14 @@ func (s *Server) origin(r *http.Request) (origin, host string) {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host, "localhost"
+}
+
+// findUpdate is the update of inc with the id, or nil.
+func findUpdate(inc *model.Incident, id string) *model.Update {
+	for i := range inc.Updates {
+		if inc.Updates[i].ID == id {
+			return &inc.Updates[i]
+		}
+	}
+	return nil
 }

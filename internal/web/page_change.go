@@ -52,7 +52,7 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 		N: n, Of: latest.N,
 		At:       s.stampSeconds(v.ObservedAt),
 		Summary:  v.Summary,
-		Changes:  s.changeHTML(source, id, v),
+		Changes:  s.changeHTML(source, id, v, v.Changes),
 		Compare:  s.comparePath(source, id, n-1, n),
 		Evidence: s.prefix + "/api/v1/sources/" + url.PathEscape(source) + "/snapshots?at=" + url.QueryEscape(v.ObservedAt.UTC().Format(timeLayout)),
 	}
@@ -72,12 +72,12 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// changeHTML is the change set of version v as diff.HTML renders it, each change to an
-// update captioned with that update's status and time: from v, and, when the change
-// set removes an update, from the version before (read only then).
-func (s *Server) changeHTML(source, id string, v *model.Version) template.HTML {
+// changeHTML is changes, of version v's change set, as diff.HTML renders them, each
+// change to an update captioned with that update's status and time: from v, and, when
+// the change set removes an update, from the version before (read only then).
+func (s *Server) changeHTML(source, id string, v *model.Version, changes []model.Change) template.HTML {
 	incs := []*model.Incident{&v.Incident}
-	for _, c := range v.Changes {
+	for _, c := range changes {
 		if c.After == nil && strings.HasPrefix(c.Field, "updates[") && v.N > 1 {
 			if prev, err := s.store.Version(source, id, v.N-1); err == nil {
 				incs = append(incs, &prev.Incident)
@@ -85,5 +85,5 @@ func (s *Server) changeHTML(source, id string, v *model.Version) template.HTML {
 			break
 		}
 	}
-	return diff.HTML(v.Changes, incs...)
+	return diff.HTML(changes, incs...)
 }
