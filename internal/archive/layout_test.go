@@ -104,9 +104,9 @@ func TestLayout1(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantSrcs := []SourceInfo{
-		{Name: "acme", Incidents: 3},
+		{Name: "acme", Incidents: 3, FirstPoll: at(0)},
 		{Name: "broken", Failures: 3, LastError: "HTTP 503", Down: true},
-		{Name: "feed", Incidents: 1},
+		{Name: "feed", Incidents: 1, FirstPoll: at(0)},
 	}
 	if !reflect.DeepEqual(srcs, wantSrcs) {
 		t.Errorf("Sources: got %+v, want %+v", srcs, wantSrcs)

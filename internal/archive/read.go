@@ -57,6 +57,10 @@ type SourceInfo struct {
 	Failures  int    // consecutive failed polls
 	LastError string // of the latest failure while Failures > 0
 	Down      bool   // the failures reached the threshold and were announced
+	// FirstPoll is the observation time of the source's first poll (zero if unknown; in
+	// an archive written before it was kept, a time just after it): the incidents of that
+	// poll were archived as found, not seen appearing.
+	FirstPoll time.Time
 }
 
 // Sources lists every source with something archived, by name. A source renamed or
@@ -71,6 +75,9 @@ func (s *Store) Sources() ([]SourceInfo, error) {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			info := SourceInfo{Name: string(name), Failures: h.Failures, LastError: h.LastError, Down: h.Down}
+			if raw := get(sub(src, bucketState), keyFirst); raw != nil {
+				info.FirstPoll, _ = time.Parse(time.RFC3339Nano, string(raw)) // unparsable: unknown
+			}
 			if inc := src.Bucket(bucketIncidents); inc != nil {
 				info.Incidents = inc.Stats().KeyN
 			}

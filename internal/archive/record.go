@@ -300,7 +300,9 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 	}
 	w := r.writer(tx, src, &res)
 	if p.firstPoll {
-		if err := w.state.Put(keyFirst, []byte(r.now.Format(time.RFC3339Nano))); err != nil {
+		// The first poll's observation time: the version 1 of every incident it archived
+		// has it, which is how listings tell them from incidents seen appearing.
+		if err := w.state.Put(keyFirst, []byte(r.at.Format(time.RFC3339Nano))); err != nil {
 			return res, err
 		}
 	}

@@ -109,9 +109,13 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 	}
 	f.Updated = atomTime(s.now())
 	if len(changes) > 0 {
-		f.Updated = atomTime(changes[0].v.ObservedAt)
+		f.Updated = atomTime(changes[0].at())
 	}
 	for _, c := range changes {
+		if c.sight != nil {
+			f.Entries = append(f.Entries, s.sightEntry(c.sight, origin, host))
+			continue
+		}
 		f.Entries = append(f.Entries, s.atomEntry(c, origin, host))
 	}
 
@@ -179,6 +183,35 @@ func (s *Server) atomEntry(c change, origin, host string) atomEntry {
 		Author:    atomPerson{Name: s.title(src)},
 		Links:     []atomLink{{Rel: "alternate", Type: "text/html", Href: link}},
 		Summary:   c.v.Summary,
+		Content:   atomText{Type: "html", Body: content.String()},
+	}
+}
+
+// sightListed is how many of a first poll's incidents its feed entry names.
+const sightListed = 50
+
+// sightEntry is a source's first poll as one feed entry: what it archived, each incident
+// linked, not one "new incident" entry each. Its id names the source's first poll.
+func (s *Server) sightEntry(g *firstSight, origin, host string) atomEntry {
+	src := g.Source
+	var content strings.Builder
+	content.WriteString("<p>" + html.EscapeString(firstSightSummary(len(g.Incidents))) + "</p>\n<ul>\n")
+	for _, in := range g.Incidents[:min(sightListed, len(g.Incidents))] {
+		content.WriteString(`<li><a href="` + html.EscapeString(origin+s.incidentPath(src, in.ID)) + `">` + html.EscapeString(titleOf(&in.Latest)) + "</a> · " +
+			html.EscapeString(statusBadge(in.Latest.Status).Label) + "</li>\n")
+	}
+	content.WriteString("</ul>\n")
+	if more := len(g.Incidents) - sightListed; more > 0 {
+		content.WriteString(`<p><a href="` + html.EscapeString(origin+s.sourcePath(src)) + `">` + plural(more, "more incident") + "</a></p>\n")
+	}
+	return atomEntry{
+		ID:        "tag:" + host + "," + g.At.UTC().Format(time.DateOnly) + ":" + src + "/first-sight",
+		Title:     "Archived on first sight: " + plural(len(g.Incidents), "incident") + " · " + s.title(src),
+		Updated:   atomTime(g.At),
+		Published: atomTime(g.At),
+		Author:    atomPerson{Name: s.title(src)},
+		Links:     []atomLink{{Rel: "alternate", Type: "text/html", Href: origin + s.sourcePath(src)}},
+		Summary:   firstSightSummary(len(g.Incidents)),
 		Content:   atomText{Type: "html", Body: content.String()},
 	}
 }

@@ -30,6 +30,7 @@ func TestFeedEntries(t *testing.T) {
 	v5 := clone(v4)
 	v5.Status = model.StatusPostmortem
 	v5.Postmortem.Body += "\n- three"
+	e.record("acme", t0.Add(-time.Minute), nil) // the first poll: nothing on the page
 	for i, inc := range []model.Incident{v1, v2, v3, v4, v5} {
 		e.record("acme", t0.Add(time.Duration(i)*time.Minute), []model.Incident{inc})
 	}

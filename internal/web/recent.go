@@ -5,28 +5,97 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 // change is one archived version of an incident, the change that made it, as the
-// dashboard and the Atom feeds list them.
+// dashboard and the Atom feeds list them; or, when sight is set, the incidents a
+// source's first poll archived, which stand as one item.
 type change struct {
-	info *archive.IncidentInfo
-	v    *model.Version
+	info  *archive.IncidentInfo
+	v     *model.Version
+	sight *firstSight
+}
+
+// at is when the change was observed.
+func (c change) at() time.Time {
+	if c.sight != nil {
+		return c.sight.At
+	}
+	return c.v.ObservedAt
+}
+
+// firstSight is what a source's first poll archived: the incidents already on the page
+// when statuswatch first read it. Their version 1 says when they were archived, not that
+// they appeared, so listings show them as one line per source, never as new.
+type firstSight struct {
+	Source    string
+	At        time.Time               // the first poll's observation time
+	Incidents []*archive.IncidentInfo // most recent first
+}
+
+// firstSights finds, per source of infos, the incidents of its first poll: those whose
+// version 1 was observed when the source's first incidents were, provided that was on
+// its first poll (a page that listed nothing at first had none).
+func (s *Server) firstSights(infos []archive.IncidentInfo) (map[string]*firstSight, error) {
+	sources, err := s.store.Sources()
+	if err != nil {
+		return nil, err
+	}
+	firstPoll := make(map[string]time.Time, len(sources))
+	for _, src := range sources {
+		firstPoll[src.Name] = src.FirstPoll
+	}
+	out := map[string]*firstSight{}
+	for i := range infos {
+		in := &infos[i]
+		g := out[in.Source]
+		switch {
+		case g == nil || in.FirstSeen.Before(g.At):
+			out[in.Source] = &firstSight{Source: in.Source, At: in.FirstSeen, Incidents: []*archive.IncidentInfo{in}}
+		case in.FirstSeen.Equal(g.At):
+			g.Incidents = append(g.Incidents, in)
+		}
+	}
+	for name, g := range out {
+		// An archive written before the first poll's time was kept has no FirstPoll, or
+		// one a moment after it (when it was recorded).
+		if fp := firstPoll[name]; !fp.IsZero() && g.At.After(fp) {
+			delete(out, name)
+			continue
+		}
+		slices.SortFunc(g.Incidents, func(a, b *archive.IncidentInfo) int { return compareKeys(keyOf(a), keyOf(b)) })
+	}
+	return out, nil
+}
+
+// has reports whether v is an incident's version 1 from its source's first poll.
+func (g *firstSight) has(v *model.Version) bool {
+	return g != nil && v.N == 1 && v.ObservedAt.Equal(g.At)
 }
 
 // recentChanges returns the n most recent changes among the incidents of infos, newest
-// first. The archive keeps no index of versions by time, but it need not: the n most
-// recent changes all belong to the n most recently changed incidents (any other incident
-// has n changes newer than its latest). So it merges, newest first, the version histories
-// of those n incidents, reading one version at a time: at most 2n short reads, however
-// large the archive.
+// first, each source's first poll as one item. The archive keeps no index of versions by
+// time, but it need not: the n most recent changes all belong to the n most recently
+// changed incidents (any other incident has n changes newer than its latest), leaving
+// out those whose only version is of a first poll. So it merges, newest first, the
+// version histories of those n incidents, reading one version at a time: at most 2n
+// short reads, however large the archive.
 func (s *Server) recentChanges(infos []archive.IncidentInfo, n int) ([]change, error) {
+	sights, err := s.firstSights(infos)
+	if err != nil {
+		return nil, err
+	}
 	cands := make([]*archive.IncidentInfo, 0, len(infos))
 	for i := range infos {
-		cands = append(cands, &infos[i])
+		in := &infos[i]
+		if g := sights[in.Source]; in.Versions == 1 && g != nil && in.FirstSeen.Equal(g.At) {
+			continue
+		}
+		cands = append(cands, in)
 	}
 	slices.SortFunc(cands, func(a, b *archive.IncidentInfo) int {
 		return cmp.Or(b.LastChanged.Compare(a.LastChanged), strings.Compare(a.Source, b.Source), strings.Compare(a.ID, b.ID))
@@ -39,7 +108,7 @@ func (s *Server) recentChanges(infos []archive.IncidentInfo, n int) ([]change, e
 		if err != nil {
 			return nil, err
 		}
-		heads = append(heads, change{in, v})
+		heads = append(heads, change{info: in, v: v})
 	}
 	var out []change
 	for len(out) < n && len(heads) > 0 {
@@ -50,7 +119,9 @@ func (s *Server) recentChanges(infos []archive.IncidentInfo, n int) ([]change, e
 			}
 		}
 		c := heads[best]
-		out = append(out, c)
+		if !sights[c.info.Source].has(c.v) {
+			out = append(out, c)
+		}
 		if c.v.N == 1 {
 			heads = slices.Delete(heads, best, best+1)
 			continue
@@ -63,9 +134,24 @@ func (s *Server) recentChanges(infos []archive.IncidentInfo, n int) ([]change, e
 		if err != nil {
 			return nil, err
 		}
-		heads[best] = change{c.info, prev}
+		heads[best] = change{info: c.info, v: prev}
 	}
-	return out, nil
+	for _, g := range sights {
+		out = append(out, change{sight: g})
+	}
+	slices.SortStableFunc(out, func(a, b change) int {
+		return cmp.Or(b.at().Compare(a.at()), cmp.Compare(sightRank(a), sightRank(b)))
+	})
+	return out[:min(n, len(out))], nil
+}
+
+// sightRank orders a first poll after the changes observed at the same time, and first
+// polls by source.
+func sightRank(c change) string {
+	if c.sight == nil {
+		return ""
+	}
+	return "\xff" + c.sight.Source
 }
 
 // changeRow is a change as the dashboard lists it, under the incident's current title
@@ -77,15 +163,29 @@ type changeRow struct {
 	N                              int
 	URL                            string // the change view
 	Summary                        string
-	New                            bool // version 1: the incident appeared
+	FirstSight                     bool // the incidents of the source's first poll, as one row
 }
 
 func (s *Server) changeRow(c change) changeRow {
+	if g := c.sight; g != nil {
+		return changeRow{
+			At:     s.stamp(g.At),
+			Source: g.Source, SourceTitle: s.title(g.Source), SourceURL: s.sourcePath(g.Source),
+			Title: "Archived on first sight", URL: s.sourcePath(g.Source) + "#incidents-h",
+			Summary:    firstSightSummary(len(g.Incidents)),
+			FirstSight: true,
+		}
+	}
 	return changeRow{
 		At:     s.stamp(c.v.ObservedAt),
 		Source: c.info.Source, SourceTitle: s.title(c.info.Source), SourceURL: s.sourcePath(c.info.Source),
 		Title: titleOf(&c.info.Latest), IncidentURL: s.incidentPath(c.info.Source, c.info.ID),
 		N: c.v.N, URL: s.changePath(c.info.Source, c.info.ID, c.v.N),
-		Summary: c.v.Summary, New: c.v.N == 1,
+		Summary: c.v.Summary,
 	}
+}
+
+// firstSightSummary says what a first poll archived.
+func firstSightSummary(n int) string {
+	return plural(n, "incident") + " already on the page when statuswatch first read it, archived as found."
 }
