@@ -48,6 +48,20 @@ func TestFirstSight(t *testing.T) {
 		}
 	}
 
+	// The incident's own pages say so too, and a later incident is new there.
+	pages := []struct{ path, want, unwanted string }{
+		{"/incidents/acme/h1", "Archived on first sight: resolved, minor impact.", "New incident"},
+		{"/incidents/acme/h1/changes/1", "Archived on first sight: resolved, minor impact.", "New incident"},
+		{"/incidents/quiet/n1", "New incident: investigating, major impact.", "Archived on first sight"},
+		{"/incidents/acme/n1/changes/1", "New incident: investigating, major impact.", "Archived on first sight"},
+	}
+	for _, p := range pages {
+		page := string(e.htmlGet(p.path, http.StatusOK).body)
+		if !strings.Contains(page, p.want) || strings.Contains(page, p.unwanted) {
+			t.Errorf("%s: want %q and no %q", p.path, p.want, p.unwanted)
+		}
+	}
+
 	tests := []struct {
 		path   string
 		titles []string

@@ -158,6 +158,7 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 		v.Postmortem = &postmortemView{Published: s.stamp(pm.PublishedAt), Body: linkifyHTML(postmortemHTML(pm))}
 	}
 
+	firstPoll := s.firstPoll(source)
 	for i := len(vs) - 1; i >= 0; i-- {
 		ver := &vs[i]
 		at := ver.ObservedAt.UTC()
@@ -167,7 +168,7 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 		}
 		h := &v.History[len(v.History)-1]
 		h.Changes = append(h.Changes, historyItem{
-			N: ver.N, At: s.stampSeconds(ver.ObservedAt), Time: at.Format(time.TimeOnly), Summary: ver.Summary, URL: s.changePath(source, id, ver.N),
+			N: ver.N, At: s.stampSeconds(ver.ObservedAt), Time: at.Format(time.TimeOnly), Summary: summaryOf(ver, firstPoll), URL: s.changePath(source, id, ver.N),
 		})
 	}
 	if low > 1 {

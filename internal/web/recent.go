@@ -185,6 +185,37 @@ func (s *Server) changeRow(c change) changeRow {
 	}
 }
 
+// summaryOf is the summary of version v of an incident of source, as listings show it:
+// a version 1 of the source's first poll was archived as found, so it reads "Archived
+// on first sight: resolved, minor impact; 2 updates." rather than "New incident: …".
+// firstPoll is the source's (archive.SourceInfo.FirstPoll).
+func summaryOf(v *model.Version, firstPoll time.Time) string {
+	if v.N != 1 || firstPoll.IsZero() || !v.ObservedAt.Equal(firstPoll) {
+		return v.Summary
+	}
+	for _, p := range []string{"New incident", "New maintenance"} {
+		if rest, ok := strings.CutPrefix(v.Summary, p); ok {
+			return "Archived on first sight" + rest
+		}
+	}
+	return v.Summary
+}
+
+// firstPoll is the observation time of source's first poll, zero when unknown (an
+// archive read fails the same way on the next read, where it is reported).
+func (s *Server) firstPoll(source string) time.Time {
+	sources, err := s.store.Sources()
+	if err != nil {
+		return time.Time{}
+	}
+	for _, src := range sources {
+		if src.Name == source {
+			return src.FirstPoll
+		}
+	}
+	return time.Time{}
+}
+
 // firstSightSummary says what a first poll archived.
 func firstSightSummary(n int) string {
 	return plural(n, "incident") + " already on the page when statuswatch first read it, archived as found."
