@@ -184,12 +184,18 @@ func readable(c model.Change) model.Change {
 	return c
 }
 
+// maxCaptionStatus is the longest status, in runes, an update's caption shows.
+const maxCaptionStatus = 40
+
 // UpdateCaption says which update an update is, as people know it: its status and when
 // it was posted ("Investigating · 2026-07-01 17:39 UTC"), either left out when unknown.
 // The status is vendor text: escape the caption for the medium it goes to.
 func UpdateCaption(u *model.Update) string {
 	var parts []string
 	if s := normSpace(word(string(u.Status))); s != "" {
+		if rs := []rune(s); len(rs) > maxCaptionStatus { // statuses are short; vendor text need not be
+			s = string(rs[:maxCaptionStatus-1]) + "…"
+		}
 		r, n := utf8.DecodeRuneInString(s)
 		parts = append(parts, string(unicode.ToUpper(r))+s[n:])
 	}

@@ -176,6 +176,24 @@ func TestUpdateCaptions(t *testing.T) {
 	}
 }
 
+func TestUpdateCaption(t *testing.T) {
+	tests := []struct {
+		u    model.Update
+		want string
+	}{
+		{model.Update{Status: model.StatusInvestigating, PostedAt: ts("2025-03-04T17:39:00Z")}, "Investigating · 2025-03-04 17:39 UTC"},
+		{model.Update{Status: "in_progress"}, "In progress"},
+		{model.Update{PostedAt: ts("2025-03-04T17:39:00Z")}, "2025-03-04 17:39 UTC"},
+		{model.Update{}, ""},
+		{model.Update{Status: model.Status(strings.Repeat("x", 100))}, "X" + strings.Repeat("x", 38) + "…"},
+	}
+	for _, tt := range tests {
+		if got := UpdateCaption(&tt.u); got != tt.want {
+			t.Errorf("UpdateCaption(%+v): got %q, want %q", tt.u, got, tt.want)
+		}
+	}
+}
+
 func TestFormatTime(t *testing.T) {
 	tests := []struct {
 		in   time.Time

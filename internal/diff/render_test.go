@@ -309,8 +309,11 @@ func FuzzMrkdwn(f *testing.F) {
 		changes := []model.Change{
 			{Field: "updates[x].body", Before: &before, After: &after, Ops: Words(before, after)},
 			{Field: "status", Before: &after, After: &before},
+			{Field: FieldStartedAt, Before: &before, After: &after},
 		}
-		got := Mrkdwn(changes, limit, url)
+		// The update's caption carries vendor text too (its status).
+		inc := &model.Incident{Updates: []model.Update{{ID: "x", Status: model.Status(after)}}}
+		got := Mrkdwn(changes, limit, url, inc)
 		if n := utf8.RuneCountInString(got); limit > 0 && n > limit {
 			t.Fatalf("got %d runes, want at most %d", n, limit)
 		}
