@@ -195,7 +195,7 @@ const sightListed = 50
 func (s *Server) sightEntry(g *firstSight, origin, host string) atomEntry {
 	src := g.Source
 	var content strings.Builder
-	content.WriteString("<p>" + html.EscapeString(firstSightSummary(len(g.Incidents))) + "</p>\n<ul>\n")
+	content.WriteString("<p>" + html.EscapeString(firstSightSummary(len(g.Incidents))) + ":</p>\n<ul>\n")
 	for _, in := range g.Incidents[:min(sightListed, len(g.Incidents))] {
 		content.WriteString(`<li><a href="` + html.EscapeString(origin+s.incidentPath(src, in.ID)) + `">` + html.EscapeString(titleOf(&in.Latest)) + "</a> · " +
 			html.EscapeString(statusBadge(in.Latest.Status).Label) + "</li>\n")
@@ -211,7 +211,7 @@ func (s *Server) sightEntry(g *firstSight, origin, host string) atomEntry {
 		Published: atomTime(g.At),
 		Author:    atomPerson{Name: s.title(src)},
 		Links:     []atomLink{{Rel: "alternate", Type: "text/html", Href: origin + s.sourcePath(src)}},
-		Summary:   firstSightSummary(len(g.Incidents)),
+		Summary:   firstSightSummary(len(g.Incidents)) + ".",
 		Content:   atomText{Type: "html", Body: content.String()},
 	}
 }

@@ -34,7 +34,7 @@ func TestFirstSight(t *testing.T) {
 	if got := strings.Count(changes, "Archived on first sight"); got != 1 {
 		t.Errorf("dashboard: %d first-sight lines, want 1 (acme's)", got)
 	}
-	for _, want := range []string{"3 incidents already on the page when statuswatch first read it", `href="/sources/acme#incidents-h"`} {
+	for _, want := range []string{"3 incidents already on the page when statuswatch first read it, archived as found: <a href=\"/incidents/acme/h1\">Old h1</a>, <a href=\"/incidents/acme/h2\">Old h2</a>, <a href=\"/incidents/acme/h3\">Old h3</a>.", `href="/sources/acme#incidents-h"`} {
 		if !strings.Contains(changes, want) {
 			t.Errorf("dashboard: want %q", want)
 		}
@@ -43,7 +43,7 @@ func TestFirstSight(t *testing.T) {
 		t.Errorf("dashboard: %d new incidents, want 2 (acme's and quiet's fresh one)", got)
 	}
 	for _, id := range []string{"h1", "h2", "h3"} {
-		if strings.Contains(changes, "/incidents/acme/"+id) {
+		if strings.Contains(changes, "/incidents/acme/"+id+"/changes/") {
 			t.Errorf("dashboard: %s, of the first poll, listed on its own", id)
 		}
 	}

@@ -163,18 +163,28 @@ type changeRow struct {
 	N                              int
 	URL                            string // the change view
 	Summary                        string
-	FirstSight                     bool // the incidents of the source's first poll, as one row
+	FirstSight                     bool    // the incidents of the source's first poll, as one row
+	Sighted                        []crumb // of a first poll: the most recent of its incidents
+	More                           int     // and how many more it archived
 }
+
+// sightedOnDashboard is how many of a first poll's incidents its dashboard row names.
+const sightedOnDashboard = 3
 
 func (s *Server) changeRow(c change) changeRow {
 	if g := c.sight; g != nil {
-		return changeRow{
+		row := changeRow{
 			At:     s.stamp(g.At),
 			Source: g.Source, SourceTitle: s.title(g.Source), SourceURL: s.sourcePath(g.Source),
 			Title: "Archived on first sight", URL: s.sourcePath(g.Source) + "#incidents-h",
 			Summary:    firstSightSummary(len(g.Incidents)),
 			FirstSight: true,
+			More:       max(0, len(g.Incidents)-sightedOnDashboard),
 		}
+		for _, in := range g.Incidents[:min(sightedOnDashboard, len(g.Incidents))] {
+			row.Sighted = append(row.Sighted, crumb{titleOf(&in.Latest), s.incidentPath(in.Source, in.ID)})
+		}
+		return row
 	}
 	return changeRow{
 		At:     s.stamp(c.v.ObservedAt),
@@ -216,7 +226,7 @@ func (s *Server) firstPoll(source string) time.Time {
 	return time.Time{}
 }
 
-// firstSightSummary says what a first poll archived.
+// firstSightSummary says what a first poll archived, without a full stop.
 func firstSightSummary(n int) string {
-	return plural(n, "incident") + " already on the page when statuswatch first read it, archived as found."
+	return plural(n, "incident") + " already on the page when statuswatch first read it, archived as found"
 }
