@@ -10,15 +10,15 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// Description writes the one-line description of an incident of SPEC §5, in UTC:
+// Description writes the one-line description of an incident, in UTC:
 //
 //	Yandex Cloud experienced a major incident on September 8, 2020 affecting Certificate
 //	Manager and Cloud Functions and 1 more component, lasting 1h 31m.
 //
 // title is the source's display name. The impact reads "a minor", "a major" or "a
-// critical"; none, unknown and anything else read "an incident" (SPEC names no impact
-// and unknown; none is treated alike, since "a none incident" says nothing). At most two
-// components are named, the rest counted, as in the SPEC's example ("A and B and 1 more
+// critical"; none, unknown and anything else read "an incident" (none is treated as
+// unknown, since "a none incident" says nothing). At most two
+// components are named, the rest counted, as in the example above ("A and B and 1 more
 // component"); with none the "affecting" clause is left out. The start is started_at,
 // else the first update's posted_at; the end is resolved_at, else, once the incident is
 // closed, the last update's posted_at; without a start the date and duration are left

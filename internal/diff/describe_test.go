@@ -27,7 +27,7 @@ func TestDescription(t *testing.T) {
 		inc   *model.Incident
 		want  string
 	}{
-		{"SPEC example", "Yandex Cloud", &model.Incident{
+		{"the documented example", "Yandex Cloud", &model.Incident{
 			Kind: model.KindIncident, Status: model.StatusResolved, Impact: model.ImpactMajor,
 			Title:     "Certificate Manager and Cloud Functions unavailable",
 			StartedAt: ts("2020-09-08T08:19:00Z"), ResolvedAt: ts("2020-09-08T09:50:00Z"),

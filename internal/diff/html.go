@@ -9,7 +9,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// HTML renders a change set for the web view (SPEC §5), like a wiki diff: one block per
+// HTML renders a change set for the web's "what changed" view, like a wiki diff: one block per
 // field with its label and its machine name, then Before and After side by side (the
 // page's CSS stacks them on a phone).
 //

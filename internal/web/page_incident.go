@@ -67,7 +67,7 @@ type historyItem struct {
 
 // historyPage is how many changes the incident page lists at a time, newest first: every
 // change of nearly every incident. Reading and rendering a thousand would take longer
-// than SPEC §8 allows (the archive decodes each version whole), so a longer history is
+// than the page's budget allows (20 ms for 1,000 versions, BenchmarkIncidentPage) (the archive decodes each version whole), so a longer history is
 // paged with ?before=N.
 const historyPage = 100
 
@@ -187,7 +187,7 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// editedUpdate returns the update id of a change field "updates[<id>].body" (SPEC §5).
+// editedUpdate returns the update id of a change field "updates[<id>].body", the field of an edit of that update's body.
 func editedUpdate(field string) (string, bool) {
 	rest, ok := strings.CutPrefix(field, "updates[")
 	if !ok {

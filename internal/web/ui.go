@@ -19,7 +19,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// The UI (SPEC §6 "UI") is server-rendered with html/template: the templates and the
+// The UI is server-rendered with html/template: the templates and the
 // static files (one stylesheet, one small script that no page needs) are embedded, and
 // the templates parsed once, when the package loads. Each page is the layout plus its
 // own template; handlers build a view value in Go and the templates only lay it out.

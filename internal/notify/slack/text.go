@@ -10,8 +10,9 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 )
 
-// Slack's limits (LIBRARIES.md): the API refuses a message past them with invalid_blocks,
-// msg_too_long or msg_blocks_too_long, so every builder stays under them with a margin.
+// Slack's limits (documented, and measured for the whole payload): the API refuses a
+// message past them with invalid_blocks, msg_too_long or msg_blocks_too_long, so every
+// builder stays under them with a margin.
 const (
 	maxBlocks        = 50
 	maxSectionText   = 3000
