@@ -225,7 +225,7 @@ type crashLife struct {
 
 // TestCrashLoops kills the daemon (and `watcher poll`) with SIGKILL at random points of
 // poll, record and delivery, round after round while the vendor pages change, then runs it
-// to quiescence and checks what SPEC §7 promises: the archive passes bbolt's check, no
+// to quiescence and checks what docs/design.md §7 promises: the archive passes bbolt's check, no
 // archived version is lost, every change set reaches Slack, and a message is repeated only
 // when a kill fell between Slack's answer and the mark-sent write.
 //
@@ -623,7 +623,7 @@ func TestCrashLoops(t *testing.T) {
 		}
 	}
 
-	// Root cards: after a reply the root is edited to the incident's latest state (SPEC §6).
+	// Root cards: after a reply the root is edited to the incident's latest state (docs/design.md §6).
 	// The update owed is stored with the reply's mark-sent and cleared once done, so a kill
 	// between a reply and its root's chat.update is made good by the next run: at the end
 	// every root shows its incident's latest version.

@@ -107,7 +107,7 @@ func TestLoadWithADeadZone(t *testing.T) {
 	}
 
 	// Dead zone: after the k-th failure a source waits at least 0.8 × interval × 2^(k-1)
-	// (SPEC §7), so the gap before its (k+1)-th request is at least that.
+	// (docs/design.md §7), so the gap before its (k+1)-th request is at least that.
 	var deadPolls, violations int
 	var worst []string
 	for id, hits := range zones[2].hits {

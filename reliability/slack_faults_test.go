@@ -337,7 +337,7 @@ func (w *slackWorld) checkExactlyOnce() int {
 	return len(msgs)
 }
 
-// TestSlackFaults runs the daemon against a Slack that fails in each way SPEC §7 Delivery
+// TestSlackFaults runs the daemon against a Slack that fails in each way docs/design.md §7 Delivery
 // names, and checks each is handled as it says: nothing lost, nothing repeated, parked
 // messages shown and recoverable. Two sources post to two channels, so a fault of one
 // channel can be seen not to hold up the other.

@@ -195,7 +195,7 @@ func TestVendorFaults(t *testing.T) {
 	}
 }
 
-// TestRemovalNeedsTwoWellFormedMisses checks the removal rule of SPEC §4 on the binary.
+// TestRemovalNeedsTwoWellFormedMisses checks the removal rule of docs/design.md §4 on the binary.
 func TestRemovalNeedsTwoWellFormedMisses(t *testing.T) {
 	t0 := time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC)
 	page := &fakepage.Statuspage{Name: "Acme"}

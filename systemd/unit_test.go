@@ -23,7 +23,7 @@ import (
 const (
 	// unitFile is the unit under test, beside this file.
 	unitFile = "watcher.service"
-	// installedBinary is where SPEC §7 installs the daemon; ExecStart must name it.
+	// installedBinary is where docs/design.md §7 installs the daemon; ExecStart must name it.
 	installedBinary = "/usr/local/bin/watcher"
 	// maxExposure is the highest acceptable `systemd-analyze security` exposure level.
 	maxExposure = 2.0
@@ -80,7 +80,7 @@ func readUnit(t *testing.T) string {
 	return string(b)
 }
 
-// TestUnitDirectives checks, as plain text, the directives SPEC §7 and LIBRARIES.md require.
+// TestUnitDirectives checks, as plain text, the directives docs/design.md §7 and docs/design.md, "Dependencies and their traps" require.
 func TestUnitDirectives(t *testing.T) {
 	ds, _ := parseUnit(t, readUnit(t))
 	values := map[string][]string{} // "[Section] Key" → values in file order

@@ -1,4 +1,4 @@
-// Command fleet is the fleet benchmark of SPEC §8 and issue 7: it builds the watcher
+// Command fleet is the fleet benchmark of docs/design.md §8 and issue 7: it builds the watcher
 // binary, serves N fake Statuspage pages on 127.0.0.1 (about 200 KB of incidents.json
 // each, strong ETags, real 304s) and measures the binary as a child process:
 //
@@ -65,7 +65,7 @@ func main() {
 	o := defaults()
 	fs := flag.NewFlagSet("fleet", flag.ExitOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: go run ./bench/fleet [flags] > results.md\n\nThe fleet benchmark of SPEC §8: watcher (and urlwatch with -urlwatch) against N local Statuspage pages.\nProgress on standard error, results as markdown on standard output.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: go run ./bench/fleet [flags] > results.md\n\nThe fleet benchmark of docs/design.md §8: watcher (and urlwatch with -urlwatch) against N local Statuspage pages.\nProgress on standard error, results as markdown on standard output.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	fs.IntVar(&o.Sources, "sources", o.Sources, "pages polled in the poll rounds")

@@ -2,7 +2,7 @@
 // Statuspage pages before it archives anything: the conditional GETs alone (the floor of
 // a warm round) and the GETs, a SHA-256 and a JSON decode of each incidents.json into
 // the fields watcher reads (the floor of a cold round). It is the yardstick for the
-// urlwatch ratios of SPEC §8 in BENCHMARKS.md: watcher's own round can only cost more.
+// urlwatch ratios of docs/design.md §8 in BENCHMARKS.md: watcher's own round can only cost more.
 //
 //	go run ./bench/fleet -serve /tmp/fleet -sources 500   # in another terminal
 //	go build -o /tmp/floor ./bench/floor

@@ -133,7 +133,7 @@ func TestFilter(t *testing.T) {
 }
 
 // BenchmarkPollByteIdentical is a poll whose body is byte-identical to the last and comes
-// without an ETag: one GET over loopback, a hash, no parse, nothing written (SPEC §8).
+// without an ETag: one GET over loopback, a hash, no parse, nothing written (docs/design.md §8).
 func BenchmarkPollByteIdentical(b *testing.B) {
 	e := newBenchEnv(b, false, true)
 	ctx := context.Background()

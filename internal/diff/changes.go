@@ -1,5 +1,5 @@
 // Package diff compares versions of an incident field by field and renders the change
-// sets (SPEC §5). It is pure and deterministic: no I/O, no clock, no logging, and the
+// sets (docs/design.md §5). It is pure and deterministic: no I/O, no clock, no logging, and the
 // same output on any machine for the same input.
 package diff
 
@@ -16,7 +16,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// Field names of a change set (SPEC §5). Updates are "updates[<id>]", with ".body" or
+// Field names of a change set (docs/design.md §5). Updates are "updates[<id>]", with ".body" or
 // ".status" appended when an existing update was edited.
 const (
 	FieldTitle                 = "title"
@@ -78,7 +78,7 @@ func timeValue(t time.Time) value {
 	return value{show: s, key: s}
 }
 
-// normSpace collapses runs of whitespace and trims: whitespace is cosmetic (SPEC §4).
+// normSpace collapses runs of whitespace and trims: whitespace is cosmetic (docs/design.md §4).
 // A string already in that form is returned as it is, without allocating.
 func normSpace(s string) string {
 	if normalLen(s) == len(s) {
@@ -220,7 +220,7 @@ func normalise(inc *model.Incident) version {
 }
 
 // componentNames is the set of components as compared: whitespace-normalised, sorted,
-// without duplicates or empty names, since their order is cosmetic (SPEC §4).
+// without duplicates or empty names, since their order is cosmetic (docs/design.md §4).
 func componentNames(components []string) []string {
 	names := make([]string, 0, len(components))
 	for _, c := range components {
@@ -232,7 +232,7 @@ func componentNames(components []string) []string {
 	return slices.Compact(names)
 }
 
-// Changes lists the field changes from before to after, in the order of SPEC §5: title,
+// Changes lists the field changes from before to after, in the order of docs/design.md §5: title,
 // status, impact, kind, started_at, resolved_at, scheduled_for, scheduled_until,
 // components, then updates in the order of after's updates (oldest first) followed by
 // removed updates in their order in before, then postmortem.body and

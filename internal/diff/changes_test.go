@@ -19,7 +19,7 @@ func ts(s string) time.Time {
 	return t
 }
 
-// fixture is an incident in the shape of the write-ups the SPEC cites: a title, an
+// fixture is an incident in the shape of the real write-ups that shaped the design: a title, an
 // impact, components and a timeline of updates.
 func fixture() *model.Incident {
 	return &model.Incident{
@@ -223,7 +223,7 @@ func TestChangesFields(t *testing.T) {
 	}
 }
 
-// TestChangesCosmetic checks that what SPEC §4 calls cosmetic is no change.
+// TestChangesCosmetic checks that what docs/design.md §4 calls cosmetic is no change.
 func TestChangesCosmetic(t *testing.T) {
 	tests := []struct {
 		name   string

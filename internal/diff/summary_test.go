@@ -32,7 +32,7 @@ func TestSummary(t *testing.T) {
 			i.Status = model.StatusPostmortem
 			i.Postmortem = &model.Postmortem{Body: "Root cause."}
 		}), "New incident: postmortem, major impact; 3 updates; postmortem published."},
-		{"SPEC example", fixture(), edit(func(i *model.Incident) {
+		{"design doc example", fixture(), edit(func(i *model.Incident) {
 			i.Status = model.StatusResolved
 			i.ResolvedAt = ts("2025-03-04T16:00:00Z")
 			i.Updates = append(i.Updates, model.Update{ID: "u4", Status: model.StatusResolved, Body: "Resolved."})

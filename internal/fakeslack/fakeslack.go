@@ -3,7 +3,7 @@
 // Slack sink and end-to-end tests of the daemon.
 //
 // slack-go's own slacktest lacks chat.update, reuses timestamps within a second and
-// cannot list what was posted (LIBRARIES.md); this one records every call, hands out a
+// cannot list what was posted (docs/design.md, "Dependencies and their traps"); this one records every call, hands out a
 // unique increasing ts per message, keeps each message's current text and blocks after
 // edits, checks Slack's block limits the way Slack does, and answers with programmable
 // faults: 429 with Retry-After, 5xx, ok:false errors, or a delay.

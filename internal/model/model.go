@@ -1,6 +1,6 @@
 // Package model holds the normalised domain types of statuswatch: sources, snapshots,
 // incidents, their versions and change sets, and the outbox messages. Every other package
-// imports it; it imports nothing of ours (SPEC §2, §4).
+// imports it; it imports nothing of ours (docs/design.md §2, §4).
 package model
 
 import (
@@ -13,13 +13,13 @@ import (
 // Kind says whether an incident is an unplanned incident or a planned maintenance.
 type Kind string
 
-// The kinds of SPEC §4.
+// The kinds of docs/design.md §4.
 const (
 	KindIncident    Kind = "incident"
 	KindMaintenance Kind = "maintenance"
 )
 
-// Status is the normalised status of an incident or maintenance (SPEC §4).
+// Status is the normalised status of an incident or maintenance (docs/design.md §4).
 type Status string
 
 // Incident statuses, then maintenance statuses.
@@ -46,10 +46,10 @@ func (s Status) Open() bool {
 	return true
 }
 
-// Impact is the normalised impact, ordered none < minor < major < critical (SPEC §4).
+// Impact is the normalised impact, ordered none < minor < major < critical (docs/design.md §4).
 type Impact string
 
-// The impacts of SPEC §4.
+// The impacts of docs/design.md §4.
 const (
 	ImpactNone        Impact = "none"
 	ImpactMinor       Impact = "minor"
@@ -87,7 +87,7 @@ func (i Impact) AtLeast(min Impact) bool {
 // Format is how a body is written, as the provider sends it.
 type Format string
 
-// The body formats of SPEC §4.
+// The body formats of docs/design.md §4.
 const (
 	FormatText     Format = "text"
 	FormatMarkdown Format = "markdown"
@@ -201,7 +201,7 @@ func (s FetchState) Clone() FetchState {
 	return c
 }
 
-// Change is one field's change between two versions (SPEC §5). A nil Before means "not
+// Change is one field's change between two versions (docs/design.md §5). A nil Before means "not
 // present"; a nil After means "removed".
 type Change struct {
 	Field  string  `json:"field"`
@@ -236,7 +236,7 @@ type Version struct {
 // Event names what an outbox message announces.
 type Event string
 
-// The events of SPEC §6 Slack. One change set is one message; its Event is the most
+// The events of docs/design.md §6 Slack. One change set is one message; its Event is the most
 // important thing it says, the change set itself carries the rest.
 const (
 	EventNew        Event = "new"        // an incident or maintenance first announced
@@ -280,7 +280,7 @@ type Message struct {
 var plainID = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9_.-]*$`)
 
 // URLID is the incident id used in URLs and the API: the provider's id when it is plain,
-// else the first 8 bytes of its SHA-256 in hex (SPEC §4).
+// else the first 8 bytes of its SHA-256 in hex (docs/design.md §4).
 func URLID(providerID string) string {
 	if plainID.MatchString(providerID) {
 		return providerID

@@ -8,7 +8,7 @@ import (
 
 // Class says what a failed send calls for. It is Alertmanager's "retryable" answer
 // widened: Slack needs five different reactions, not two, and the delivery loop owns all
-// of them (SPEC §7 Delivery), so a sink only names the class and never waits or retries
+// of them (docs/design.md §7 Delivery), so a sink only names the class and never waits or retries
 // itself.
 type Class int
 

@@ -13,7 +13,7 @@ import (
 )
 
 // codes maps Slack's ok:false error strings to what delivery does about them
-// (SPEC §7 Delivery). A code not listed is Rejected: tried once as plain text, then
+// (docs/design.md §7 Delivery). A code not listed is Rejected: tried once as plain text, then
 // parked where `watcher outbox` shows it, rather than retried forever.
 var codes = map[string]notify.Class{
 	// The token: pause everything sent with it; nothing is dropped.
