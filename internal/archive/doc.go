@@ -1,6 +1,6 @@
 // Package archive is statuswatch's only storage: a bbolt file that keeps every version of
 // every incident, the raw payloads that produced them, each source's fetch and failure
-// state, and the outbox of notifications still to deliver (SPEC §2, §4, §7).
+// state, and the outbox of notifications still to deliver.
 //
 // bbolt stays inside this package: callers get model types, never a transaction or a byte
 // slice that points into the memory map. Every recorded snapshot is one write transaction,
@@ -8,16 +8,17 @@
 // that changed nothing writes nothing at all, so the file grows with the number of
 // distinct versions and never with the number of polls.
 //
-// Layout 1 (every key sorts; "BE" is big-endian):
+// Layout 2 (every key sorts; "BE" is big-endian):
 //
-//	meta                          "layout" → BE uint32 (1); "created" → RFC 3339 time
+//	meta                          "layout" → BE uint32 (2); "created" → RFC 3339 time
 //	sources/<name>/               one nested bucket per source
 //	    state/                    "first" → time of the first Record (first-poll policy)
 //	                              "fetch" → model.FetchState JSON (validators, body hashes)
 //	                              "health" → consecutive failures, last error, down flag
 //	    incidents/<url id>        → incident meta, a small binary record (see meta.go)
 //	    versions/<url id>\x00<BE uint32 n> → model.Version JSON (version 1 without its change set; see codec.go)
-//	    snapshots/<BE uint64 unix ns> → snapshot index JSON: fetch time, endpoint → body hash
+//	    snapshots/<BE uint64 unix s, sign bit flipped><BE uint32 ns> → snapshot index JSON: fetch time,
+//	                              endpoint → body hash (layout 1: BE uint64 unix ns)
 //	    threads/<url id>          → Slack thread {channel, ts, edit} JSON (edit: the reply whose root update is owed)
 //	bodies/<hex sha256>           → S2-compressed raw body (zstd before), shared by every snapshot
 //	outbox/<BE uint64 seq>        → model.Message JSON, pending or parked

@@ -1,9 +1,11 @@
 package archive
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -41,11 +43,12 @@ var (
 // because archives in the field went through it as it was.
 var migrations = []func(tx *bolt.Tx, now time.Time) error{
 	migrateTo1,
+	migrateTo2,
 }
 
 // Layout is the layout version this build writes and reads. It always equals
 // len(migrations); a test holds them together.
-const Layout = 1
+const Layout = 2
 
 // migrateTo1 creates the top-level buckets of a new archive.
 func migrateTo1(tx *bolt.Tx, now time.Time) error {
@@ -59,6 +62,55 @@ func migrateTo1(tx *bolt.Tx, now time.Time) error {
 		return err
 	}
 	return meta.Put(keyCreated, []byte(now.Format(time.RFC3339)))
+}
+
+// migrateTo2 rewrites every snapshot key from layout 1's uint64(UnixNano) — which sent
+// a time before 1970 above every other key and had no value at all outside 1678–2262 —
+// to timeKey's total form. Keys of layout 1 with the top bit set were such negative
+// times and are read back as such.
+func migrateTo2(tx *bolt.Tx, _ time.Time) error {
+	sources := tx.Bucket(bucketSources)
+	var names [][]byte
+	if err := sources.ForEachBucket(func(name []byte) error {
+		names = append(names, bytes.Clone(name))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, name := range names {
+		src := sources.Bucket(name)
+		old := src.Bucket(bucketSnapshots)
+		if old == nil {
+			continue
+		}
+		type entry struct{ k, v []byte }
+		var entries []entry
+		err := old.ForEach(func(k, v []byte) error {
+			if len(k) != 8 {
+				return fmt.Errorf("source %s: snapshot key %x is not a layout 1 key", name, k)
+			}
+			t := time.Unix(0, int64(binary.BigEndian.Uint64(k)))
+			entries = append(entries, entry{timeKey(t), bytes.Clone(v)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := src.DeleteBucket(bucketSnapshots); err != nil {
+			return fmt.Errorf("source %s: %w", name, err)
+		}
+		b, err := src.CreateBucket(bucketSnapshots)
+		if err != nil {
+			return fmt.Errorf("source %s: %w", name, err)
+		}
+		b.FillPercent = 1 // keys arrive in order: pack the pages
+		for _, e := range entries {
+			if err := b.Put(e.k, e.v); err != nil {
+				return fmt.Errorf("source %s: %w", name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // readLayout returns the layout of the archive tx reads: 0 for a file bbolt has just
@@ -96,6 +148,11 @@ func (s *Store) migrate(readOnly bool) error {
 		return fmt.Errorf("archive %s has layout %d, newer than the %d this watcher understands: upgrade watcher: %w",
 			s.path, layout, Layout, ErrLayout)
 	case layout == Layout:
+		return nil
+	case readOnly && layout == 1:
+		// Layout 2 only rewrote the snapshot keys: a read-only open reads layout 1's
+		// as they are, so browse commands keep working until the daemon migrates.
+		s.legacyTimeKeys = true
 		return nil
 	case readOnly:
 		return fmt.Errorf("archive %s has layout %d and needs migrating to %d: open it once read-write: %w",
@@ -172,8 +229,38 @@ func versionPrefix(id string) []byte { return append([]byte(id), 0) }
 // seqKey is an outbox sequence number as a key that sorts in order.
 func seqKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
 
-// timeKey is a snapshot's fetch time as a key that sorts in time order.
-func timeKey(t time.Time) []byte { return binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())) }
+// timeKey is a snapshot's fetch time as a key that sorts in time order, for any time
+// at all: the Unix seconds with the sign bit flipped (so a time before 1970 sorts below
+// every later one), then the nanoseconds, both big-endian.
+func timeKey(t time.Time) []byte {
+	k := binary.BigEndian.AppendUint64(make([]byte, 0, 12), uint64(t.Unix())^1<<63)
+	return binary.BigEndian.AppendUint32(k, uint32(t.Nanosecond()))
+}
+
+// legacyTimeKey is layout 1's form of timeKey, for a read-only store still at layout 1:
+// uint64(UnixNano), every stored key of which is at or after 1970. A time outside what
+// UnixNano represents, or before 1970, is clamped so that it still sorts where it
+// belongs against those keys.
+func legacyTimeKey(t time.Time) []byte {
+	var n uint64
+	switch {
+	case t.Before(time.Unix(0, 0)):
+		n = 0
+	case t.After(time.Unix(0, math.MaxInt64)):
+		n = math.MaxInt64
+	default:
+		n = uint64(t.UnixNano())
+	}
+	return binary.BigEndian.AppendUint64(nil, n)
+}
+
+// timeKey is the store's form of a snapshot key (see legacyTimeKey).
+func (s *Store) timeKey(t time.Time) []byte {
+	if s.legacyTimeKeys {
+		return legacyTimeKey(t)
+	}
+	return timeKey(t)
+}
 
 // snapshotName is how a version names the snapshot that produced it: the fetch time,
 // which SnapshotAt takes back.

@@ -206,7 +206,7 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 		if snapshots == nil {
 			return ErrNotFound
 		}
-		key := timeKey(t)
+		key := s.timeKey(t)
 		c := snapshots.Cursor()
 		k, v := c.Seek(key)
 		if k == nil || !bytes.Equal(k, key) {

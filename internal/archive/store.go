@@ -67,6 +67,10 @@ type Store struct {
 	// which bbolt serialises.
 	zbuf []byte
 
+	// legacyTimeKeys: a read-only store of a layout 1 archive, whose snapshot keys are
+	// still layout 1's (legacyTimeKey).
+	legacyTimeKeys bool
+
 	// recording counts the Records past their read transaction, for the choice
 	// between Update and Batch (Record).
 	recording atomic.Int32

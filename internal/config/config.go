@@ -42,6 +42,7 @@ const (
 	DefaultConcurrency      = 32
 	DefaultPerHost          = 4
 	DefaultRawSnapshots     = 90 * 24 * time.Hour
+	MaxRawSnapshots         = 36500 * 24 * time.Hour // 100 years; 0 (forever) is how to keep more
 	DefaultMaxQueueAge      = 24 * time.Hour
 	DefaultKind             = "auto"
 	DefaultDatabaseName     = "watcher.db"

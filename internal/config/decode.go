@@ -837,8 +837,11 @@ func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
 			return d.mapping(path, v, map[string]handler{
 				"raw_snapshots": typed(d, &cfg.Retention.RawSnapshots, nil, func(s string) (time.Duration, error) {
 					v, err := ParseDuration(s)
-					if err == nil && v < 0 {
+					switch {
+					case err == nil && v < 0:
 						err = fmt.Errorf("must not be negative, found %s (0 keeps raw snapshots forever)", s)
+					case err == nil && v > MaxRawSnapshots:
+						err = fmt.Errorf("must be at most 36500d (100 years), found %s (0 keeps raw snapshots forever)", s)
 					}
 					return v, err
 				}),
