@@ -2,7 +2,11 @@ package archive
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -36,9 +40,112 @@ func encodeVersion(v *model.Version) ([]byte, error) {
 	return json.Marshal(v, versionJSON)
 }
 
-// decodeVersion reads a stored version, deriving version 1's change set (encodeVersion).
-// A version 1 stored with its change set (archives written before) keeps it.
+// A stored version is a record: recordS2, the uvarint length of a header, the header
+// (versionHeader as JSON), then the version (encodeVersion) as one S2 block. The header
+// is what a list of versions needs, read without decompressing or decoding the
+// incident; the block holds the rest. Records written before were the bare JSON, which
+// starts with '{' and still reads.
+const recordS2 = 0x01
+
+// versionHeader is a version's header: its number, time, summary and snapshot, and the
+// fields its change set touched. Version 1's summary and fields are left out, as its
+// change set is (encodeVersion).
+type versionHeader struct {
+	N          int       `json:"n"`
+	ObservedAt time.Time `json:"observed_at"`
+	Summary    string    `json:"summary,omitempty"`
+	Snapshot   string    `json:"snapshot,omitempty"`
+	Fields     []string  `json:"fields,omitempty"`
+}
+
+// maxStoredOps bounds the text of the word ops a change set stores, all changes
+// together. Ops restate the before and after texts run by run, so a big body edited
+// would store its text three times over; past the bound a change keeps its before and
+// after and loses its ops, and readers show the field as replaced whole.
+const maxStoredOps = 256 << 10
+
+// boundOps returns changes with the ops past maxStoredOps dropped, copying only when it
+// drops something.
+func boundOps(changes []model.Change) []model.Change {
+	total, out := 0, changes
+	for i, c := range changes {
+		n := 0
+		for _, o := range c.Ops {
+			n += len(o.Text) + len(o.Op)
+		}
+		if total+n <= maxStoredOps {
+			total += n
+			continue
+		}
+		if &out[0] == &changes[0] {
+			out = slices.Clone(changes)
+		}
+		out[i].Ops = nil
+	}
+	return out
+}
+
+// encodeRecord is the stored form of v: header and compressed version (recordS2).
+func encodeRecord(v *model.Version) ([]byte, error) {
+	c := *v
+	c.Changes = boundOps(v.Changes)
+	data, err := encodeVersion(&c)
+	if err != nil {
+		return nil, err
+	}
+	h := versionHeader{N: v.N, ObservedAt: v.ObservedAt, Snapshot: v.Snapshot}
+	if v.N != 1 {
+		h.Summary = v.Summary
+		for _, ch := range v.Changes {
+			h.Fields = append(h.Fields, ch.Field)
+		}
+	}
+	hdr, err := json.Marshal(&h, versionJSON)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 1+binary.MaxVarintLen64+len(hdr)+s2.MaxEncodedLen(len(data)))
+	out = append(out, recordS2)
+	out = binary.AppendUvarint(out, uint64(len(hdr)))
+	out = append(out, hdr...)
+	out = append(out, s2.EncodeBetter(out[len(out):cap(out)], data)...)
+	return slices.Clip(out), nil
+}
+
+// splitRecord returns a record's header and compressed version, ok false for a record
+// in the bare JSON of before.
+func splitRecord(data []byte) (hdr, block []byte, ok bool, err error) {
+	if len(data) == 0 || data[0] != recordS2 {
+		return nil, nil, false, nil
+	}
+	n, w := binary.Uvarint(data[1:])
+	if w <= 0 || n > uint64(len(data)-1-w) {
+		return nil, nil, true, errors.New("damaged version record header")
+	}
+	hdr = data[1+w : 1+w+int(n)]
+	return hdr, data[1+w+int(n):], true, nil
+}
+
+// decodeVersion reads a stored version, a record or the bare JSON of before, deriving
+// version 1's change set (encodeVersion). A version 1 stored with its change set
+// (archives written before) keeps it.
 func decodeVersion(data []byte) (*model.Version, error) {
+	_, block, ok, err := splitRecord(data)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		n, err := s2.DecodedLen(block)
+		if err != nil {
+			return nil, err
+		}
+		if n > maxBodySize {
+			return nil, fmt.Errorf("version claims %d bytes, more than %d", n, maxBodySize)
+		}
+		if data, err = s2.Decode(make([]byte, n), block); err != nil {
+			return nil, err
+		}
+	}
 	var v model.Version
 	if err := json.Unmarshal(data, &v, versionJSON); err != nil {
 		return nil, err
@@ -48,6 +155,94 @@ func decodeVersion(data []byte) (*model.Version, error) {
 		v.Summary = diff.Summary(v.Changes)
 	}
 	return &v, nil
+}
+
+// decodeHeader reads what a list of versions shows of a stored version without decoding
+// its incident: the record's header, or for the bare JSON of before a scan that skips
+// every value but the few it needs. derive reports a version 1 whose summary is left
+// to a full decode (encodeVersion).
+func decodeHeader(data []byte) (h versionHeader, derive bool, err error) {
+	hdr, _, ok, err := splitRecord(data)
+	switch {
+	case err != nil:
+		return h, false, err
+	case ok:
+		err = json.Unmarshal(hdr, &h, versionJSON)
+		return h, err == nil && h.N == 1, err
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data), versionJSON)
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return h, false, fmt.Errorf("version record: not an object (%v)", err)
+	}
+	var changes bool // the record has a change set (version 1's is derived)
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return h, false, err
+		}
+		switch name.String() {
+		case "version":
+			err = json.UnmarshalDecode(dec, &h.N, versionJSON)
+		case "observed_at":
+			err = json.UnmarshalDecode(dec, &h.ObservedAt, versionJSON)
+		case "summary":
+			err = json.UnmarshalDecode(dec, &h.Summary, versionJSON)
+		case "snapshot":
+			err = json.UnmarshalDecode(dec, &h.Snapshot, versionJSON)
+		case "changes":
+			changes = dec.PeekKind() == '['
+			h.Fields, err = scanFields(dec)
+		default:
+			err = dec.SkipValue()
+		}
+		if err != nil {
+			return h, false, err
+		}
+	}
+	if h.N == 1 {
+		h.Fields = nil // as a record's header has it
+	}
+	return h, h.N == 1 && !changes, nil
+}
+
+// scanFields reads a JSON change set's field names, skipping its texts and ops.
+func scanFields(dec *jsontext.Decoder) ([]string, error) {
+	if dec.PeekKind() != '[' {
+		return nil, dec.SkipValue()
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, err
+	}
+	var fields []string
+	for dec.PeekKind() == '{' {
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			if name.String() != "field" {
+				if err := dec.SkipValue(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			var f string
+			if err := json.UnmarshalDecode(dec, &f, versionJSON); err != nil {
+				return nil, err
+			}
+			fields = append(fields, f)
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+	}
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != ']' {
+		return nil, fmt.Errorf("change set: not a list of objects (%v)", err)
+	}
+	return fields, nil
 }
 
 // maxBodySize bounds what a stored body may claim to decompress to. Bodies are capped

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -24,7 +25,7 @@ func TestVersionOneChangeSetDerived(t *testing.T) {
 	var raw [][]byte
 	if err := ts.db.View(func(tx *bolt.Tx) error {
 		return sub(sourceBucket(tx, "acme"), bucketVersions).ForEach(func(_, v []byte) error {
-			raw = append(raw, bytes.Clone(v))
+			raw = append(raw, recordJSON(t, v))
 			return nil
 		})
 	}); err != nil {
@@ -109,6 +110,20 @@ func TestBodyCodec(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
+}
+
+// recordJSON is the version JSON inside a stored record.
+func recordJSON(t *testing.T, rec []byte) []byte {
+	t.Helper()
+	_, block, ok, err := splitRecord(rec)
+	if !ok || err != nil {
+		t.Fatalf("not a version record (%v): %q", err, rec)
+	}
+	data, err := s2.Decode(nil, block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 func zstdFrame(t *testing.T, data []byte) []byte {

@@ -174,6 +174,57 @@ func (s *Store) Versions(source, id string) ([]model.Version, error) {
 	return out, nil
 }
 
+// VersionInfo is a version as a list of versions shows it, read without its incident.
+type VersionInfo struct {
+	N          int
+	ObservedAt time.Time
+	Summary    string   // of the change from the version before
+	Snapshot   string   // as model.Version.Snapshot
+	Fields     []string // the fields its change set touched; none for version 1
+}
+
+// VersionInfos returns every version of an incident as VersionInfo, oldest first, or
+// ErrNotFound. It decodes no incident but version 1's, whose summary is derived
+// (encodeVersion), and that one outside the transaction: memory and time stay small
+// however large the bodies and however many the versions.
+func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
+	id = model.URLID(id)
+	var out []VersionInfo
+	var first []byte // version 1's record, when its summary is to be derived
+	err := s.db.View(func(tx *bolt.Tx) error {
+		versions := sub(sourceBucket(tx, source), bucketVersions)
+		if versions == nil {
+			return ErrNotFound
+		}
+		prefix := versionPrefix(id)
+		c := versions.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			h, derive, err := decodeHeader(v)
+			if err != nil {
+				return fmt.Errorf("%x: %w", k[len(prefix):], err)
+			}
+			if derive {
+				first = bytes.Clone(v)
+			}
+			out = append(out, VersionInfo{N: h.N, ObservedAt: h.ObservedAt, Summary: h.Summary, Snapshot: h.Snapshot, Fields: h.Fields})
+		}
+		if len(out) == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+	if err == nil && first != nil {
+		var v *model.Version
+		if v, err = decodeVersion(first); err == nil {
+			out[0].Summary = v.Summary
+		}
+	}
+	if err != nil {
+		return nil, wrapErr("versions "+source+"/"+id, err)
+	}
+	return out, nil
+}
+
 // Version returns version n of an incident, or ErrNotFound.
 func (s *Store) Version(source, id string, n int) (*model.Version, error) {
 	id = model.URLID(id)

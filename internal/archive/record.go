@@ -464,7 +464,7 @@ func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte
 	if n > 1 { // version 1's is derived when read (encodeVersion)
 		v.Changes, v.Summary = changes, diff.Summary(changes)
 	}
-	data, err := encodeVersion(&v)
+	data, err := encodeRecord(&v)
 	if err != nil {
 		return err
 	}

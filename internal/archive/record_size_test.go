@@ -1,0 +1,242 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// bigBody is about n bytes of status-page prose, paragraphs of words drawn at random
+// (deterministically) from a small vocabulary.
+func bigBody(n int) string {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("the api service database region latency elevated errors customers investigating " +
+		"identified mitigated deploy rollback cluster node storage network monitoring we are have been will update shortly")
+	var b strings.Builder
+	for b.Len() < n {
+		b.WriteString(words[r.IntN(len(words))])
+		if r.IntN(12) == 0 {
+			b.WriteString(".\n\n")
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// withBody sets the incident's first update's body.
+func withBody(body string) func(*model.Incident) {
+	return func(i *model.Incident) { i.Updates[0].Body = body }
+}
+
+// storedVersions returns the raw records of an incident's versions.
+func (ts *testStore) storedVersions(id string) [][]byte {
+	ts.tb.Helper()
+	var raw [][]byte
+	prefix := versionPrefix(id)
+	if err := ts.db.View(func(tx *bolt.Tx) error {
+		c := sub(sourceBucket(tx, "acme"), bucketVersions).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			raw = append(raw, bytes.Clone(v))
+		}
+		return nil
+	}); err != nil {
+		ts.tb.Fatal(err)
+	}
+	return raw
+}
+
+// TestBigEditStoredSize: one edit in the middle of a 1 MB body stores a version record
+// smaller than the body itself (it was 6.4 times the body: the incident, the change's
+// before and after, and a word diff restating both), and reads back whole, the change
+// keeping its before and after.
+func TestBigEditStoredSize(t *testing.T) {
+	ts := MustOpen(t)
+	big := bigBody(1 << 20)
+	edited := big[:len(big)/2] + " A sentence added in the middle. " + big[len(big)/2:]
+	ts.record(snap(at(1), inc("a", withBody(big))), all, nil)
+	ts.record(snap(at(2), inc("a", withBody(edited))), all, nil)
+
+	raw := ts.storedVersions("a")
+	if len(raw) != 2 {
+		t.Fatalf("stored versions: got %d, want 2", len(raw))
+	}
+	v := ts.versions("a")[1]
+	legacy, err := encodeVersion(&model.Version{N: 2, ObservedAt: v.ObservedAt, Incident: v.Incident,
+		Changes: diff.Changes(&ts.versions("a")[0].Incident, &v.Incident), Summary: v.Summary, Snapshot: v.Snapshot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("one edit of a %d-byte body: stored %d bytes (uncompressed with every op: %d)", len(big), len(raw[1]), len(legacy))
+	if len(raw[1]) > len(big) {
+		t.Errorf("stored version 2: got %d bytes, want at most the body's %d", len(raw[1]), len(big))
+	}
+	if v.Incident.Updates[0].Body != edited || len(v.Changes) != 1 || v.Changes[0].Before == nil ||
+		*v.Changes[0].Before != big || *v.Changes[0].After != edited {
+		t.Errorf("version 2 read back: %d changes, body intact %v", len(v.Changes), v.Incident.Updates[0].Body == edited)
+	}
+}
+
+// TestBoundOps: a change set keeps its word ops up to maxStoredOps of text, in order,
+// and drops those of the changes past it; small change sets are stored as they are.
+func TestBoundOps(t *testing.T) {
+	op := func(n int) []model.Op {
+		return []model.Op{{Op: model.OpInsert, Text: strings.Repeat("x", n-len(model.OpInsert))}}
+	}
+	small := []model.Change{{Field: "a", Ops: op(100)}, {Field: "b", Ops: op(100)}}
+	if got := boundOps(small); !reflect.DeepEqual(got, small) {
+		t.Errorf("small: got %+v", got)
+	}
+	big := []model.Change{{Field: "a", Ops: op(maxStoredOps - 10)}, {Field: "b", Ops: op(100)}, {Field: "c", Ops: op(10)}}
+	got := boundOps(big)
+	var kept []bool
+	for _, c := range got {
+		kept = append(kept, c.Ops != nil)
+	}
+	if want := []bool{true, false, true}; !reflect.DeepEqual(kept, want) {
+		t.Errorf("ops kept: got %v, want %v", kept, want)
+	}
+	if big[1].Ops == nil {
+		t.Error("boundOps changed its argument")
+	}
+}
+
+// TestVersionInfos: the list of versions reads numbers, times, summaries and fields
+// from records and from the bare JSON written before alike, the same as decoding every
+// version whole gives.
+func TestVersionInfos(t *testing.T) {
+	ts := MustOpen(t)
+	ts.record(snap(at(1), inc("a")), all, nil)
+	ts.record(snap(at(2), inc("a", update("More."))), all, nil)
+	ts.record(snap(at(3), inc("a", update("More."), status(model.StatusResolved))), all, nil)
+	check := func(name string) {
+		t.Helper()
+		full := ts.versions("a")
+		infos, err := ts.VersionInfos("acme", "a")
+		if err != nil || len(infos) != len(full) {
+			t.Fatalf("%s: VersionInfos: got %d, %v; want %d", name, len(infos), err, len(full))
+		}
+		for i, v := range full {
+			var fields []string
+			if v.N > 1 {
+				for _, c := range v.Changes {
+					fields = append(fields, c.Field)
+				}
+			}
+			want := VersionInfo{N: v.N, ObservedAt: v.ObservedAt, Summary: v.Summary, Snapshot: v.Snapshot, Fields: fields}
+			if !reflect.DeepEqual(infos[i], want) {
+				t.Errorf("%s: version %d: got %+v, want %+v", name, v.N, infos[i], want)
+			}
+		}
+	}
+	check("records")
+
+	// Rewrite every version as the bare JSON of before, version 1 without its change set
+	// and then with it.
+	for _, withV1Changes := range []bool{false, true} {
+		full := ts.versions("a")
+		if err := ts.db.Update(func(tx *bolt.Tx) error {
+			b := sub(sourceBucket(tx, "acme"), bucketVersions)
+			for _, v := range full {
+				if v.N == 1 && !withV1Changes {
+					v.Changes, v.Summary = nil, ""
+				}
+				data, err := encodeVersion(&v)
+				if err != nil {
+					return err
+				}
+				if v.N == 1 && withV1Changes { // encodeVersion drops them
+					c := v
+					data, err = jsonOf(&c)
+					if err != nil {
+						return err
+					}
+				}
+				if err := b.Put(versionKey("a", uint32(v.N)), data); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if raw := ts.storedVersions("a"); raw[0][0] != '{' || raw[2][0] != '{' {
+			t.Fatalf("not rewritten as JSON: %q", raw[0][:10])
+		}
+		check("bare JSON")
+	}
+}
+
+// TestVersionInfosMemory: listing 140 versions of a 1 MB body allocates a small,
+// fixed amount, not the bodies: the list decodes no incident but version 1's.
+func TestVersionInfosMemory(t *testing.T) {
+	ts := MustOpen(t)
+	big := bigBody(1 << 20)
+	const n = 140
+	ts.record(snap(at(1), inc("a", withBody(big))), all, nil)
+	// The other versions written directly: 139 Records of a 1 MB body take a minute
+	// under -race, and only what is stored matters here.
+	if err := ts.db.Update(func(tx *bolt.Tx) error {
+		b := sub(sourceBucket(tx, "acme"), bucketVersions)
+		rec, err := encodeRecord(&model.Version{N: 2, ObservedAt: at(2), Incident: inc("a", withBody(big)),
+			Summary: "Edited.", Changes: []model.Change{{Field: "updates[a-1].body"}}})
+		if err != nil {
+			return err
+		}
+		for i := 2; i <= n; i++ {
+			if err := b.Put(versionKey("a", uint32(i)), rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	infos, err := ts.VersionInfos("acme", "a")
+	runtime.ReadMemStats(&after)
+	if err != nil || len(infos) != n {
+		t.Fatalf("VersionInfos: got %d, %v; want %d", len(infos), err, n)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("VersionInfos of %d versions of a %d-byte body: %d bytes allocated", n, len(big), alloc)
+	if limit := uint64(8 << 20); alloc > limit {
+		t.Errorf("VersionInfos allocated %d bytes, want at most %d", alloc, limit)
+	}
+}
+
+// jsonOf is a version as the bare JSON of before, change set and all.
+func jsonOf(v *model.Version) ([]byte, error) {
+	return json.Marshal(v)
+}
+
+// FuzzVersionRecord: decoding a damaged or foreign version record, whole or its header
+// only, returns an error or a version and never panics; a record decodes to what was
+// encoded.
+func FuzzVersionRecord(f *testing.F) {
+	v := model.Version{N: 2, ObservedAt: t0, Incident: inc("a"), Summary: "s", Snapshot: "x",
+		Changes: []model.Change{{Field: "title", Ops: []model.Op{{Op: model.OpEqual, Text: "t"}}}}}
+	rec, err := encodeRecord(&v)
+	if err != nil {
+		f.Fatal(err)
+	}
+	js, _ := jsonOf(&v)
+	f.Add(rec)
+	f.Add(js)
+	f.Add([]byte(`{"version":1,"changes":[{"field":"a"},1]}`))
+	f.Add([]byte{recordS2, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _, _ = decodeHeader(data)
+		_, _ = decodeVersion(data)
+	})
+}
