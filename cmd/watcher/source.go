@@ -104,7 +104,7 @@ func (l localReader) Incidents(_ context.Context, source string, open bool) ([]i
 }
 
 func (l localReader) Versions(_ context.Context, source, id string) ([]versionRow, error) {
-	versions, err := l.st.Versions(source, id)
+	versions, err := l.st.VersionInfos(source, id) // decodes no incident
 	if err == nil && len(versions) == 0 {
 		err = archive.ErrNotFound
 	}
@@ -119,28 +119,28 @@ func (l localReader) Versions(_ context.Context, source, id string) ([]versionRo
 }
 
 func (l localReader) Diff(_ context.Context, source, id string, from, to int) (*changeSet, error) {
-	versions, err := l.st.Versions(source, id)
-	if err == nil && len(versions) == 0 {
-		err = archive.ErrNotFound
-	}
+	latest, err := l.st.VersionCount(source, id)
 	if err != nil {
 		return nil, err
 	}
-	latest := versions[len(versions)-1].N
 	if to < 0 {
 		to = latest
 	}
 	if from < 0 {
 		from = max(to-1, 0)
 	}
-	pick := func(n int) (*model.Incident, error) {
+	pick := func(n int) (*model.Incident, error) { // decodes only the two versions compared
 		if n == 0 {
 			return nil, nil
 		}
-		if n > len(versions) {
+		if n > latest {
 			return nil, fmt.Errorf("%s/%s has no version %d (latest is %d)", source, id, n, latest)
 		}
-		return &versions[n-1].Incident, nil
+		v, err := l.st.Version(source, id, n)
+		if err != nil {
+			return nil, err
+		}
+		return &v.Incident, nil
 	}
 	before, err := pick(from)
 	if err != nil {

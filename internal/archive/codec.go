@@ -108,7 +108,7 @@ func encodeRecord(v *model.Version) ([]byte, error) {
 	out = append(out, recordS2)
 	out = binary.AppendUvarint(out, uint64(len(hdr)))
 	out = append(out, hdr...)
-	out = append(out, s2.EncodeBetter(out[len(out):cap(out)], data)...)
+	out = append(out, s2.Encode(out[len(out):cap(out)], data)...)
 	return slices.Clip(out), nil
 }
 

@@ -225,6 +225,25 @@ func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
 	return out, nil
 }
 
+// VersionCount returns the number of an incident's latest version, from its incident
+// record alone, or ErrNotFound.
+func (s *Store) VersionCount(source, id string) (int, error) {
+	id = model.URLID(id)
+	var n int
+	err := s.db.View(func(tx *bolt.Tx) error {
+		m, ok, err := loadMeta(sub(sourceBucket(tx, source), bucketIncidents), id)
+		if err == nil && !ok {
+			err = ErrNotFound
+		}
+		n = int(m.Latest)
+		return err
+	})
+	if err != nil {
+		return 0, wrapErr("version count "+source+"/"+id, err)
+	}
+	return n, nil
+}
+
 // Version returns version n of an incident, or ErrNotFound.
 func (s *Store) Version(source, id string, n int) (*model.Version, error) {
 	id = model.URLID(id)

@@ -7,11 +7,11 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// The archive lists an incident's versions only whole (Store.Versions decodes every one)
-// and numbers them 1..N without gaps, since versions are only ever appended. Answers that
-// need one version and the count N therefore search with Store.Version: a gallop from a
-// version known to exist, then a binary search, about 2·log2(N) short reads of one
-// version each, instead of decoding all N (20 reads for 1,000 versions).
+// The archive numbers an incident's versions 1..N without gaps, since versions are only
+// ever appended, and knows N from the incident record (Store.VersionCount). An answer
+// that needs the last version meeting a condition on the whole version searches with
+// Store.Version: a gallop from a version known to exist, then a binary search, about
+// 2·log2(N) short reads of one version each, instead of decoding all N.
 
 // lastVersion returns the last version from known on (known must exist) for which ok
 // holds, given that ok holds for known and, once false, stays false for every later
@@ -59,12 +59,18 @@ func (s *Server) probe(source, id string, n int, ok func(*model.Version) bool) (
 	return v, nil
 }
 
-func always(*model.Version) bool { return true }
-
 // latestFrom returns the latest version of an incident, searching from known, which
 // exists.
+// The incident record knows the latest number, so this is one decode, not a search.
 func (s *Server) latestFrom(source, id string, known *model.Version) (*model.Version, error) {
-	return s.lastVersion(source, id, known, always)
+	n, err := s.store.VersionCount(source, id)
+	switch {
+	case err != nil:
+		return nil, err
+	case n == known.N:
+		return known, nil
+	}
+	return s.store.Version(source, id, n)
 }
 
 // latest returns the latest version of an incident, or archive.ErrNotFound.

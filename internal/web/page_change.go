@@ -51,7 +51,7 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 		Title: title, IncidentURL: s.incidentPath(source, id),
 		N: n, Of: latest.N,
 		At:       s.stampSeconds(v.ObservedAt),
-		Summary:  summaryOf(v, s.firstPoll(source)),
+		Summary:  summaryOf(v.N, v.ObservedAt, v.Summary, s.firstPoll(source)),
 		Changes:  s.changeHTML(source, id, v, v.Changes),
 		Compare:  s.comparePath(source, id, n-1, n),
 		Evidence: s.prefix + "/api/v1/sources/" + url.PathEscape(source) + "/snapshots?at=" + url.QueryEscape(v.ObservedAt.UTC().Format(timeLayout)),

@@ -21,7 +21,8 @@ type compareView struct {
 	Swap                           string // the same two versions the other way round
 }
 
-// labelledVersions is the longest history whose versions the compare page names by time.
+// labelledVersions is the longest history whose versions the compare page names by time:
+// a longer one is named by number only, to keep the page small.
 const labelledVersions = 200
 
 type versionOption struct {
@@ -51,44 +52,28 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	first, err := s.store.Version(source, id, 1)
+	// The selectors name the versions from their headers; only the two compared are
+	// decoded.
+	vs, err := s.store.VersionInfos(source, id)
 	if err != nil {
 		s.pageArchiveError(w, r, err, "No incident "+id+" is archived for "+source+".")
 		return
 	}
-	latest, err := s.latestFrom(source, id, first)
-	if err != nil {
-		s.pageArchiveError(w, r, err, "")
-		return
-	}
+	latest := len(vs)
 	if to == 0 {
-		to = latest.N
+		to = latest
 	}
 	if from < 0 {
 		from = to - 1
 	}
 	for _, n := range []int{from, to} {
-		if n > latest.N {
-			s.pageError(w, r, http.StatusNotFound, "Not found", "Incident "+id+" has "+strconv.Itoa(latest.N)+
+		if n > latest {
+			s.pageError(w, r, http.StatusNotFound, "Not found", "Incident "+id+" has "+strconv.Itoa(latest)+
 				" versions; there is no version "+strconv.Itoa(n)+".")
 			return
 		}
 	}
-	// The selectors name each version with its time when the history is short enough to
-	// read whole cheaply; a longer one is named by number only.
-	var vs []model.Version
-	if latest.N <= labelledVersions {
-		if vs, err = s.store.Versions(source, id); err != nil {
-			s.pageArchiveError(w, r, err, "")
-			return
-		}
-	}
-	version := func(n int) (*model.Version, error) {
-		if n <= len(vs) {
-			return &vs[n-1], nil
-		}
-		return s.store.Version(source, id, n)
-	}
+	version := func(n int) (*model.Version, error) { return s.store.Version(source, id, n) }
 	after, err := version(to)
 	if err != nil {
 		s.pageArchiveError(w, r, err, "")
@@ -116,11 +101,11 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 	if from == 0 {
 		cv.Swap = ""
 	}
-	cv.Options = make([]versionOption, latest.N)
+	cv.Options = make([]versionOption, latest)
 	for i := range cv.Options {
 		n := i + 1
 		cv.Options[i] = versionOption{N: n, Label: "Version " + strconv.Itoa(n)}
-		if i < len(vs) {
+		if latest <= labelledVersions {
 			cv.Options[i].Label += " · " + s.stampSeconds(vs[i].ObservedAt).Abs
 		}
 	}

@@ -199,16 +199,16 @@ func (s *Server) changeRow(c change) changeRow {
 // a version 1 of the source's first poll was archived as found, so it reads "Archived
 // on first sight: resolved, minor impact; 2 updates." rather than "New incident: …".
 // firstPoll is the source's (archive.SourceInfo.FirstPoll).
-func summaryOf(v *model.Version, firstPoll time.Time) string {
-	if v.N != 1 || firstPoll.IsZero() || !v.ObservedAt.Equal(firstPoll) {
-		return v.Summary
+func summaryOf(n int, observedAt time.Time, summary string, firstPoll time.Time) string {
+	if n != 1 || firstPoll.IsZero() || !observedAt.Equal(firstPoll) {
+		return summary
 	}
 	for _, p := range []string{"New incident", "New maintenance"} {
-		if rest, ok := strings.CutPrefix(v.Summary, p); ok {
+		if rest, ok := strings.CutPrefix(summary, p); ok {
 			return "Archived on first sight" + rest
 		}
 	}
-	return v.Summary
+	return summary
 }
 
 // firstPoll is the observation time of source's first poll, zero when unknown (an

@@ -33,9 +33,9 @@ func (s *Server) listVersions(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	// One read of every version: the summaries are in them. A page of a very long
-	// history still decodes it all, which stays within budget at a thousand versions.
-	vs, err := s.store.Versions(source, id)
+	// The list is read from the versions' headers: no incident is decoded, however large
+	// its bodies or long its history.
+	vs, err := s.store.VersionInfos(source, id)
 	if err != nil {
 		s.archiveError(w, r, err, "unknown incident")
 		return
