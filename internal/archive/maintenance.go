@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -18,6 +20,36 @@ func (s *Store) WriteTo(w io.Writer) (n int64, err error) {
 		n, err = tx.WriteTo(w)
 		return err
 	})
+	return n, wrapErr("backup", err)
+}
+
+// Backup writes a consistent copy of the whole archive to w, however slowly w takes it,
+// without holding the archive: the copy is first written to an unlinked temporary file
+// beside the archive in one read transaction, which lasts as long as a local disk copy
+// takes, then streamed from there. A read transaction open for the whole of a slow
+// download would keep bbolt from remapping a growing file, and every write would wait
+// for the download to end. It needs free space for one copy of the archive; the space
+// is released when Backup returns, or by the kernel if the process dies.
+func (s *Store) Backup(w io.Writer) (n int64, err error) {
+	f, err := os.CreateTemp(filepath.Dir(s.path), "."+filepath.Base(s.path)+".backup-*")
+	if err != nil {
+		return 0, wrapErr("backup", err)
+	}
+	defer f.Close()
+	if err := os.Remove(f.Name()); err != nil {
+		return 0, wrapErr("backup", err)
+	}
+	size, err := s.WriteTo(f)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, wrapErr("backup", err)
+	}
+	n, err = io.Copy(w, f)
+	if err == nil && n != size {
+		err = fmt.Errorf("copied %d of %d bytes", n, size)
+	}
 	return n, wrapErr("backup", err)
 }
 

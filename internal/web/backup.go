@@ -5,17 +5,17 @@ import (
 	"time"
 )
 
-// A backup streams the whole archive from inside one read transaction. A read
-// transaction that never ends would stop the archive from growing (bbolt cannot remap the
-// file under it), so the stream is bounded twice: each write must make progress within
-// backupStall, and the whole copy must finish within backupMax.
+// A backup streams a copy of the archive that Store.Backup made first in a local
+// temporary file, so a slow client never holds the archive. The stream is still bounded,
+// for the temporary file's disk space and the connection: each write must make progress
+// within backupStall, and the whole copy must finish within backupMax.
 const (
 	backupStall = time.Minute
 	backupMax   = time.Hour
 )
 
 // backup answers GET /api/v1/backup with a consistent copy of the archive file
-// (Store.WriteTo), as an attachment. The copy is streamed, so a failure midway cannot be
+// (Store.Backup), as an attachment. The copy is streamed, so a failure midway cannot be
 // reported in the status: the connection is then aborted, and the client sees a
 // truncated transfer rather than a complete-looking one.
 func (s *Server) backup(w http.ResponseWriter, r *http.Request) {
@@ -24,7 +24,7 @@ func (s *Server) backup(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Disposition", `attachment; filename="watcher-`+s.now().UTC().Format("20060102T150405Z")+`.db"`)
 	h.Set("Cache-Control", "no-store")
 	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), end: time.Now().Add(backupMax)}
-	n, err := s.store.WriteTo(dw)
+	n, err := s.store.Backup(dw)
 	if err == nil {
 		return
 	}
