@@ -50,7 +50,7 @@ func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadabl
 		return 0, errors.New("archive: record failure: empty source name")
 	}
 	threshold = max(threshold, 1)
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		src, err := createSource(tx, source)
 		if err != nil {
 			return err
@@ -92,7 +92,7 @@ func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadabl
 // source's successful polls therefore write nothing.
 func (s *Store) RecordSuccess(source string) error {
 	var failures int
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		h, err := loadHealth(sourceBucket(tx, source))
 		failures = h.Failures
 		return err
@@ -100,7 +100,7 @@ func (s *Store) RecordSuccess(source string) error {
 	if err != nil || failures == 0 {
 		return wrapErr("record success "+source, err)
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		src, err := createSource(tx, source)
 		if err != nil {
 			return err

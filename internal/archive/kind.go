@@ -14,7 +14,7 @@ func (s *Store) SetKind(source, kind string) error {
 	if err != nil || ps.Kind == kind {
 		return err
 	}
-	return wrapErr("set kind "+source, s.db.Update(func(tx *bolt.Tx) error {
+	return wrapErr("set kind "+source, s.update(func(tx *bolt.Tx) error {
 		src, err := createSource(tx, source)
 		if err != nil {
 			return err
@@ -29,7 +29,7 @@ func (s *Store) SetKind(source, kind string) error {
 // mark are cleared, and kind is remembered. It returns how many incidents it froze.
 func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 	frozen := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		src, err := createSource(tx, source)
 		if err != nil {
 			return err

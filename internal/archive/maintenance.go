@@ -16,7 +16,7 @@ import (
 // running (`watcher backup`, GET /api/v1/backup): a read transaction sees one committed
 // state and does not block the writer.
 func (s *Store) WriteTo(w io.Writer) (n int64, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		n, err = tx.WriteTo(w)
 		return err
 	})
@@ -61,14 +61,14 @@ func (s *Store) Backup(w io.Writer) (n int64, err error) {
 // when there is something to delete.
 func (s *Store) PruneSnapshots(cutoff time.Time) (snapshots, bodies int, err error) {
 	var p *prunable
-	err = s.db.View(func(tx *bolt.Tx) (err error) {
+	err = s.view(func(tx *bolt.Tx) (err error) {
 		p, err = s.findPrunable(tx, cutoff)
 		return err
 	})
 	if err != nil || len(p.snapshots)+len(p.bodies) == 0 {
 		return 0, 0, wrapErr("prune snapshots", err)
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		p, err = s.findPrunable(tx, cutoff)
 		if err != nil {
 			return err

@@ -25,7 +25,7 @@ type PollState struct {
 // PollState reads a source's poll state in one short read transaction.
 func (s *Store) PollState(source string) (PollState, error) {
 	var ps PollState
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx *bolt.Tx) (err error) {
 		ps, err = readPollState(tx, source)
 		return err
 	})
@@ -38,7 +38,7 @@ func (s *Store) PollState(source string) (PollState, error) {
 func (s *Store) PollStates(sources []string) (map[string]PollState, error) {
 	names := slices.Sorted(slices.Values(sources))
 	out := make(map[string]PollState, len(names))
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		for _, name := range names {
 			ps, err := readPollState(tx, name)
 			if err != nil {
@@ -71,7 +71,7 @@ func readPollState(tx *bolt.Tx, source string) (ps PollState, err error) {
 func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, p Policy) (Result, error) {
 	var res Result
 	var kind []byte
-	if err := s.db.View(func(tx *bolt.Tx) error {
+	if err := s.view(func(tx *bolt.Tx) error {
 		kind = bytes.Clone(get(sub(sourceBucket(tx, source), bucketState), keyPending))
 		return nil
 	}); err != nil || kind == nil {
@@ -82,7 +82,7 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 	if err != nil {
 		return res, err
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		src := sourceBucket(tx, source)
 		if src == nil {
 			return nil

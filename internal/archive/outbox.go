@@ -21,7 +21,7 @@ import (
 func (s *Store) Messages(states ...model.MessageState) ([]model.Message, error) {
 	want := func(st model.MessageState) bool { return len(states) == 0 || slices.Contains(states, st) }
 	var out []model.Message
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		buckets := []*bolt.Bucket{}
 		if want(model.MessagePending) || want(model.MessageParked) {
 			buckets = append(buckets, tx.Bucket(bucketOutbox))
@@ -78,7 +78,7 @@ func (s *Store) OutboxCounts() (map[model.MessageState]int, error) {
 // Message returns one message, delivered or not, or ErrNotFound.
 func (s *Store) Message(id uint64) (model.Message, error) {
 	var m model.Message
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketOutbox).Get(seqKey(id))
 		if v == nil {
 			v = tx.Bucket(bucketSent).Get(seqKey(id))
@@ -107,7 +107,7 @@ func (s *Store) MarkReplySent(id uint64) error {
 }
 
 func (s *Store) markSent(id uint64, reply bool) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		outbox, sent := tx.Bucket(bucketOutbox), tx.Bucket(bucketSent)
 		m, err := undelivered(outbox, id)
 		if err != nil {
@@ -224,7 +224,7 @@ func (s *Store) Retry(id uint64) error {
 // Drop deletes an undelivered message (`watcher outbox drop`). A delivered message cannot
 // be dropped: ErrNotFound.
 func (s *Store) Drop(id uint64) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		outbox := tx.Bucket(bucketOutbox)
 		if _, err := undelivered(outbox, id); err != nil {
 			return err
@@ -236,7 +236,7 @@ func (s *Store) Drop(id uint64) error {
 
 // updateMessage changes an undelivered message in one transaction.
 func (s *Store) updateMessage(id uint64, op string, change func(*model.Message)) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		outbox := tx.Bucket(bucketOutbox)
 		m, err := undelivered(outbox, id)
 		if err != nil {
@@ -273,7 +273,7 @@ type thread struct {
 // none was posted yet; ErrNotFound for an unknown incident.
 func (s *Store) Thread(source, id string) (channel, ts string, err error) {
 	id = model.URLID(id)
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		src := sourceBucket(tx, source)
 		if get(sub(src, bucketIncidents), []byte(id)) == nil {
 			return ErrNotFound
@@ -289,7 +289,7 @@ func (s *Store) Thread(source, id string) (channel, ts string, err error) {
 // set replies in that thread, across restarts. ErrNotFound for an unknown incident.
 func (s *Store) SetThread(source, id, channel, ts string) error {
 	id = model.URLID(id)
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		src := sourceBucket(tx, source)
 		if get(sub(src, bucketIncidents), []byte(id)) == nil {
 			return ErrNotFound
@@ -311,14 +311,14 @@ func (s *Store) ClearRootEdit(source, id string, msg uint64) error {
 	}
 	// Read first: when a newer reply owes the update now, nothing is written.
 	var owed bool
-	if err := s.db.View(func(tx *bolt.Tx) error {
+	if err := s.view(func(tx *bolt.Tx) error {
 		th, ok, err := readThread(tx, source, id)
 		owed = ok && settle(&th)
 		return err
 	}); err != nil || !owed {
 		return wrapErr("clear root edit "+source+"/"+id, err)
 	}
-	return wrapErr("clear root edit "+source+"/"+id, s.db.Update(func(tx *bolt.Tx) error {
+	return wrapErr("clear root edit "+source+"/"+id, s.update(func(tx *bolt.Tx) error {
 		return editThread(tx, source, id, settle)
 	}))
 }
@@ -348,7 +348,7 @@ func editThread(tx *bolt.Tx, source, id string, f func(*thread) bool) error {
 // stored thread: one scan, at start.
 func (s *Store) RootEdits() ([]model.Message, error) {
 	var out []model.Message
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		sent := tx.Bucket(bucketSent)
 		return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
 			threads := sub(sourceBucket(tx, string(name)), bucketThreads)

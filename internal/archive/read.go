@@ -20,7 +20,7 @@ import (
 // FetchState returns the fetch state last saved for source, empty if none.
 func (s *Store) FetchState(source string) (model.FetchState, error) {
 	var st model.FetchState
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx *bolt.Tx) (err error) {
 		st, err = decodeFetchState(get(sub(sourceBucket(tx, source), bucketState), keyFetch))
 		return err
 	})
@@ -31,7 +31,7 @@ func (s *Store) FetchState(source string) (model.FetchState, error) {
 func (s *Store) Latest(source, id string) (*model.Incident, error) {
 	id = model.URLID(id)
 	var inc *model.Incident
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		src := sourceBucket(tx, source)
 		m, ok, err := loadMeta(sub(src, bucketIncidents), id)
 		if err != nil || !ok {
@@ -67,7 +67,7 @@ type SourceInfo struct {
 // deleted from the config still appears: its archive stays (SPEC §3, retired sources).
 func (s *Store) Sources() ([]SourceInfo, error) {
 	var out []SourceInfo
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
 			src := sourceBucket(tx, string(name))
 			h, err := loadHealth(src)
@@ -107,7 +107,7 @@ type IncidentInfo struct {
 // empty: by source, then most recently changed first. An unknown source lists nothing.
 func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 	var out []IncidentInfo
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
 			if source != "" && string(name) != source {
 				return nil
@@ -149,7 +149,7 @@ func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 func (s *Store) Versions(source, id string) ([]model.Version, error) {
 	id = model.URLID(id)
 	var out []model.Version
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		versions := sub(sourceBucket(tx, source), bucketVersions)
 		if versions == nil {
 			return ErrNotFound
@@ -191,7 +191,7 @@ func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
 	id = model.URLID(id)
 	var out []VersionInfo
 	var first []byte // version 1's record, when its summary is to be derived
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		versions := sub(sourceBucket(tx, source), bucketVersions)
 		if versions == nil {
 			return ErrNotFound
@@ -230,7 +230,7 @@ func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
 func (s *Store) VersionCount(source, id string) (int, error) {
 	id = model.URLID(id)
 	var n int
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		m, ok, err := loadMeta(sub(sourceBucket(tx, source), bucketIncidents), id)
 		if err == nil && !ok {
 			err = ErrNotFound
@@ -251,7 +251,7 @@ func (s *Store) Version(source, id string, n int) (*model.Version, error) {
 		return nil, fmt.Errorf("archive: version %s/%s/%d: %w", source, id, n, ErrNotFound)
 	}
 	var v *model.Version
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx *bolt.Tx) (err error) {
 		v, err = loadVersion(sub(sourceBucket(tx, source), bucketVersions), id, uint32(n))
 		return err
 	})
@@ -271,7 +271,7 @@ func (s *Store) Version(source, id string, n int) (*model.Version, error) {
 func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body, error) {
 	var idx snapshotIndex
 	var compressed [][]byte
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		snapshots := sub(sourceBucket(tx, source), bucketSnapshots)
 		if snapshots == nil {
 			return ErrNotFound
@@ -321,7 +321,7 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 // in) the whole archive. Records written before impacts were kept fall back to a decode.
 func (s *Store) OpenCounts(source string) (map[model.Impact]int, error) {
 	counts := map[model.Impact]int{}
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		src := sourceBucket(tx, source)
 		incidents := sub(src, bucketIncidents)
 		if incidents == nil {

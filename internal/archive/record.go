@@ -73,7 +73,7 @@ func (s *Store) Record(source string, snap *model.Snapshot, state model.FetchSta
 		return Result{}, err
 	}
 	var pl *plan
-	err = s.db.View(func(tx *bolt.Tx) (err error) {
+	err = s.view(func(tx *bolt.Tx) (err error) {
 		pl, err = r.plan(tx)
 		return err
 	})
@@ -91,9 +91,9 @@ func (s *Store) Record(source string, snap *model.Snapshot, state model.FetchSta
 	// company. A batched function may run again on its own if the batch fails, which
 	// this one allows: it plans inside the transaction and keeps nothing outside it but
 	// res.
-	write := s.db.Update
+	write := s.update
 	if s.recording.Add(1) > 1 {
-		write = s.db.Batch
+		write = s.batch
 	}
 	defer s.recording.Add(-1)
 	err = write(func(tx *bolt.Tx) error {

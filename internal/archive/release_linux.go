@@ -16,7 +16,7 @@ import (
 // the daemon's RSS for good, and kernels with large page-cache folios map up to a whole
 // folio (hundreds of KB) around each 4 KB page read.
 func (s *Store) ReleasePages() error {
-	return s.db.View(s.releaseMapped)
+	return s.view(s.releaseMapped)
 }
 
 // releaseMapped is ReleasePages inside a transaction the caller holds, for scans that

@@ -433,7 +433,10 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 	d.polled.Store(true)
 	st.mu.Lock()
 	st.status.LastPollAt = now
-	if err != nil {
+	switch {
+	case errors.Is(err, archive.ErrStorage):
+		// The archive failed, not the vendor: no backoff, no last_error for the source.
+	case err != nil:
 		st.status.LastError = err.Error()
 		st.status.ConsecutiveFailures++
 		wait := fetch.Backoff(st.interval, st.status.ConsecutiveFailures, nil)
@@ -441,7 +444,7 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 			wait = min(ra, 6*time.Hour)
 		}
 		st.nextAllowed = now.Add(wait)
-	} else {
+	default:
 		st.status.LastSuccessAt, st.status.LastError, st.status.ConsecutiveFailures = now, "", 0
 		st.status.LastSuccessBeforeRestart = false
 		st.nextAllowed = time.Time{}
@@ -451,6 +454,8 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 
 	m := d.metrics
 	switch {
+	case errors.Is(err, archive.ErrStorage):
+		m.polls.WithLabelValues(src.Name, "archive_error").Inc()
 	case err != nil:
 		m.polls.WithLabelValues(src.Name, "failed").Inc()
 	case out.Changes > 0:

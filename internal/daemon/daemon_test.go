@@ -136,3 +136,30 @@ func TestHealthFollowsTheScheduler(t *testing.T) {
 		t.Errorf("5m without a tick: got %v, want scheduler stalled", err)
 	}
 }
+
+// TestArchiveFailureIsNotTheVendors: a poll that fails because the archive does (here a
+// closed archive: no transaction can start) is not counted against the source: no
+// last_error, no failure, no backoff; the metric says archive_error.
+func TestArchiveFailureIsNotTheVendors(t *testing.T) {
+	page := &fakepage.Statuspage{}
+	srv := httptest.NewServer(page)
+	defer srv.Close()
+	clk := &clock{t: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)}
+	d, store := newTestDaemon(t, srv.URL, clk)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	job := d.job("acme")
+	job()
+	job()
+	st := d.Sources()[0]
+	if st.LastError != "" || st.ConsecutiveFailures != 0 {
+		t.Errorf("after archive failures: last_error %q, %d failures; want none", st.LastError, st.ConsecutiveFailures)
+	}
+	if got := testutil.ToFloat64(d.metrics.skippedInBackoff.WithLabelValues("acme")); got != 0 {
+		t.Errorf("polls skipped in backoff: got %v, want 0", got)
+	}
+	if got := testutil.ToFloat64(d.metrics.polls.WithLabelValues("acme", "archive_error")); got != 2 {
+		t.Errorf(`watcher_polls_total{result="archive_error"}: got %v, want 2`, got)
+	}
+}

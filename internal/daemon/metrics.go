@@ -36,7 +36,7 @@ func newMetrics(version, commit string, g gauges) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		polls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "watcher_polls_total", Help: "Polls of a source, by result (ok, unchanged, failed).",
+			Name: "watcher_polls_total", Help: "Polls of a source, by result (ok, unchanged, failed; archive_error when the archive, not the vendor, failed).",
 		}, []string{"source", "result"}),
 		changes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "watcher_changes_total", Help: "Incidents that got a new archived version.",

@@ -66,6 +66,12 @@ func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) 
 		defer cancel()
 	}
 	out, err := p.poll(ctx, src)
+	if errors.Is(err, archive.ErrStorage) {
+		// The archive failed, not the vendor: nothing is counted against the source
+		// (/healthz reports the archive).
+		log.Error("poll not recorded: archive failure", "err", err)
+		return out, err
+	}
 	if err != nil {
 		out.Wrote = true // the failure, below
 		failures, ferr := p.Store.RecordFailureOf(src.Name, err.Error(), src.FailureThreshold, unreadable(err))
