@@ -5,15 +5,17 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/notify/slack"
 )
 
 func runCheck(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec, and reports every error it finds,\none line each, sorted by line; warns about a config without sources and secret files others can read.\n-probe detects each source's provider; -slack posts a test message to every Slack destination.")
+	fs := newFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec, and reports every error it finds,\none line each, sorted by line; warns about a config without sources and secret files others can read.\n-probe detects each source's provider; -slack posts a test message to every Slack destination;\n-archive checks the archive file's consistency.")
 	cfgPath := configFlag(fs)
 	probe := fs.Bool("probe", false, "also detect each source's provider")
 	slackFlag := fs.Bool("slack", false, "also post a test message to each Slack channel and webhook the sources use")
+	archiveFlag := fs.Bool("archive", false, "also run a consistency check of the archive file (read-only; stop the daemon first, or check a backup)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -45,7 +47,31 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			code = c
 		}
 	}
+	if *archiveFlag {
+		if c := checkArchive(e, cfg.Database); c != exitOK {
+			code = c
+		}
+	}
 	return code
+}
+
+// checkArchive runs the archive file's consistency check: one line if it is sound, else
+// a line per problem and one saying what to do.
+func checkArchive(e *env, path string) int {
+	problems, layout, err := archive.Check(path, 0)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "error: %v\n", err)
+		return exitError
+	}
+	if len(problems) == 0 {
+		fmt.Fprintf(e.stdout, "archive OK: %s (layout %d)\n", path, layout)
+		return exitOK
+	}
+	for _, p := range problems {
+		fmt.Fprintf(e.stderr, "archive %s: %s\n", path, p)
+	}
+	fmt.Fprintf(e.stderr, "error: archive %s is damaged: restore it from a backup (watcher backup, GET /api/v1/backup)\n", path)
+	return exitError
 }
 
 // checkSlack posts one test message to each distinct destination the sources route to.

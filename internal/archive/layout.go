@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -137,11 +138,13 @@ func readLayout(tx *bolt.Tx) (int, error) {
 // bump the file.
 func (s *Store) migrate(readOnly bool) error {
 	var layout int
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx *bolt.Tx) (err error) {
 		layout, err = readLayout(tx)
 		return err
 	})
 	switch {
+	case errors.Is(err, ErrDamaged):
+		return err // names the file already
 	case err != nil:
 		return fmt.Errorf("archive %s: %w", s.path, err)
 	case layout > Layout:
@@ -158,7 +161,7 @@ func (s *Store) migrate(readOnly bool) error {
 		return fmt.Errorf("archive %s has layout %d and needs migrating to %d: open it once read-write: %w",
 			s.path, layout, Layout, ErrLayout)
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		// Read again: another process may have migrated it between the two transactions.
 		from, err := readLayout(tx)
 		if err != nil {

@@ -71,6 +71,9 @@ type Store struct {
 	// still layout 1's (legacyTimeKey).
 	legacyTimeKeys bool
 
+	// writes is the writes' outcome, for Health.
+	writes writeHealth
+
 	// recording counts the Records past their read transaction, for the choice
 	// between Update and Batch (Record).
 	recording atomic.Int32
@@ -90,25 +93,38 @@ func Open(path string, o Options) (*Store, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.MustExist || o.ReadOnly {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w at %s", ErrNotExist, path)
-		}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && (o.MustExist || o.ReadOnly):
+		return nil, fmt.Errorf("%w at %s", ErrNotExist, path)
+	case err == nil && fi.Size() == 0:
+		// bbolt would silently make it a new archive: an emptied file is damage (a
+		// failed copy, a truncation), and starting afresh would hide it.
+		return nil, &damageError{path: path, detail: "the file is empty (0 bytes)", layout: true}
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:  o.Timeout,
-		ReadOnly: o.ReadOnly,
-		NoSync:   o.NoSync,
+	s := &Store{path: path, now: o.Now}
+	err = s.protect(func() (err error) {
+		s.db, err = bolt.Open(path, 0o600, &bolt.Options{
+			Timeout:  o.Timeout,
+			ReadOnly: o.ReadOnly,
+			NoSync:   o.NoSync,
+		})
+		return err
 	})
 	switch {
 	case errors.Is(err, berrors.ErrTimeout):
 		return nil, fmt.Errorf("archive %s: another watcher holds it (gave up after %s): %w", path, o.Timeout, ErrLocked)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
-		return nil, fmt.Errorf("archive %s: not a watcher archive (%v): %w", path, err, ErrLayout)
+		return nil, &damageError{path: path, detail: fmt.Sprintf("%v; or not a watcher archive at all", err), layout: true}
+	case errors.Is(err, ErrDamaged):
+		if s.db != nil {
+			_ = s.db.Close()
+		}
+		return nil, err
 	case err != nil:
 		return nil, fmt.Errorf("archive %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, now: o.Now}
+	db := s.db
 	if err := s.migrate(o.ReadOnly); err != nil {
 		_ = db.Close()
 		return nil, err

@@ -1,0 +1,88 @@
+package archive
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// maxCheckProblems is how many problems Check lists: a badly damaged file has
+// thousands, and the first few say what there is to say.
+const maxCheckProblems = 20
+
+// Check runs bbolt's consistency check of the archive file at path (`watcher check
+// -archive`): every page reachable once, no freed page in use, every bucket's keys in
+// order. It opens the file read-only, never creates or migrates it, and fails with
+// ErrLocked while the daemon holds it. It returns the problems found (at most
+// maxCheckProblems, then a count of the rest) and the file's layout; an error for a
+// file it could not check at all.
+func Check(path string, timeout time.Duration) (problems []string, layout int, err error) {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, 0, fmt.Errorf("%w at %s", ErrNotExist, path)
+	case err != nil:
+		return nil, 0, err
+	case fi.Size() == 0:
+		return []string{"the file is empty (0 bytes)"}, 0, nil
+	}
+	s := &Store{path: path}
+	err = s.protect(func() (err error) {
+		s.db, err = bolt.Open(path, 0o400, &bolt.Options{ReadOnly: true, Timeout: timeout})
+		return err
+	})
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, 0, fmt.Errorf("archive %s: another watcher holds it (gave up after %s); stop it, or check a backup: %w", path, timeout, ErrLocked)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
+		return []string{fmt.Sprintf("meta pages: %v", err)}, 0, nil
+	case errors.Is(err, ErrDamaged):
+		if s.db != nil {
+			_ = s.db.Close()
+		}
+		return []string{detailOf(err)}, 0, nil
+	case err != nil:
+		return nil, 0, fmt.Errorf("archive %s: %w", path, err)
+	}
+	defer s.db.Close()
+	n := 0
+	err = s.protect(func() error {
+		return s.db.View(func(tx *bolt.Tx) error {
+			for e := range tx.Check() {
+				if n++; n <= maxCheckProblems {
+					problems = append(problems, e.Error())
+				}
+			}
+			if n == 0 {
+				var err error
+				if layout, err = readLayout(tx); err != nil {
+					problems = append(problems, err.Error())
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		problems = append(problems, detailOf(err))
+	}
+	if n > maxCheckProblems {
+		problems = append(problems, fmt.Sprintf("and %d more", n-maxCheckProblems))
+	}
+	return problems, layout, nil
+}
+
+// detailOf is what a damage error found, without its advice; any other error whole.
+func detailOf(err error) string {
+	var d *damageError
+	if errors.As(err, &d) {
+		return fmt.Sprint(d.detail)
+	}
+	return err.Error()
+}
