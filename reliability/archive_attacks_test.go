@@ -3,6 +3,7 @@ package reliability
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -234,4 +236,157 @@ func TestBackupUnderAGrowingArchive(t *testing.T) {
 // bufioReader reads what was read already, then the connection.
 func bufioReader(head []byte, conn net.Conn) *bufio.Reader {
 	return bufio.NewReader(io.MultiReader(bytes.NewReader(head), conn))
+}
+
+// archiveDamages are the kinds of damage a disk, a copy or a crash leaves, as functions
+// of a sound file's bytes.
+var archiveDamages = []struct {
+	name string
+	// recoverable: bbolt reads past it by design (the other meta page is whole).
+	recoverable bool
+	damage      func(data []byte) []byte
+}{
+	{"0 bytes", false, func([]byte) []byte { return nil }},
+	{"truncated", false, func(data []byte) []byte { return data[:len(data)/3] }},
+	{"garbage meta pages", false, func(data []byte) []byte {
+		d := bytes.Clone(data)
+		for i := 16; i < 2*os.Getpagesize(); i++ {
+			d[i] = byte(i * 7)
+		}
+		return d
+	}},
+	{"one garbage meta page", true, func(data []byte) []byte {
+		d := bytes.Clone(data)
+		for i := 16; i < 200; i++ {
+			d[i] = byte(i * 7)
+		}
+		return d
+	}},
+	{"corrupted leaf page", false, func(data []byte) []byte {
+		d := bytes.Clone(data)
+		ps := os.Getpagesize()
+		// Every page that names source-07 (the leaf that lists the sources among them):
+		// its header and first elements.
+		for page := 2 * ps; page+ps <= len(d); page += ps {
+			if bytes.Contains(d[page:page+ps], []byte("source-07")) {
+				for j := page; j < page+64; j++ {
+					d[j] = 0xff
+				}
+			}
+		}
+		return d
+	}},
+}
+
+// noCrash fails the test if out shows a panic or a Go fault.
+func noCrash(t *testing.T, what, out string) {
+	t.Helper()
+	for _, sign := range []string{"\npanic:", "fatal error", "goroutine ", "[signal SIG"} {
+		if strings.Contains("\n"+out, sign) {
+			t.Errorf("%s crashed (%q):\n%s", what, sign, out)
+			return
+		}
+	}
+}
+
+// startOrExit runs `watcher run` with env: when it exits on its own within 10 s (it
+// refused the archive), it returns its exit code and output; else it is serving, and it
+// is started again as a daemon under test.
+func startOrExit(t *testing.T, env []string) (*testbin.Daemon, int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testbin.Build(t), "run")
+	cmd.Env = append(append(os.Environ(), "SLACK_BOT_TOKEN=", "STATE_DIRECTORY=", "WATCHER_CONFIG="), env...)
+	out, _ := cmd.CombinedOutput()
+	if ctx.Err() == nil {
+		return nil, cmd.ProcessState.ExitCode(), string(out)
+	}
+	d := testbin.StartDaemon(t, testbin.Build(t), env)
+	return d, 0, string(out) + d.Log()
+}
+
+// TestDamagedArchives: for each kind of damage, the built binary never panics. `watcher
+// run` either refuses the file with one line naming it and what to do, or serves, and
+// then a poll that meets the damage fails that poll, the process lives on, and /healthz
+// reports the archive; `watcher check -archive` names the damage; a browse command
+// fails with one line.
+func TestDamagedArchives(t *testing.T) {
+	page := &fakepage.Statuspage{Name: "Acme"}
+	page.Set([]fakepage.Incident{incident(time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC), "inc2", "investigating")}, nil)
+	srv := httptest.NewServer(page)
+	defer srv.Close()
+
+	soundDir := t.TempDir()
+	sound := filepath.Join(soundDir, "watcher.db")
+	snaps := map[string][]time.Time{}
+	for i := range 40 {
+		snaps[fmt.Sprintf("source-%02d", i)] = []time.Time{time.Now().UTC().Add(-time.Hour)}
+	}
+	seedArchive(t, sound, snaps, nil)
+	data, err := os.ReadFile(sound)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tt := range archiveDamages {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "watcher.db")
+			os.WriteFile(db, tt.damage(data), 0o600)
+			cfg := filepath.Join(dir, "config.yaml")
+			os.WriteFile(cfg, []byte(fmt.Sprintf("database: %s\nlisten: %s\nsources:\n  - name: source-07\n    url: %s\n    kind: statuspage\n    schedule: \"@every 1h\"\n",
+				db, freeAddr(t), srv.URL)), 0o600)
+			env := []string{"WATCHER_CONFIG=" + cfg}
+
+			r := testbin.Run(t, env, "check", "-archive")
+			noCrash(t, "check -archive", r.Stdout+r.Stderr)
+			if !tt.recoverable && (r.Code == 0 || !strings.Contains(r.Stderr, "is damaged: restore it from a backup")) {
+				t.Errorf("check -archive: exit %d, want the damage named\n%s%s", r.Code, r.Stdout, r.Stderr)
+			}
+			t.Logf("check -archive: exit %d: %s", r.Code, strings.TrimSpace(r.Stderr))
+
+			r = testbin.Run(t, env, "incidents")
+			noCrash(t, "incidents", r.Stdout+r.Stderr)
+			if !tt.recoverable && r.Code == 0 {
+				t.Errorf("incidents on a damaged archive: exit 0\n%s", r.Stdout)
+			}
+
+			d, code, out := startOrExit(t, env)
+			noCrash(t, "run", out)
+			if d == nil {
+				lines := strings.Split(strings.TrimSpace(out), "\n")
+				last := lines[len(lines)-1]
+				if code != 1 || !strings.Contains(last, db) || !strings.Contains(last, "restore it from a backup") ||
+					!strings.Contains(last, "watcher check -archive") {
+					t.Errorf("run: exit %d, last line %q; want exit 1 and one line naming the file and what to do", code, last)
+				}
+				return
+			}
+			defer d.Stop(t)
+			if tt.recoverable {
+				return
+			}
+			pcode, body := d.PollNow(t, "source-07")
+			if pcode == 200 {
+				t.Errorf("poll of a damaged source: got 200 %v, want a failure", body)
+			}
+			select {
+			case <-d.Done():
+				t.Fatalf("the daemon died on a damaged page:\n%s", d.Log())
+			default:
+			}
+			resp, err := http.Get(d.URL("/healthz"))
+			if err != nil {
+				t.Fatalf("/healthz: %v (the daemon died?)\n%s", err, d.Log())
+			}
+			hb, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 503 || !strings.Contains(string(hb), "damaged") {
+				t.Errorf("/healthz after the damage: %d %q, want 503 naming the damage", resp.StatusCode, hb)
+			}
+			noCrash(t, "run", d.Log())
+			t.Logf("poll: %d %v; /healthz: %q", pcode, body["error"], hb)
+		})
+	}
 }

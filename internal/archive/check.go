@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -57,7 +58,7 @@ func Check(path string, timeout time.Duration) (problems []string, layout int, e
 		return s.db.View(func(tx *bolt.Tx) error {
 			for e := range tx.Check() {
 				if n++; n <= maxCheckProblems {
-					problems = append(problems, e.Error())
+					problems = append(problems, strings.TrimPrefix(e.Error(), "panic: "))
 				}
 			}
 			if n == 0 {
