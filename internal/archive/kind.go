@@ -23,7 +23,7 @@ func (s *Store) SetKind(source, kind string) error {
 	}))
 }
 
-// Migrate records that a source's page moved to another platform (SPEC §4): its archived
+// Migrate records that a source's page moved to another platform: its archived
 // incidents are frozen as migrated, without a message, and the new platform's incidents
 // are taken in as for a new source: the fetch state, pending misses and the first-poll
 // mark are cleared, and kind is remembered. It returns how many incidents it froze.

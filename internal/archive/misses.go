@@ -63,7 +63,7 @@ func readPollState(tx *bolt.Tx, source string) (ps PollState, err error) {
 	return ps, err
 }
 
-// ConfirmMisses applies the second miss of SPEC §4 after a well-formed poll whose bodies
+// ConfirmMisses applies the second miss in a row after a well-formed poll whose bodies
 // were unchanged (304 or byte-identical): the page still says what it said when these
 // incidents were first missed, so they are missed twice in a row. History providers mark
 // them removed; open-only ones resolve them. bodies are the poll's (unchanged) bodies, the

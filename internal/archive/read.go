@@ -64,7 +64,7 @@ type SourceInfo struct {
 }
 
 // Sources lists every source with something archived, by name. A source renamed or
-// deleted from the config still appears: its archive stays (SPEC §3, retired sources).
+// deleted from the config still appears: its archive stays (a retired source).
 func (s *Store) Sources() ([]SourceInfo, error) {
 	var out []SourceInfo
 	err := s.view(func(tx *bolt.Tx) error {

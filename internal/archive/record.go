@@ -19,11 +19,11 @@ import (
 
 // ErrVanished is returned by Record, which then writes nothing, when a well-formed
 // snapshot of a history provider lists no incident of a kind while the archive holds some
-// inside that listing's window. SPEC §4 counts that as a fetch failure, never as
+// inside that listing's window. That counts as a fetch failure, never as
 // "everything was deleted": pages have served empty lists during their own outages.
 var ErrVanished = errors.New("incidents vanished from a well-formed answer")
 
-// The first-poll policies of on_first_poll (SPEC §6 Slack).
+// The first-poll policies of slack.on_first_poll.
 const (
 	FirstPollOpen = "open" // announce incidents still open, archive the rest quietly (default)
 	FirstPollNone = "none" // announce nothing
@@ -63,7 +63,7 @@ type Result struct {
 // A snapshot whose listing lost every archived incident is refused with ErrVanished,
 // also without writing; the caller counts it as a failed poll.
 //
-// Message rules (SPEC §6 Slack): the source's first Record follows p.FirstPoll; later, a
+// Message rules: the source's first Record follows p.FirstPoll; later, a
 // new incident is announced (EventNew) if p.Pass; an announced incident gets a message
 // for every later change set; one never announced gets EventNew with CatchUp once a
 // change of it passes; a removal is announced only for an announced incident.
@@ -521,7 +521,7 @@ func putMessage(outbox *bolt.Bucket, msg model.Message) (uint64, error) {
 	return seq, putJSON(outbox, seqKey(seq), &msg)
 }
 
-// decide says whether a new version gets a message, and which (SPEC §6 Slack).
+// decide says whether a new version gets a message, and which.
 func (r *recording) decide(firstPoll, known, announced bool, prev, cur *model.Incident, changes []model.Change) (ev model.Event, catchUp, announce bool) {
 	// Filters apply on the first poll too: on_first_poll chooses among the incidents a
 	// source would announce, it does not lift min_impact or components.
