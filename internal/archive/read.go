@@ -150,28 +150,40 @@ func (s *Store) Versions(source, id string) ([]model.Version, error) {
 	id = model.URLID(id)
 	var out []model.Version
 	err := s.view(func(tx *bolt.Tx) error {
-		versions := sub(sourceBucket(tx, source), bucketVersions)
-		if versions == nil {
-			return ErrNotFound
-		}
-		prefix := versionPrefix(id)
-		c := versions.Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		return eachVersion(tx, source, id, func(v []byte) error {
 			ver, err := decodeVersion(v)
-			if err != nil {
-				return fmt.Errorf("%x: %w", k[len(prefix):], err)
+			if err == nil {
+				out = append(out, *ver)
 			}
-			out = append(out, *ver)
-		}
-		if len(out) == 0 {
-			return ErrNotFound
-		}
-		return nil
+			return err
+		})
 	})
 	if err != nil {
 		return nil, wrapErr("versions "+source+"/"+id, err)
 	}
 	return out, nil
+}
+
+// eachVersion calls fn with each stored version of an incident, oldest first; the bytes
+// live as long as tx. ErrNotFound when there is none.
+func eachVersion(tx *bolt.Tx, source, id string, fn func(v []byte) error) error {
+	versions := sub(sourceBucket(tx, source), bucketVersions)
+	if versions == nil {
+		return ErrNotFound
+	}
+	prefix := versionPrefix(id)
+	c := versions.Cursor()
+	n := 0
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if err := fn(v); err != nil {
+			return fmt.Errorf("%x: %w", k[len(prefix):], err)
+		}
+		n++
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }
 
 // VersionInfo is a version as a list of versions shows it, read without its incident.
@@ -192,26 +204,17 @@ func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
 	var out []VersionInfo
 	var first []byte // version 1's record, when its summary is to be derived
 	err := s.view(func(tx *bolt.Tx) error {
-		versions := sub(sourceBucket(tx, source), bucketVersions)
-		if versions == nil {
-			return ErrNotFound
-		}
-		prefix := versionPrefix(id)
-		c := versions.Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		return eachVersion(tx, source, id, func(v []byte) error {
 			h, derive, err := decodeHeader(v)
 			if err != nil {
-				return fmt.Errorf("%x: %w", k[len(prefix):], err)
+				return err
 			}
 			if derive {
 				first = bytes.Clone(v)
 			}
 			out = append(out, VersionInfo{N: h.N, ObservedAt: h.ObservedAt, Summary: h.Summary, Snapshot: h.Snapshot, Fields: h.Fields})
-		}
-		if len(out) == 0 {
-			return ErrNotFound
-		}
-		return nil
+			return nil
+		})
 	})
 	if err == nil && first != nil {
 		var v *model.Version
