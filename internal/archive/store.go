@@ -100,7 +100,7 @@ func Open(path string, o Options) (*Store, error) {
 	case err == nil && fi.Size() == 0:
 		// bbolt would silently make it a new archive: an emptied file is damage (a
 		// failed copy, a truncation), and starting afresh would hide it.
-		return nil, &damageError{path: path, detail: "the file is empty (0 bytes)", layout: true}
+		return nil, &damageError{path: path, detail: "the file is empty (0 bytes); if no archive was ever written to it, remove it to start a new one", layout: true}
 	}
 	s := &Store{path: path, now: o.Now}
 	err = s.protect(func() (err error) {
