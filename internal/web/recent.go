@@ -195,8 +195,8 @@ func (s *Server) changeRow(c change) changeRow {
 	}
 }
 
-// summaryOf is the summary of version v of an incident of source, as listings show it:
-// a version 1 of the source's first poll was archived as found, so it reads "Archived
+// summaryOf is the summary of version n of an incident, observed at observedAt, as
+// listings show it: a version 1 of the source's first poll was archived as found, so it reads "Archived
 // on first sight: resolved, minor impact; 2 updates." rather than "New incident: …".
 // firstPoll is the source's (archive.SourceInfo.FirstPoll).
 func summaryOf(n int, observedAt time.Time, summary string, firstPoll time.Time) string {
