@@ -136,6 +136,7 @@ type Client struct {
 	perHost int
 	global  chan struct{}
 	now     func() time.Time // for Retry-After dates; a field so tests can pin it
+	resolve resolver         // for redirect checks; a field so tests can answer for any name
 
 	mu    sync.Mutex
 	hosts map[string]*hostSlot
@@ -181,9 +182,10 @@ func NewClient(o ClientOptions) (*Client, error) {
 		perHost: o.PerHost,
 		global:  make(chan struct{}, o.Concurrency),
 		now:     time.Now,
+		resolve: systemResolver,
 		hosts:   make(map[string]*hostSlot),
 	}
-	c.hc = &http.Client{Transport: rt, CheckRedirect: checkRedirect}
+	c.hc = &http.Client{Transport: rt, CheckRedirect: c.checkRedirect}
 	return c, nil
 }
 
@@ -223,14 +225,20 @@ func newTransport(o ClientOptions) (*http.Transport, error) {
 	return tr, nil
 }
 
-// checkRedirect stops after maxRedirects and strips every header but the User-Agent when a
-// redirect leaves the original host: source headers are secrets (tokens, API keys), and
-// net/http only strips Authorization and cookies by itself.
-func checkRedirect(req *http.Request, via []*http.Request) error {
+// checkRedirect stops after maxRedirects, refuses a redirect into an internal network
+// (checkRedirectTarget) and strips every header but the User-Agent when a redirect leaves
+// the original host or downgrades https to http: source headers are secrets (tokens, API
+// keys), and net/http strips only Authorization and cookies by itself, and only on a
+// change of host.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > maxRedirects {
 		return fmt.Errorf("stopped after %d redirects", maxRedirects)
 	}
-	if req.URL.Host != via[0].URL.Host {
+	first := via[0].URL
+	if err := c.checkRedirectTarget(req.Context(), first, req.URL); err != nil {
+		return err
+	}
+	if req.URL.Host != first.Host || (first.Scheme == "https" && req.URL.Scheme != "https") {
 		ua := req.Header.Get("User-Agent")
 		req.Header = http.Header{}
 		req.Header.Set("User-Agent", ua)
@@ -238,6 +246,7 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
+// Response is the outcome of a successful Get.
 // Response is the outcome of a successful Get.
 type Response struct {
 	// NotModified: the server answered 304; Body is nil.
