@@ -324,7 +324,7 @@ func (c *Client) Get(ctx context.Context, rawURL string, prev model.EndpointStat
 		if v := resp.Header.Get("ETag"); v != "" {
 			out.State.ETag = v
 		}
-		if v := resp.Header.Get("Last-Modified"); v != "" {
+		if v := strongLastModified(resp.Header); v != "" {
 			out.State.LastModified = v
 		}
 		return out, nil
@@ -338,7 +338,7 @@ func (c *Client) Get(ctx context.Context, rawURL string, prev model.EndpointStat
 	sum := sha256.Sum256(buf.Bytes())
 	out.State = model.EndpointState{
 		ETag:         resp.Header.Get("ETag"),
-		LastModified: resp.Header.Get("Last-Modified"),
+		LastModified: strongLastModified(resp.Header),
 		Hash:         hex.EncodeToString(sum[:]),
 	}
 	out.Unchanged = prev.Hash != "" && out.State.Hash == prev.Hash
@@ -351,6 +351,31 @@ func (c *Client) Get(ctx context.Context, rawURL string, prev model.EndpointStat
 		}
 	}
 	return out, nil
+}
+
+// strongLastModified returns a response's Last-Modified when it can serve as a validator
+// on its own, else "". A Last-Modified within a second of the response's Date is weak
+// (RFC 9110 §8.8.2.2): with one-second resolution, a change made later in that same
+// second would carry the same date, and If-Modified-Since would hide it behind a 304. Not
+// remembering it means the next poll reads the body and compares its hash instead; the
+// ETag, when there is one, still makes the request conditional.
+func strongLastModified(h http.Header) string {
+	v := h.Get("Last-Modified")
+	if v == "" {
+		return ""
+	}
+	lm, err := http.ParseTime(v)
+	if err != nil {
+		return v // not ours to judge: the server compares it as it wrote it
+	}
+	date, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return v // no Date to judge by: trust it, as every cache does
+	}
+	if d := date.Sub(lm); d < time.Second && d > -time.Second {
+		return ""
+	}
+	return v
 }
 
 // checkStatus is the one place HTTP statuses become errors.

@@ -509,3 +509,56 @@ func TestHostPort(t *testing.T) {
 		}
 	}
 }
+
+// TestWeakLastModifiedIsNotAValidator: a Last-Modified within a second of the Date could
+// hide a change made later in the same second, so it is not sent back as If-Modified-Since.
+func TestWeakLastModifiedIsNotAValidator(t *testing.T) {
+	date := time.Date(2026, 11, 20, 12, 0, 1, 0, time.UTC)
+	tests := []struct {
+		name     string
+		lm, etag string
+		wantIMS  bool
+	}{
+		{"same second as Date", date.Format(http.TimeFormat), "", false},
+		{"same second, with an ETag", date.Format(http.TimeFormat), `"e1"`, false},
+		{"a second before Date", date.Add(-time.Second).Format(http.TimeFormat), "", true},
+		{"an hour before Date", date.Add(-time.Hour).Format(http.TimeFormat), "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var ims []string
+			srv := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				ims = append(ims, r.Header.Get("If-Modified-Since"))
+				mu.Unlock()
+				w.Header().Set("Date", date.Format(http.TimeFormat))
+				w.Header().Set("Last-Modified", tt.lm)
+				if tt.etag != "" {
+					w.Header().Set("ETag", tt.etag)
+				}
+				w.Write([]byte(`{"a":1}`))
+			}))
+			c := mustClient(t, ClientOptions{})
+			r1, err := c.Get(context.Background(), srv.URL, model.EndpointState{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r1.State.ETag != tt.etag {
+				t.Errorf("got ETag %q remembered, want %q", r1.State.ETag, tt.etag)
+			}
+			if _, err := c.Get(context.Background(), srv.URL, r1.State, nil); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			want := ""
+			if tt.wantIMS {
+				want = tt.lm
+			}
+			if ims[1] != want {
+				t.Errorf("second request: got If-Modified-Since %q, want %q", ims[1], want)
+			}
+		})
+	}
+}
