@@ -35,3 +35,26 @@ func BenchmarkCleanText(b *testing.B) {
 		cleanText(s)
 	}
 }
+
+// TestCleanInvisibleCharacters: bidirectional overrides and zero-width characters in any
+// vendor text are dropped, so a title cannot read differently from what it holds.
+func TestCleanInvisibleCharacters(t *testing.T) {
+	s := &model.Snapshot{PageTitle: "\ufeffAcme", Incidents: []model.Incident{{
+		Title:      "All systems \u202elanoitarepo\u202c",
+		Components: []string{"A\u200bPI"},
+		Updates:    []model.Update{{Status: "resol\u200bved", Body: "Fixed\u2066 now\u2069."}},
+	}}}
+	Clean(s)
+	inc := s.Incidents[0]
+	for _, c := range []struct{ field, got, want string }{
+		{"page title", s.PageTitle, "Acme"},
+		{"title", inc.Title, "All systems lanoitarepo"},
+		{"component", inc.Components[0], "API"},
+		{"update status", string(inc.Updates[0].Status), "resolved"},
+		{"update body", inc.Updates[0].Body, "Fixed now."},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: got %q, want %q", c.field, c.got, c.want)
+		}
+	}
+}
