@@ -134,6 +134,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 			return inc
 		},
 		Now: p.now(),
+		Log: p.logger().With("source", src.Name),
 	})
 	if res != nil {
 		out.Requests = res.Requests

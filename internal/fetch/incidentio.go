@@ -78,11 +78,12 @@ func (pl *iioPoll) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	now := pl.req.Now
 	lists := []*groupRead{{name: EndpointIncidents}}
-	if src.Maintenance {
+	if src.Maintenance && !skipAbsent(pl.req.State[EndpointMaintenances], now) {
 		lists = append(lists, &groupRead{name: EndpointMaintenances})
 	}
-	for _, g := range lists {
+	for i, g := range lists {
 		rel := "api/v2/incidents.json"
 		if g.name == EndpointMaintenances {
 			rel = "api/v2/scheduled-maintenances.json"
@@ -90,7 +91,15 @@ func (pl *iioPoll) run(ctx context.Context) error {
 		if g.url, err = endpointURL(src, g.name, rel, ""); err != nil {
 			return err
 		}
-		if g.resp, err = pl.r.read(ctx, g.name, g.url); err != nil {
+		g.resp, err = pl.r.read(ctx, g.name, g.url)
+		if i > 0 && gone(err) {
+			// No maintenance list on this page: no listing, and asked again in absentRetry.
+			pl.r.res.State[g.name] = absentState(now)
+			pl.req.logger().Info("page has no maintenance list; asking again later", "endpoint", g.name, "err", err)
+			lists = lists[:i]
+			break
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -108,28 +117,36 @@ func (pl *iioPoll) run(ctx context.Context) error {
 
 	var pageTitle string
 	summaryParsed := false
-	if pl.req.Summary {
+	if pl.req.Summary && !skipAbsent(pl.req.State[EndpointSummary], now) {
 		u, err := endpointURL(src, EndpointSummary, "api/v2/summary.json", "")
 		if err != nil {
 			return err
 		}
 		resp, err := pl.r.read(ctx, EndpointSummary, u)
-		if err != nil {
-			return err
-		}
-		if toParse(resp) {
-			name, err := decodeStatuspageSummary(resp.ContentType, resp.Body)
-			if err != nil {
-				return fmt.Errorf("%s %s: %w", EndpointSummary, redactURL(u), err)
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case gone(err):
+			pl.r.res.State[EndpointSummary] = absentState(now)
+			pl.req.logger().Info("page has no summary; asking again later", "endpoint", EndpointSummary, "err", err)
+		case err != nil:
+			pl.req.logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary, "err", err)
+		case toParse(resp):
+			// The summary gives only the page's name: a broken one is logged, its body
+			// kept as evidence, and the poll goes on.
+			if name, err := decodeStatuspageSummary(resp.ContentType, resp.Body); err != nil {
+				pl.req.logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary,
+					"err", fmt.Errorf("%s %s: %w", EndpointSummary, redactURL(u), err))
+			} else {
+				pageTitle, summaryParsed = name, true
 			}
-			pageTitle, summaryParsed = name, true
 		}
 	}
 	if !toParse(lists[0].resp) && !summaryParsed {
 		return nil // nothing changed: the group was not read again, so nothing to parse
 	}
 
-	now := pl.req.Now.UTC()
+	now = now.UTC()
 	snap := &model.Snapshot{Source: src.Name, FetchedAt: now, PageTitle: pageTitle, Incidents: []model.Incident{}}
 	if toParse(lists[0].resp) {
 		var incidents []model.Incident

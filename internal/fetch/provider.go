@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/url"
 	"slices"
@@ -30,6 +31,9 @@ type Request struct {
 	Archived func(id string) *model.Incident
 	// Now is the poll's time, stamped on the snapshot.
 	Now time.Time
+	// Log receives what a poll gets past without failing (an optional endpoint that
+	// could not be read). May be nil.
+	Log *slog.Logger
 }
 
 // Result is the outcome of a successful poll.

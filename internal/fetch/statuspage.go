@@ -128,9 +128,19 @@ func (pl *spPoll) run(ctx context.Context) error {
 		parsed = true
 	}
 
-	if pl.req.Source.Maintenance {
+	now := pl.req.Now
+	if pl.req.Source.Maintenance && !skipAbsent(pl.req.State[EndpointMaintenances], now) {
 		doc, err := pl.readList(ctx, EndpointMaintenances, "api/v2/scheduled-maintenances.json")
-		if err != nil {
+		switch {
+		case gone(err):
+			// The page has no maintenance list: no listing, so no archived maintenance is
+			// taken as missed, and the list is asked again in absentRetry.
+			pl.res.State[EndpointMaintenances] = absentState(now)
+			pl.req.logger().Info("page has no maintenance list; asking again later", "endpoint", EndpointMaintenances, "err", err)
+		case err != nil:
+			// Anything that may pass fails the poll: a maintenance also in the incident
+			// list would otherwise be recorded from the incident list and changed back next
+			// poll.
 			return err
 		}
 		if doc != nil {
@@ -144,12 +154,19 @@ func (pl *spPoll) run(ctx context.Context) error {
 		}
 	}
 
-	if pl.req.Summary {
+	if pl.req.Summary && !skipAbsent(pl.req.State[EndpointSummary], now) {
 		name, ok, err := pl.readSummary(ctx)
-		if err != nil {
-			return err
-		}
-		if ok {
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case gone(err):
+			pl.res.State[EndpointSummary] = absentState(now)
+			pl.req.logger().Info("page has no summary; asking again later", "endpoint", EndpointSummary, "err", err)
+		case err != nil:
+			// The summary gives only the page's name: a broken one is logged and its body
+			// kept as evidence, and the poll goes on.
+			pl.req.logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary, "err", err)
+		case ok:
 			snap.PageTitle = name
 			parsed = true
 		}
@@ -209,7 +226,7 @@ func (pl *spPoll) readList(ctx context.Context, name, rel string) (*spList, erro
 	}
 	doc, err := decodeStatuspageList(resp.ContentType, resp.Body, key)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", name, u, err)
+		return nil, fmt.Errorf("%s %s: %w", name, redactURL(u), err)
 	}
 	return doc, nil
 }
@@ -230,7 +247,7 @@ func (pl *spPoll) readSummary(ctx context.Context) (string, bool, error) {
 	}
 	name, err := decodeStatuspageSummary(resp.ContentType, resp.Body)
 	if err != nil {
-		return "", false, fmt.Errorf("%s %s: %w", EndpointSummary, u, err)
+		return "", false, fmt.Errorf("%s %s: %w", EndpointSummary, redactURL(u), err)
 	}
 	return name, true, nil
 }

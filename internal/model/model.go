@@ -187,6 +187,10 @@ type EndpointState struct {
 	ETag         string `json:"etag,omitempty"`
 	LastModified string `json:"last_modified,omitempty"`
 	Hash         string `json:"hash,omitempty"`
+	// Absent is when an endpoint that is optional for a page (a maintenance list, a
+	// summary) last answered 404 or 410: the page has none, and it is asked again only
+	// now and then.
+	Absent time.Time `json:"absent,omitzero"`
 }
 
 // FetchState is a source's remembered endpoint state, keyed by endpoint name.

@@ -1,0 +1,41 @@
+package fetch
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// absentRetry is how long an optional endpoint that answered 404 or 410 is left alone
+// before it is asked again: a page that starts publishing maintenance is noticed within
+// hours, and a page that never will costs four requests a day instead of one a poll.
+const absentRetry = 6 * time.Hour
+
+// gone reports whether err is a 404 or 410: for an endpoint that is optional for a page
+// (scheduled maintenances, the summary, a per-incident page), "this page has none".
+func gone(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se) && (se.Code == http.StatusNotFound || se.Code == http.StatusGone)
+}
+
+// skipAbsent reports whether an optional endpoint remembered as absent is to be left
+// alone this poll.
+func skipAbsent(st model.EndpointState, now time.Time) bool {
+	return !st.Absent.IsZero() && now.Sub(st.Absent) < absentRetry
+}
+
+// absentState is what is remembered of an optional endpoint that answered 404 or 410.
+func absentState(now time.Time) model.EndpointState {
+	return model.EndpointState{Absent: now.UTC().Truncate(time.Second)}
+}
+
+// logger is the poll's logger, narrowed to its source; it discards when none was given.
+func (r Request) logger() *slog.Logger {
+	if r.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return r.Log
+}

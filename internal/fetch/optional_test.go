@@ -1,0 +1,140 @@
+package fetch
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// optionalPages are the providers whose maintenance list and summary are optional: a
+// page and a provider for each, and the page's name as its incident list gives it.
+var optionalPages = []struct {
+	kind string
+	page func(*testing.T) *fakeStatuspage
+}{
+	{KindStatuspage, realPage},
+	{KindIncidentIO, iioPage},
+}
+
+func optionalProvider(t *testing.T, kind string) Provider {
+	t.Helper()
+	p, err := New(kind, mustClient(t, ClientOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestOptionalEndpointGone: a maintenance list or summary answering 404 or 410 is "none":
+// the poll succeeds on the incident list, the absence is remembered, and the endpoint is
+// asked again only after absentRetry.
+func TestOptionalEndpointGone(t *testing.T) {
+	for _, pg := range optionalPages {
+		for _, tc := range []struct {
+			endpoint, path string
+			status         int
+		}{
+			{EndpointMaintenances, pMaintenances, 404},
+			{EndpointMaintenances, pMaintenances, 410},
+			{EndpointSummary, pSummary, 404},
+			{EndpointSummary, pSummary, 410},
+		} {
+			t.Run(pg.kind+"/"+tc.endpoint+"/"+http2str(tc.status), func(t *testing.T) {
+				page := pg.page(t)
+				page.set(tc.path, route{Status: tc.status, Body: []byte("Not Found")})
+				srv := newServer(t, page)
+				p := optionalProvider(t, pg.kind)
+				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
+
+				r1, err := p.Poll(context.Background(), Request{Source: src, Summary: true, Now: pollNow})
+				if err != nil {
+					t.Fatalf("first poll: got %v, want the incident list to carry it", err)
+				}
+				if r1.Snapshot == nil || len(r1.Snapshot.Incidents) == 0 {
+					t.Fatalf("first poll: got snapshot %+v, want the incidents", r1.Snapshot)
+				}
+				if got := r1.State[tc.endpoint]; !got.Absent.Equal(pollNow) || got.Hash != "" {
+					t.Errorf("got state %+v, want absent since %v", got, pollNow)
+				}
+				if tc.endpoint == EndpointMaintenances {
+					for _, l := range r1.Snapshot.Listings {
+						if l.Kind == model.KindMaintenance {
+							t.Errorf("got a maintenance listing %+v from a page without one", l)
+						}
+					}
+				}
+				total := 0
+				hits := func() int { // requests() forgets what it returns: keep a count
+					for _, r := range page.requests() {
+						if r.Path == tc.path {
+							total++
+						}
+					}
+					return total
+				}
+				if n := hits(); n != 1 {
+					t.Fatalf("first poll: got %d requests of %s, want 1", n, tc.path)
+				}
+
+				for _, later := range []struct {
+					after time.Duration
+					want  int
+				}{{time.Hour, 1}, {absentRetry - time.Minute, 1}, {absentRetry, 2}} {
+					r, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Summary: true, Now: pollNow.Add(later.after)})
+					if err != nil {
+						t.Fatalf("%v later: %v", later.after, err)
+					}
+					if n := hits(); n != later.want {
+						t.Errorf("%v later: got %d requests of %s in all, want %d", later.after, n, tc.path, later.want)
+					}
+					if later.want == 1 && r.State[tc.endpoint] != r1.State[tc.endpoint] {
+						t.Errorf("%v later: got state %+v, want it kept", later.after, r.State[tc.endpoint])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestBrokenSummaryDoesNotFailThePoll: the summary gives only the page's name; a broken
+// one is kept as evidence and the poll goes on.
+func TestBrokenSummaryDoesNotFailThePoll(t *testing.T) {
+	for _, pg := range optionalPages {
+		for _, tc := range []struct {
+			name string
+			r    route
+		}{
+			{"html", route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
+			{"truncated", route{Body: []byte(`{"page":{"name":"Git`)}},
+			{"no page", route{Body: []byte(`{"status":{}}`)}},
+			{"500", route{Status: 500}},
+		} {
+			t.Run(pg.kind+"/"+tc.name, func(t *testing.T) {
+				page := pg.page(t)
+				page.set(pSummary, tc.r)
+				srv := newServer(t, page)
+				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
+				res, err := optionalProvider(t, pg.kind).Poll(context.Background(), Request{Source: src, Summary: true, Now: pollNow})
+				if err != nil {
+					t.Fatalf("got %v, want the poll to go on without the summary", err)
+				}
+				if res.Snapshot == nil || len(res.Snapshot.Incidents) == 0 || res.Snapshot.PageTitle == "" {
+					t.Fatalf("got snapshot %+v, want the incidents and the list's page name", res.Snapshot)
+				}
+				st, ok := res.State[EndpointSummary]
+				if tc.r.Status == 0 && (!ok || st.Hash == "") {
+					t.Errorf("got summary state %+v, want the broken body's hash remembered", st)
+				}
+				if tc.r.Status != 0 && ok {
+					t.Errorf("got summary state %+v after a 500, want none (asked again next time)", st)
+				}
+			})
+		}
+	}
+}
+
+func http2str(code int) string {
+	return map[int]string{404: "404", 410: "410"}[code]
+}
