@@ -684,9 +684,12 @@ func feedEndsSegment(seg, el *html.Node) bool {
 }
 
 // feedSegments cuts the content into paragraphs: every block element at the top (below a
-// lone wrapping div) is one, and so is every run of inline content between them. A run
-// whose lines start with dates (<br>-separated updates) is cut at those lines. Each
-// segment is a document node holding the moved nodes.
+// lone wrapping div) is one, and so is every run of inline content between them. A block
+// that holds several dated blocks (a list whose items are updates, a div of dated
+// paragraphs) is cut into them, level by level; so is a run whose lines start with dates
+// (<br>-separated updates). List items count as blocks with or without their list around
+// them: vendor feeds carry bare <li>s. Each segment is a document node holding the moved
+// nodes.
 func feedSegments(root *html.Node) []*html.Node {
 	parent := root
 	for {
@@ -701,15 +704,35 @@ func feedSegments(root *html.Node) []*html.Node {
 		}
 		break
 	}
+	return feedCut(parent, 0)
+}
+
+// feedMaxNesting bounds how deep feedCut looks for dated blocks: vendor HTML is untrusted,
+// and real updates sit one or two levels down.
+const feedMaxNesting = 8
+
+// feedCut moves parent's children into segments (see feedSegments); depth counts the
+// blocks it has opened on the way down.
+func feedCut(parent *html.Node, depth int) []*html.Node {
 	var segs []*html.Node
 	var run *html.Node
 	for c := parent.FirstChild; c != nil; {
 		next := c.NextSibling
 		parent.RemoveChild(c)
-		if c.Type == html.ElementNode && isBlock(c.DataAtom) && c.DataAtom != atom.Li {
+		if c.Type == html.ElementNode && isBlock(c.DataAtom) {
 			run = nil
 			seg := &html.Node{Type: html.DocumentNode}
-			seg.AppendChild(c)
+			if feedDatedItem(c) {
+				// An update written as a list item is an update, not a bullet of one.
+				for g := c.FirstChild; g != nil; {
+					gn := g.NextSibling
+					c.RemoveChild(g)
+					seg.AppendChild(g)
+					g = gn
+				}
+			} else {
+				seg.AppendChild(c)
+			}
 			segs = append(segs, seg)
 		} else {
 			if run == nil {
@@ -722,9 +745,40 @@ func feedSegments(root *html.Node) []*html.Node {
 	}
 	var out []*html.Node
 	for _, s := range segs {
+		if el := s.FirstChild; el.Type == html.ElementNode && el.NextSibling == nil && depth < feedMaxNesting && feedDatedBlocks(el) >= 2 {
+			out = append(out, feedCut(el, depth+1)...)
+			continue
+		}
 		out = append(out, splitDatedLines(s)...)
 	}
 	return out
+}
+
+// feedDatedBlocks counts the children of el that are blocks starting with a date.
+func feedDatedBlocks(el *html.Node) int {
+	n := 0
+	for c := el.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && isBlock(c.DataAtom) && feedStartsDated(c) {
+			n++
+		}
+	}
+	return n
+}
+
+// feedStartsDated reports whether a block's text starts with a date; a list item's text
+// is read without its "- ".
+func feedStartsDated(el *html.Node) bool {
+	text := strings.TrimSpace(htmlText(el, nil))
+	if el.DataAtom == atom.Li {
+		text = strings.TrimPrefix(text, "- ")
+	}
+	_, ok := parseFeedStamp(text, time.Time{})
+	return ok
+}
+
+// feedDatedItem reports whether el is a list item that starts with a date.
+func feedDatedItem(el *html.Node) bool {
+	return el.DataAtom == atom.Li && feedStartsDated(el)
 }
 
 // feedSoleElement returns n's only element child when every other child is blank text.

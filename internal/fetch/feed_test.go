@@ -593,3 +593,42 @@ func TestFeedOneMessageEntries(t *testing.T) {
 		t.Errorf("second: got %q (%s, resolved %v), want %q", got, second.Status, second.ResolvedAt, want)
 	}
 }
+
+// TestFeedDatedListItems: dated updates in list items, with or without a list around
+// them (vendor feeds carry bare <li>s), or in a div among others, are one update each; an
+// undated item still continues the update before it.
+func TestFeedDatedListItems(t *testing.T) {
+	ref := mustTime("2026-11-30T18:00:00Z")
+	want := []string{"Nov 30, 10:00 UTC|Resolved", "Nov 30, 09:00 UTC|Identified", "Nov 30, 08:00 UTC|Investigating"}
+	for _, tc := range []struct{ name, html string }{
+		{"bare li after p", `<p><small>Nov 30, 10:00 UTC</small><br><strong>Resolved</strong> - Fixed.</p>` +
+			`<li>Nov 30, 09:00 UTC - <strong>Identified</strong> - A bad deploy.</li>` +
+			`<li>Nov 30, 08:00 UTC - <strong>Investigating</strong> - Errors.</li>`},
+		{"bare li only", `<li>Nov 30, 10:00 UTC <b>Resolved</b> - Fixed.</li><li>Nov 30, 09:00 UTC <b>Identified</b> - A bad deploy.</li>` +
+			`<li>Nov 30, 08:00 UTC <b>Investigating</b> - Errors.</li>`},
+		{"unclosed bare li", `<li>Nov 30, 10:00 UTC Resolved - Fixed.<li>Nov 30, 09:00 UTC Identified - A bad deploy.<li>Nov 30, 08:00 UTC Investigating - Errors.`},
+		{"ul", `<ul><li>Nov 30, 10:00 UTC Resolved - Fixed.</li><li>Nov 30, 09:00 UTC Identified - A bad deploy.</li>` +
+			`<li>Nov 30, 08:00 UTC Investigating - Errors.</li></ul>`},
+		{"p then ul", `<p>Nov 30, 10:00 UTC Resolved - Fixed.</p><ol><li>Nov 30, 09:00 UTC Identified - A bad deploy.</li>` +
+			`<li>Nov 30, 08:00 UTC Investigating - Errors.</li></ol>`},
+		{"nested divs", `<div><p>Nov 30, 10:00 UTC Resolved - Fixed.</p></div><div><p>Nov 30, 09:00 UTC Identified - A bad deploy.</p>` +
+			`<p>Nov 30, 08:00 UTC Investigating - Errors.</p></div>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fc := parseFeedContent(tc.html, ref)
+			var got []string
+			for _, p := range fc.dated {
+				got = append(got, p.stamp+"|"+p.label)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got dated paragraphs %q, want %q", got, want)
+			}
+		})
+	}
+
+	// An undated item after a dated paragraph continues it.
+	fc := parseFeedContent(`<p>Nov 30, 10:00 UTC Investigating - Errors on:</p><li>API</li><li>Webhooks</li>`, ref)
+	if len(fc.dated) != 1 || !strings.Contains(fc.dated[0].text, "API") || !strings.Contains(fc.dated[0].text, "Webhooks") {
+		t.Errorf("got %+v, want one update listing API and Webhooks", fc.dated)
+	}
+}
