@@ -251,11 +251,15 @@ func (in *gcpIncident) timeline() ([]model.Update, *model.Postmortem, string) {
 	return updates, pm, latest
 }
 
-// gcpIsReport reports whether an update is one of Google's incident reports: its first
-// non-empty line, without markdown heading marks, emphasis, escapes and a trailing
-// colon, is "Incident Report" or ends with it ("Preliminary Incident Report", "Mini
-// Incident Report"). The real feed writes "# Preliminary Incident Report" as well as
-// "## \# Incident Report".
+// gcpIsReport reports whether an update is one of Google's incident reports, mini,
+// preliminary or full: its first non-empty line — its heading — read without markdown
+// heading marks, emphasis, escapes, a trailing colon and any parenthetical, says
+// "Incident Report" after at most a few words of qualifier, and then nothing, or what
+// the report is ("while full Incident Report is prepared", "for …", "- …"). The real feed
+// writes "# Preliminary Incident Report", "## \# Incident Report", "INCIDENT REPORT
+// (Combined …)", "Mini Incident Report (Full Incident Report To Follow)" and "Mini
+// Incident Report while full Incident Report is prepared". A sentence that mentions a
+// report ("We will publish an Incident Report once…") is no heading.
 func gcpIsReport(body string) bool {
 	line := body
 	for line != "" {
@@ -266,12 +270,53 @@ func gcpIsReport(body string) bool {
 		}
 		line = rest
 	}
-	line = strings.Trim(line, " \t\r#*_\\:")
-	if len(line) > 48 {
+	if len(line) > 200 {
 		return false
 	}
-	line = strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(line, `\`, "")), " "))
-	return line == "incident report" || strings.HasSuffix(line, " incident report")
+	line = strings.ToLower(strings.ReplaceAll(line, `\`, ""))
+	line = gcpStripParens(line)
+	line = strings.Join(strings.Fields(strings.Trim(line, " \t\r#*_:")), " ")
+	head, tail, ok := strings.Cut(line, "incident report")
+	if !ok || len(line) > 100 {
+		return false
+	}
+	words := strings.Fields(head)
+	if len(words) > 4 {
+		return false
+	}
+	for _, w := range words {
+		switch w {
+		case "a", "an", "the", "our", "we", "will", "of", "this", "see", "in", "is":
+			return false // a sentence, not a heading
+		}
+	}
+	tail = strings.Trim(tail, " *_:")
+	if tail == "" {
+		return true
+	}
+	for _, p := range []string{"while ", "for ", "- ", "– ", "— ", "to follow"} {
+		if strings.HasPrefix(tail, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// gcpStripParens removes every parenthetical from a heading, an unclosed one to the end.
+func gcpStripParens(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // gcpStatus maps an update's status word: AVAILABLE is resolved, every SERVICE_* word

@@ -185,6 +185,18 @@ func TestGCPReportDetection(t *testing.T) {
 		{"# Mini Incident Report\nWe apologize", true},
 		{"\n\n**Incident Report:**\nSummary", true},
 		{"INCIDENT REPORT", true},
+		{"# INCIDENT REPORT (Combined for the incidents of 14 and 15 July)\n## Summary", true},
+		{"INCIDENT REPORT (Combined", true},
+		{"# Mini Incident Report (Full Incident Report To Follow)\n## Summary", true},
+		{"**Mini Incident Report (Full Incident Report To Follow)**\nSummary", true},
+		{"# Mini Incident Report while full Incident Report is prepared\nWe apologize", true},
+		{"Mini Incident Report while full Incident Report is prepared", true},
+		{"## Full Incident Report\n", true},
+		{"# Incident Report - Google Cloud Networking\n", true},
+		{"Google Cloud Networking Incident Report", true},
+		{"The full Incident Report is being prepared and will be posted here.", false},
+		{"See the Mini Incident Report below.", false},
+		{"An incident report will follow", false},
 		{"**Summary**\nGoogle Cloud VMware Engine", false},
 		{"We will publish an Incident Report once our internal investigation completes.", false},
 		{"# Summary of the Incident Report we published earlier, and more words beyond it", false},
@@ -652,4 +664,34 @@ func (a *cloudArchive) poll() (*Result, archive.Result, error) {
 		a.state = res.State
 	}
 	return res, r, err
+}
+
+// TestGCPReportHeadingVariants: whatever its heading, every report leaves the update
+// list, and the latest is the postmortem.
+func TestGCPReportHeadingVariants(t *testing.T) {
+	for _, tc := range []struct{ name, mini, full string }{
+		{"mini then combined", "# Mini Incident Report (Full Incident Report To Follow)\nShort.", "# INCIDENT REPORT (Combined for two incidents)\nLong."},
+		{"mini while then full", "Mini Incident Report while full Incident Report is prepared\nShort.", "# Incident Report\nLong."},
+		{"preliminary then mini heading", "# Preliminary Incident Report\nShort.", "# Mini Incident Report\nLong."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := gcpIncident{ID: "x", Updates: []gcpUpdate{ // newest first, as Google lists them
+				{When: "2026-07-20T10:00:00Z", Text: tc.full, Status: "AVAILABLE"},
+				{When: "2026-07-16T10:00:00Z", Text: "We have resolved the issue.", Status: "AVAILABLE"},
+				{When: "2026-07-15T12:00:00Z", Text: tc.mini, Status: "AVAILABLE"},
+				{When: "2026-07-15T09:00:00Z", Text: "We are investigating.", Status: "SERVICE_DISRUPTION"},
+			}}
+			updates, pm, _ := in.timeline()
+			if pm == nil || pm.Body != tc.full || !pm.PublishedAt.Equal(mustTime("2026-07-20T10:00:00Z")) {
+				t.Errorf("got postmortem %+v, want the full report of 2026-07-20", pm)
+			}
+			var bodies []string
+			for _, u := range updates {
+				bodies = append(bodies, u.Body)
+			}
+			if got, want := strings.Join(bodies, "|"), "We are investigating.|We have resolved the issue."; got != want {
+				t.Errorf("got updates %q, want %q", got, want)
+			}
+		})
+	}
 }
