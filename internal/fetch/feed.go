@@ -140,6 +140,10 @@ type feedEntry struct {
 	// wrote; an RSS item has only published (pubDate).
 	published, updated       time.Time
 	publishedRaw, updatedRaw string
+	// zone is the offset the entry's own time (updated, else published) was written in:
+	// the vendor's zone, which reads the zone abbreviations of its paragraphs
+	// (parseFeedStamp). Nil when the entry has no time.
+	zone *time.Location
 }
 
 // feedRoots are the end tags a complete feed document ends with; a body ending otherwise
@@ -205,6 +209,12 @@ func parseHistoryFeed(body []byte) (f *historyFeed, err error) {
 		}
 		if strings.TrimSpace(e.content) == "" {
 			e.content = it.Description
+		}
+		// gofeed gives its times in UTC: the offset is read from what the vendor wrote.
+		for _, raw := range []string{e.publishedRaw, e.updatedRaw} {
+			if z := writtenZone(raw); z != nil {
+				e.zone = z
+			}
 		}
 		if it.PublishedParsed != nil {
 			e.published = it.PublishedParsed.UTC()
@@ -302,6 +312,8 @@ func (e *feedEntry) normalise(now time.Time) (inc model.Incident, oneMessage, ok
 	}
 	if ref.IsZero() {
 		ref = now
+	} else if e.zone != nil {
+		ref = ref.In(e.zone) // the same instant, in the zone the vendor wrote it in
 	}
 	title, tlabel := splitTitleLabel(e.title)
 	c := parseFeedContent(e.content, ref)
@@ -1265,8 +1277,11 @@ func parseFeedStamp(s string, ref time.Time) (feedStamp, bool) {
 		n += em[1]
 	}
 	offset, zn := feedZone(s[n:])
+	zone := usZoneAsRefSays(strings.TrimSpace(s[n:n+zn]), offset, ref)
+	if zone == nil {
+		zone = time.FixedZone("", offset)
+	}
 	n += zn
-	zone := time.FixedZone("", offset)
 	if year == 0 {
 		if ref.IsZero() {
 			ref = time.Now()
@@ -1289,6 +1304,59 @@ func parseFeedStamp(s string, ref time.Time) (feedStamp, bool) {
 		st.until = end.UTC()
 	}
 	return st, true
+}
+
+// writtenOffset matches the numeric offset a timestamp ends with: "-0700", "-07:00".
+var writtenOffset = regexp.MustCompile(`\d:\d{2}(?::\d{2}(?:\.\d+)?)?\s*([+-])(\d{2}):?(\d{2})$`)
+
+// writtenZone is the fixed zone of the numeric offset a timestamp was written with, nil
+// when it has none.
+func writtenZone(raw string) *time.Location {
+	m := writtenOffset.FindStringSubmatch(strings.TrimSpace(raw))
+	if m == nil {
+		return nil
+	}
+	h, _ := strconv.Atoi(m[2])
+	mi, _ := strconv.Atoi(m[3])
+	off := h*3600 + mi*60
+	if m[1] == "-" {
+		off = -off
+	}
+	return time.FixedZone("", off)
+}
+
+// usZones are the US zones whose abbreviations vendors use loosely ("PST" all year), by
+// abbreviation: the zone and its standard and daylight offsets.
+var usZones = map[string]struct {
+	name     string
+	std, dst int
+}{
+	"PST": {"America/Los_Angeles", -8 * 3600, -7 * 3600}, "PDT": {"America/Los_Angeles", -8 * 3600, -7 * 3600},
+	"MST": {"America/Denver", -7 * 3600, -6 * 3600}, "MDT": {"America/Denver", -7 * 3600, -6 * 3600},
+	"CST": {"America/Chicago", -6 * 3600, -5 * 3600}, "CDT": {"America/Chicago", -6 * 3600, -5 * 3600},
+	"EST": {"America/New_York", -5 * 3600, -4 * 3600}, "EDT": {"America/New_York", -5 * 3600, -4 * 3600},
+}
+
+// usZoneAsRefSays returns the zone a paragraph's time is read in when its US zone
+// abbreviation contradicts the feed item's own numeric timestamp (ref's offset) by exactly
+// the daylight-saving hour: "10:00 PST" in an item stamped -07:00 is a vendor writing PST
+// all year, and the time is read in US Pacific time, which gives it the offset in force
+// on its own date. Nil when the abbreviation is to be taken as written: not a US one, no
+// ref, or no contradiction (an item stamped -07:00 in Arizona writes MST all year, and
+// rightly).
+func usZoneAsRefSays(abbr string, offset int, ref time.Time) *time.Location {
+	z, ok := usZones[abbr]
+	if !ok || ref.IsZero() {
+		return nil
+	}
+	_, refOff := ref.Zone()
+	if refOff == offset || (refOff != z.std && refOff != z.dst) {
+		return nil
+	}
+	if loc, err := time.LoadLocation(z.name); err == nil {
+		return loc
+	}
+	return time.FixedZone("", refOff) // no zone data: the item's own offset is the best guess
 }
 
 // stampRangeEnd matches the end of a window after a time, " - 12:00".
