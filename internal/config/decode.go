@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -1011,7 +1013,42 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 	if s.Kind == "" {
 		s.Kind = DefaultKind
 	}
+	if err := d.checkEndpointNames(path, &s); err != nil {
+		return s, sm, err
+	}
 	return s, sm, nil
+}
+
+// checkEndpointNames refuses an endpoint name the source's platform does not have: a
+// misspelled override would otherwise be ignored without a word. The names are the ones
+// each platform declares with its adapter; a kind: auto source may name any platform's.
+func (d *decoder) checkEndpointNames(path string, s *Source) error {
+	if len(s.Endpoints) == 0 {
+		return nil
+	}
+	known := fetch.EndpointNames(s.Kind)
+	for _, name := range slices.Sorted(maps.Keys(s.Endpoints)) {
+		if slices.Contains(known, name) {
+			continue
+		}
+		ep := joinKey(path+".endpoints", name)
+		platform := "of kind " + s.Kind
+		if s.Kind == "auto" {
+			platform = "of any platform"
+		}
+		msg := fmt.Sprintf("no endpoint %q %s", name, platform)
+		best, bestDist := "", 3
+		for _, k := range known {
+			if dist := editDistance(strings.ToLower(name), k); dist < bestDist {
+				best, bestDist = k, dist
+			}
+		}
+		if best != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", best)
+		}
+		return d.errorf(ep, d.lines[ep], "%s; known: %s", msg, strings.Join(known, ", "))
+	}
+	return nil
 }
 
 // components decodes a list of component names; a single value is not a list.
@@ -1108,6 +1145,7 @@ func (d *decoder) endpoints(dst *map[string]string) handler {
 			if p.key == "" {
 				return d.errorf(ep, p.keyLine, "empty endpoint name")
 			}
+			d.lines[ep] = p.keyLine
 			v, _, err := d.scalar(ep, p.val)
 			if err != nil {
 				return err

@@ -41,7 +41,8 @@ const (
 const awsEpisodeState = "episodes/"
 
 func init() {
-	register(KindAWS, func(c *Client) Provider { return &AWS{c: c} })
+	register(KindAWS, func(c *Client) Provider { return &AWS{c: c} },
+		EndpointAWSRSS, EndpointAWSCurrentEvents)
 }
 
 // AWS is the Provider of the AWS Health Dashboard. It combines two endpoints into one

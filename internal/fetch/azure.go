@@ -27,7 +27,8 @@ const KindAzure = "azure"
 const EndpointAzureFeed = "feed"
 
 func init() {
-	register(KindAzure, func(c *Client) Provider { return &Azure{c: c} })
+	register(KindAzure, func(c *Client) Provider { return &Azure{c: c} },
+		EndpointAzureFeed)
 }
 
 // Azure is the Provider of the Azure status page. Its feed is open-only (SPEC §4): the

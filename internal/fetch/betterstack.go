@@ -27,7 +27,8 @@ const KindBetterStack = "betterstack"
 const EndpointBetterStackIndex = "index"
 
 func init() {
-	register(KindBetterStack, func(c *Client) Provider { return &BetterStack{c: c} })
+	register(KindBetterStack, func(c *Client) Provider { return &BetterStack{c: c} },
+		EndpointBetterStackIndex)
 }
 
 // BetterStack is the Provider of Better Stack status pages. It is a history provider:

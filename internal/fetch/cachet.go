@@ -32,7 +32,8 @@ const EndpointCachetComponents = "components"
 const cachetListSize = 50
 
 func init() {
-	register(KindCachet, func(c *Client) Provider { return &Cachet{c: c} })
+	register(KindCachet, func(c *Client) Provider { return &Cachet{c: c} },
+		EndpointIncidents, EndpointCachetComponents)
 }
 
 // Cachet is the Provider of Cachet status pages. It is a history provider: the incident

@@ -57,7 +57,8 @@ const EndpointFeed = "feed"
 const feedTruncatedAt = 10
 
 func init() {
-	register(KindFeed, func(c *Client) Provider { return &HistoryFeed{c: c} })
+	register(KindFeed, func(c *Client) Provider { return &HistoryFeed{c: c} },
+		EndpointFeed)
 }
 
 // HistoryFeed is the Provider of kind feed. It is a history provider: the feed lists

@@ -22,7 +22,8 @@ import (
 const KindGCP = "gcp"
 
 func init() {
-	register(KindGCP, func(c *Client) Provider { return &GCP{c: c} })
+	register(KindGCP, func(c *Client) Provider { return &GCP{c: c} },
+		EndpointIncidents)
 }
 
 // GCP is the Provider of Google Cloud Service Health. Its one endpoint, incidents.json

@@ -43,7 +43,8 @@ const EndpointProxy = "proxy"
 var incidentIOOptions = spOptions{listSize: 25, lenientLists: true, format: model.FormatMarkdown}
 
 func init() {
-	register(KindIncidentIO, func(c *Client) Provider { return &IncidentIO{c: c} })
+	register(KindIncidentIO, func(c *Client) Provider { return &IncidentIO{c: c} },
+		EndpointIncidents, EndpointMaintenances, EndpointSummary, EndpointFeed, EndpointProxy)
 }
 
 // IncidentIO is the Provider of incident.io status pages. It is a history provider.

@@ -57,7 +57,8 @@ const (
 )
 
 func init() {
-	register(KindInstatus, func(c *Client) Provider { return &Instatus{c: c} })
+	register(KindInstatus, func(c *Client) Provider { return &Instatus{c: c} },
+		EndpointSummary, EndpointHistory)
 }
 
 // Instatus is the Provider of Instatus status pages. Its snapshots are open-only.

@@ -60,21 +60,42 @@ func (r *Result) StateChanged(prev model.FetchState) bool {
 // factory builds a Provider of one kind around the shared client.
 type factory func(c *Client) Provider
 
-// factories holds every provider kind. Each provider file registers itself from init, so
-// adding a platform is adding a file, never a case in a switch.
-var factories = map[string]factory{}
+// factories holds every provider kind, and endpoints the endpoint names each declares.
+// Each provider file registers itself from init, so adding a platform is adding a file,
+// never a case in a switch.
+var (
+	factories = map[string]factory{}
+	endpoints = map[string][]string{}
+)
 
-// register adds a provider kind; it is called from init functions only.
-func register(kind string, f factory) {
+// register adds a provider kind and the names of its endpoints (the keys a source's
+// endpoints: may override); it is called from init functions only.
+func register(kind string, f factory, endpointNames ...string) {
 	if _, dup := factories[kind]; dup {
 		panic("fetch: provider " + kind + " registered twice")
 	}
 	factories[kind] = f
+	endpoints[kind] = slices.Compact(slices.Sorted(slices.Values(endpointNames)))
 }
 
 // Kinds returns the registered provider kinds, sorted, for config validation.
 func Kinds() []string {
 	return slices.Sorted(maps.Keys(factories))
+}
+
+// EndpointNames returns, sorted, the endpoint names a source of kind may override in its
+// endpoints: mapping. For "auto" and "", whose platform is known only once detected, it
+// is every platform's names; for an unknown kind, nil.
+func EndpointNames(kind string) []string {
+	if kind != "" && kind != "auto" {
+		return slices.Clone(endpoints[kind])
+	}
+	var all []string
+	for _, names := range endpoints {
+		all = append(all, names...)
+	}
+	slices.Sort(all)
+	return slices.Compact(all)
 }
 
 // New returns the Provider for kind. "auto" and "" mean Statuspage for now: auto-detection

@@ -33,7 +33,8 @@ const (
 )
 
 func init() {
-	register(KindSlack, func(c *Client) Provider { return &SlackStatus{c: c} })
+	register(KindSlack, func(c *Client) Provider { return &SlackStatus{c: c} },
+		EndpointSlackHistory, EndpointSlackCurrent)
 }
 
 // SlackStatus is the Provider of Slack's status page. It is a history provider: the history

@@ -45,7 +45,8 @@ const statusIOAPI = "https://api.status.io/1.0/status/{id}"
 const statusIOPageIDState = "page-id/"
 
 func init() {
-	register(KindStatusIO, func(c *Client) Provider { return &StatusIO{c: c} })
+	register(KindStatusIO, func(c *Client) Provider { return &StatusIO{c: c} },
+		EndpointStatusIOPage, EndpointStatusIOStatus, EndpointStatusIOFeed)
 }
 
 // StatusIO is the Provider of status.io pages. The API lists only what is open, so its

@@ -76,7 +76,8 @@ var jsonOptions = json.JoinOptions(
 )
 
 func init() {
-	register(KindStatuspage, func(c *Client) Provider { return &Statuspage{c: c} })
+	register(KindStatuspage, func(c *Client) Provider { return &Statuspage{c: c} },
+		EndpointIncidents, EndpointMaintenances, EndpointSummary, EndpointIncident, EndpointIncidentPage)
 }
 
 // Statuspage is the Provider of Atlassian Statuspage pages.

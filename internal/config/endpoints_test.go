@@ -1,0 +1,42 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEndpointNames: an endpoint name the source's platform does not declare is an
+// error naming the nearest known one, not an override silently ignored.
+func TestEndpointNames(t *testing.T) {
+	const head = "sources:\n  - name: acme\n    url: https://status.acme.test\n"
+	for _, tc := range []struct {
+		name, yaml, want string
+	}{
+		{"misspelled, statuspage", head + "    kind: statuspage\n    endpoints:\n      incidnets: https://p.test/i.json\n",
+			`sources[0].endpoints.incidnets (line 6): no endpoint "incidnets" of kind statuspage (did you mean incidents?); known: incident, incident-page, incidents, scheduled-maintenances, summary`},
+		{"misspelled, auto", head + "    endpoints:\n      summray: https://p.test/s.json\n",
+			`sources[0].endpoints.summray (line 5): no endpoint "summray" of any platform (did you mean summary?)`},
+		{"another platform's", head + "    kind: gcp\n    endpoints:\n      summary: https://p.test/s.json\n",
+			`sources[0].endpoints.summary (line 6): no endpoint "summary" of kind gcp; known: incidents`},
+		{"far from any", head + "    kind: azure\n    endpoints:\n      nothing-like-it: https://p.test/s.json\n",
+			`sources[0].endpoints.nothing-like-it (line 6): no endpoint "nothing-like-it" of kind azure; known: feed`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.yaml), "watcher.yaml")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want %s", err, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct{ name, yaml string }{
+		{"statuspage", head + "    kind: statuspage\n    endpoints:\n      incidents: https://p.test/i.json\n      incident-page: https://p.test/i/{id}\n"},
+		{"auto, any platform's", head + "    endpoints:\n      history: https://p.test/h.atom\n"},
+		{"status.io", head + "    kind: statusio\n    endpoints:\n      status: https://api.status.io/1.0/status/5b36dc6502d06804c08349f7\n"},
+	} {
+		t.Run("valid "+tc.name, func(t *testing.T) {
+			if _, err := Parse([]byte(tc.yaml), "watcher.yaml"); err != nil {
+				t.Errorf("got %v, want no error", err)
+			}
+		})
+	}
+}
