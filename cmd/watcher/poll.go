@@ -187,11 +187,17 @@ func selectSources(cfg *config.Config, names []string) ([]*config.Source, error)
 	return out, nil
 }
 
-// titles gives a source's display name: its title, else its name.
-func titles(cfg *config.Config) func(string) string {
+// titles gives a source's display name: its title, else the page's own name as the
+// archive remembers it, else its name.
+func titles(cfg *config.Config, store *archive.Store) func(string) string {
 	return func(name string) string {
 		if src := cfg.Source(name); src != nil && src.Title != "" {
 			return src.Title
+		}
+		if store != nil {
+			if ps, err := store.PollState(name); err == nil && ps.Fetch.PageTitle() != "" {
+				return ps.Fetch.PageTitle()
+			}
 		}
 		return name
 	}

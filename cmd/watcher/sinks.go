@@ -31,7 +31,7 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 	return &notify.Deliverer{
 		Outbox:      store,
 		Notifier:    sink,
-		Title:       titles(cfg),
+		Title:       titles(cfg, store),
 		BaseURL:     cfg.BaseURL,
 		MaxQueueAge: cfg.Slack.MaxQueueAge,
 		Log:         log,

@@ -90,6 +90,7 @@ type sourceState struct {
 	running     *pollCall
 	nextAllowed time.Time // backoff: polls before this are skipped
 	status      web.SourceStatus
+	pageTitle   string // the page's own name as last read; the title unless the config sets one
 }
 
 // pollCall is a poll in flight, which PollNow waits for instead of starting another.
@@ -332,6 +333,17 @@ func (d *Daemon) apply(cfg *config.Config) error {
 		plans[src.Name] = planned{src, jitter(s, src.Name, iv), iv}
 	}
 
+	// The page names remembered for sources new to the daemon, read before the lock.
+	var fresh []string
+	d.mu.RLock()
+	for name := range plans {
+		if d.sources[name] == nil {
+			fresh = append(fresh, name)
+		}
+	}
+	d.mu.RUnlock()
+	pageTitles := d.pageTitles(fresh)
+
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	old := d.poller
@@ -348,14 +360,14 @@ func (d *Daemon) apply(cfg *config.Config) error {
 	for name, p := range plans {
 		st := d.sources[name]
 		if st == nil {
-			st = &sourceState{}
+			st = &sourceState{pageTitle: pageTitles[name]}
 			d.sources[name] = st
 			d.restore(name, st)
 		}
 		st.mu.Lock()
 		rescheduled := st.entry == 0 || st.schedule != p.src.Schedule
 		st.src, st.interval, st.schedule = p.src, p.interval, p.src.Schedule
-		st.status.Name, st.status.Title, st.status.URL = p.src.Name, d.titleOf(p.src), p.src.URL
+		st.status.Name, st.status.Title, st.status.URL = p.src.Name, titleOf(p.src, st.pageTitle), p.src.URL
 		st.status.Kind, st.status.Paused = p.src.Kind, p.src.Paused
 		st.mu.Unlock()
 		if rescheduled {
@@ -448,6 +460,10 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		st.status.LastSuccessAt, st.status.LastError, st.status.ConsecutiveFailures = now, "", 0
 		st.status.LastSuccessBeforeRestart = false
 		st.nextAllowed = time.Time{}
+		if out.PageTitle != "" {
+			st.pageTitle = out.PageTitle
+			st.status.Title = titleOf(src, st.pageTitle)
+		}
 	}
 	failures := st.status.ConsecutiveFailures
 	st.mu.Unlock()
@@ -633,18 +649,47 @@ func (d *Daemon) config() *config.Config {
 	return d.cfg
 }
 
-func (d *Daemon) titleOf(src *config.Source) string {
+// titleOf is a source's display title: the config's title, else the page's own name
+// once read, else the source's name.
+func titleOf(src *config.Source, pageTitle string) string {
 	if src.Title != "" {
 		return src.Title
+	}
+	if pageTitle != "" {
+		return pageTitle
 	}
 	return src.Name
 }
 
+// title is a source's display title by name (see titleOf); an unknown source is its name.
 func (d *Daemon) title(source string) string {
-	if src := d.config().Source(source); src != nil {
-		return d.titleOf(src)
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	st := d.sources[source]
+	if st == nil {
+		return source
 	}
-	return source
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return titleOf(st.src, st.pageTitle)
+}
+
+// pageTitles reads the page names remembered in the archive for sources; a source whose
+// state cannot be read has none (its name stands in until its next poll).
+func (d *Daemon) pageTitles(sources []string) map[string]string {
+	if d.store == nil || len(sources) == 0 {
+		return nil
+	}
+	states, err := d.store.PollStates(sources)
+	if err != nil {
+		d.log.Warn("read remembered page names", "err", err)
+		return nil
+	}
+	out := make(map[string]string, len(states))
+	for name, ps := range states {
+		out[name] = ps.Fetch.PageTitle()
+	}
+	return out
 }
 
 // ClientOptions are the fetch client's options from a config. The client's timeout is the

@@ -52,6 +52,8 @@ type Outcome struct {
 	// not all counted in Messages (a source's recovery is written with its success), so
 	// the daemon wakes delivery on any write.
 	Wrote bool
+	// PageTitle is the page's own name, as this poll or an earlier one read it.
+	PageTitle string
 
 	wasFailing bool // the archive counted failures before this poll: a success must reset them
 }
@@ -143,6 +145,12 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 		return out, err
 	}
 	fetch.Clean(res.Snapshot) // vendor text is data: valid UTF-8, no control characters
+	if res.Snapshot != nil {
+		// The page's own name is the source's display title unless the config sets one;
+		// remembered with the fetch state, it survives restarts and polls that skip it.
+		res.State.SetPageTitle(res.Snapshot.PageTitle)
+	}
+	out.PageTitle = res.State.PageTitle()
 	policy := archive.Policy{FirstPoll: p.OnFirstPoll, Pass: Filter(src)}
 	if res.Snapshot == nil && !res.StateChanged(state) {
 		// Every endpoint 304 or byte-identical: nothing to write, unless incidents missed

@@ -191,10 +191,28 @@ type EndpointState struct {
 	// summary) last answered 404 or 410: the page has none, and it is asked again only
 	// now and then.
 	Absent time.Time `json:"absent,omitzero"`
+	// Title is set only in the StatePage entry: the page's own name.
+	Title string `json:"title,omitempty"`
 }
 
 // FetchState is a source's remembered endpoint state, keyed by endpoint name.
 type FetchState map[string]EndpointState
+
+// StatePage is the FetchState entry that is no endpoint: what is remembered of the page
+// itself between polls, its name (Title) as it last read it. The underscore keeps it apart
+// from endpoint names.
+const StatePage = "_page"
+
+// PageTitle is the page's own name as last read, "" when it was never read.
+func (s FetchState) PageTitle() string { return s[StatePage].Title }
+
+// SetPageTitle remembers the page's own name; an empty one changes nothing, so a poll
+// that did not read the name keeps the one before.
+func (s FetchState) SetPageTitle(title string) {
+	if title != "" && s != nil {
+		s[StatePage] = EndpointState{Title: title}
+	}
+}
 
 // Clone returns a copy that can be changed without touching s.
 func (s FetchState) Clone() FetchState {
