@@ -51,8 +51,8 @@ func init() {
 //   - The RSS feed is the history: one item per post, the newest 50 or so, for every
 //     service and region. An item's guid is "https://status.aws.amazon.com/#<service>_<unix
 //     time of the post>", where <service> is a service and region ("ec2-us-east-1",
-//     "multipleservices-me-central-1"). Items are grouped into incidents by <service>
-//     (SPEC §3), and a group is split after each resolution post ("Service is operating
+//     "multipleservices-me-central-1"). Items are grouped into incidents by <service>,
+//     and a group is split after each resolution post ("Service is operating
 //     normally: [RESOLVED] …"), so the next event of the same service months later is a
 //     new incident rather than a new version of the old one.
 //   - currentevents lists the events open now (open only), each with its service, its
@@ -93,7 +93,7 @@ func init() {
 // event can leave it without one (the post never came, or rolled out of the feed first).
 // The archive's own absence rule cannot see that: the feed still lists the incident, so
 // it is present in every snapshot, open by its posts. So the rule of open-only lists
-// (SPEC §4) runs here, kept in the episode memo (times in unix seconds):
+// runs here, kept in the episode memo (times in unix seconds):
 //
 //   - An episode matched with an open event on the last parse, still open by its posts
 //     and absent from a well-formed currentevents now, is missed once: the memo keeps
@@ -117,7 +117,7 @@ func init() {
 //     while it is missed once and carries, resolved, while the feed's window covers its
 //     start, so the history rule never takes it for removed.
 //
-// Mapping (SPEC §4). The RSS title is "<level>: <summary>"; currentevents gives the level
+// Mapping. The RSS title is "<level>: <summary>"; currentevents gives the level
 // as a number (0 normal, 1 informational, 2 degradation, 3 disruption). Impact is the
 // level of the latest post that is not a resolution, kept in impact_raw as the vendor
 // wrote it (the title prefix, or the number):

@@ -1,7 +1,7 @@
 package fetch
 
 // AWS adapter tests. testdata/aws holds the real payloads copied byte for byte from
-// ../shared/real-payloads/aws (see SOURCES.md there): all.rss captured 2026-08-18 (50
+// the real captures of testdata/aws (provenance in testdata/SOURCES.md): all.rss captured 2026-08-18 (50
 // items) and public/currentevents captured 2026-08-01 (UTF-16 BE with a BOM, two open
 // events). Other feeds are built here in the same shape: RSS items as in all.rss, events
 // as in the currentevents capture.
@@ -649,7 +649,7 @@ func TestAWSMalformed(t *testing.T) {
 	}
 }
 
-// ---- The absence rule (SPEC §4: open-only lists): an event that leaves currentevents
+// ---- The absence rule (open-only lists): an event that leaves currentevents
 // without a resolution post ----
 
 const (
@@ -1043,7 +1043,7 @@ func TestAWSMemoEncoding(t *testing.T) {
 }
 
 // FuzzAWS feeds arbitrary bytes to both AWS decoders and, when both accept, the
-// combination, seeded with the real payloads: errors only, never a panic (SPEC §7).
+// combination, seeded with the real payloads: errors only, never a panic.
 func FuzzAWS(f *testing.F) {
 	rss := cloudTestdata(f, "aws", awsRSSFile)
 	ce := cloudTestdata(f, "aws", awsCEFile)

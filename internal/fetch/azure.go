@@ -31,13 +31,13 @@ func init() {
 		EndpointAzureFeed)
 }
 
-// Azure is the Provider of the Azure status page. Its feed is open-only (SPEC §4): the
+// Azure is the Provider of the Azure status page. Its feed is open-only: the
 // snapshot is marked OpenOnly, so the archive resolves an incident that two well-formed
 // polls in a row no longer list, and an empty channel is a healthy page — a snapshot
 // with the incident listing and no incident. An HTML page, an empty body or truncated XML
 // is a failed fetch (ErrMalformed), never a healthy page.
 //
-// Mapping (SPEC §4), one incident per item:
+// Mapping, one incident per item:
 //   - id: the guid, else the link (an item with neither is malformed: identity is never
 //     a title); title: the title; components: the item's categories (services and
 //     regions), sorted; url: the page (the items link to an internal host).
@@ -47,7 +47,7 @@ func init() {
 //     degradation minor (impact_raw: the word); anything else is unknown, which passes
 //     every min_impact filter.
 //   - updates: Azure rewrites an item's one description as the issue goes on and moves
-//     its pubDate. Each (pubDate, description) is an update, keyed per SPEC §4 by
+//     its pubDate. Each (pubDate, description) is an update, keyed, as every update without id, by
 //     (incident id, pubDate as UTC RFC 3339, 0): a rewrite under a new pubDate is a new
 //     update, one under the same pubDate an edit of it. Earlier updates, which the feed
 //     no longer carries, are carried over from the archived version (Request.Archived),
@@ -93,7 +93,7 @@ func (p *Azure) Poll(ctx context.Context, req Request) (*Result, error) {
 // azure adapters). It rejects what is no feed: an empty body, an HTML page, truncated or
 // otherwise invalid XML, a JSON feed, and a document with neither items nor a channel
 // title or link. gofeed is third-party code fed vendor bytes, so a panic in it is turned
-// into a malformed-response error rather than taking the daemon down (SPEC §7).
+// into a malformed-response error rather than taking the daemon down.
 func parseStatusFeed(body []byte) (f *gofeed.Feed, err error) {
 	b := bytes.TrimLeft(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(b) == 0 {
@@ -184,7 +184,7 @@ func decodeAzure(body []byte) (*azureFeed, error) {
 	return out, nil
 }
 
-// ---- Normalisation (SPEC §4) ----
+// ---- Normalisation ----
 
 // normaliseAzure maps the items to incidents; an id listed twice is taken once, first
 // wins. pageURL is every incident's URL: the items link to an internal host of the page

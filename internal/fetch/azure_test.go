@@ -1,7 +1,7 @@
 package fetch
 
 // Azure adapter tests. testdata/azure holds the real payloads copied byte for byte from
-// ../shared/real-payloads/azure (see SOURCES.md there): the status RSS during the West US
+// the real captures of testdata/azure (provenance in testdata/SOURCES.md): the status RSS during the West US
 // incident of 2026-07-23 (one item) and the healthy feed (a channel with no item). Other
 // feeds are built here in the same shape.
 
@@ -302,7 +302,7 @@ func TestAzureImpact(t *testing.T) {
 }
 
 // FuzzAzure feeds arbitrary bytes to the Azure decoder, seeded with the real payloads:
-// errors only, never a panic (SPEC §7); accepted feeds normalise to sane incidents.
+// errors only, never a panic; accepted feeds normalise to sane incidents.
 func FuzzAzure(f *testing.F) {
 	f.Add(cloudTestdata(f, "azure", azureActive))
 	f.Add(cloudTestdata(f, "azure", azureHealthy))

@@ -13,8 +13,8 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// BenchmarkUnchangedBody is a poll whose body is byte-identical to the last one (SPEC §8:
-// under 0.3 ms CPU): Client.Get reads the ~200 KB body, hashes it and reports Unchanged.
+// BenchmarkUnchangedBody is a poll whose body is byte-identical to the last one (under
+// 0.3 ms CPU): Client.Get reads the ~200 KB body, hashes it and reports Unchanged.
 // "memory" measures our side alone through an in-memory transport; "loopback" goes
 // through a real socket to an httptest server in the same process, so it also counts the
 // server's work.
@@ -47,7 +47,7 @@ func BenchmarkUnchangedBody(b *testing.B) {
 }
 
 // BenchmarkStatuspageParse50 is the parse and normalisation of a realistic 50-incident
-// incidents.json (SPEC §8: under 2 ms), with the decoder we ship (go-json-experiment, json
+// incidents.json (under 2 ms), with the decoder we ship (go-json-experiment, json
 // v2) against the standard library's encoding/json on the same small structs.
 func BenchmarkStatuspageParse50(b *testing.B) {
 	body := generated50(b)

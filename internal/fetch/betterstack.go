@@ -34,7 +34,7 @@ func init() {
 // BetterStack is the Provider of Better Stack status pages. It is a history provider:
 // index.json lists the page's recent reports, open or not.
 //
-// Mapping (SPEC §4):
+// Mapping:
 //   - a status report is an incident; report_type "maintenance" makes it a maintenance
 //     ("manual" and "automatic" are incidents).
 //   - impact: the worst resource status the report ever gave, over the report and every
@@ -325,7 +325,7 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 	return inc
 }
 
-// bsImpact maps a Better Stack resource status to an impact (SPEC §4: degraded → minor,
+// bsImpact maps a Better Stack resource status to an impact (degraded → minor,
 // downtime → major); other words (operational, resolved, maintenance) carry none.
 func bsImpact(status string) model.Impact {
 	switch strings.ToLower(strings.TrimSpace(status)) {

@@ -2,7 +2,7 @@ package fetch
 
 // The Better Stack adapter against testdata/betterstack/huggingface-index-2026-07-19.json,
 // the real status.huggingface.co /index.json, copied byte for byte from
-// ../shared/real-payloads/betterstack (provenance in SOURCES.md there). The small documents
+// the real captures of testdata/betterstack (provenance in testdata/SOURCES.md). The small documents
 // built in these tests follow the shape of that payload and of Better Stack's documentation
 // (https://betterstack.com/docs/uptime/status-pages/subscribing-to-status-updates/subscribing-to-api/).
 

@@ -39,12 +39,12 @@ func init() {
 // Cachet is the Provider of Cachet status pages. It is a history provider: the incident
 // list holds incidents whatever their state.
 //
-// Mapping (SPEC §4): status codes 0 scheduled (Cachet ≤ 2.3 kept maintenance among the
+// Mapping: status codes 0 scheduled (Cachet ≤ 2.3 kept maintenance among the
 // incidents; it becomes a maintenance, scheduled_at its start), 1 investigating,
 // 2 identified, 3 watching → monitoring, 4 fixed → resolved; StatusRaw keeps the code.
 // Cachet has no impact: incidents are "unknown" (which passes every min_impact filter),
 // maintenance "maintenance". The incident's own message is its first update (format
-// markdown, as Cachet writes it), keyed by SPEC §4 since it has no id; the incident
+// markdown, as Cachet writes it), keyed as every update without id is, since it has none; the incident
 // updates follow with their ids. component_id names the one component, by the names of
 // /api/v1/components.
 //

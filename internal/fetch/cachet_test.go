@@ -1,6 +1,6 @@
 package fetch
 
-// The Cachet adapter. No real Cachet payload exists (SOURCES.md of ../shared/real-payloads
+// The Cachet adapter. No real Cachet payload exists (testdata/SOURCES.md
 // lists it as searched for and not found), so testdata/cachet holds synthetic-* fixtures
 // written from Cachet's API v1 documentation (https://docs.cachethq.io/reference#get-incidents,
 // #get-components: data + meta.pagination) and from Cachet 2.4's source, which fixes the

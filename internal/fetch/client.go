@@ -1,6 +1,6 @@
 // Package fetch reads vendor status pages: a polite HTTP client (conditional GET, capped
 // and always-drained bodies, concurrency caps, Retry-After) and the provider adapters that
-// turn what it reads into a normalised model.Snapshot (SPEC §3, §4, §7).
+// turn what it reads into a normalised model.Snapshot.
 package fetch
 
 import (
@@ -31,7 +31,7 @@ import (
 // tests and tools that build a client by hand.
 const DefaultUserAgent = "statuswatch/dev (+https://github.com/statuswatch/statuswatch)"
 
-// Defaults for the zero ClientOptions fields, matching the config defaults of SPEC §6.
+// Defaults for the zero ClientOptions fields, matching the config's defaults.
 const (
 	DefaultMaxBody     = 32 << 20
 	DefaultTimeout     = 20 * time.Second
@@ -52,7 +52,7 @@ const (
 	// drainLimit bounds how much of an unwanted body we read so the connection can be
 	// reused; beyond it, closing (and losing the connection) is cheaper than reading.
 	drainLimit = 64 << 10
-	// maxRetryAfter caps a server's Retry-After (SPEC §7).
+	// maxRetryAfter caps a server's Retry-After.
 	maxRetryAfter = 6 * time.Hour
 )
 
@@ -95,7 +95,7 @@ func RetryAfter(err error) (time.Duration, bool) {
 
 // Backoff is how long a source that failed `failures` polls in a row waits before its next
 // poll: min(30m, interval × 2^(failures-1)), then ±20% jitter so sources that failed
-// together do not retry together (SPEC §7). rnd returns a number in [0, 1); nil uses
+// together do not retry together. rnd returns a number in [0, 1); nil uses
 // math/rand/v2. Zero failures means no wait.
 func Backoff(interval time.Duration, failures int, rnd func() float64) time.Duration {
 	const ceiling = 30 * time.Minute
@@ -126,7 +126,7 @@ type ClientOptions struct {
 	Transport http.RoundTripper
 }
 
-// Client is the polite HTTP client every provider fetches through (SPEC §7).
+// Client is the polite HTTP client every provider fetches through.
 // It is safe for concurrent use.
 type Client struct {
 	hc      *http.Client
@@ -191,7 +191,7 @@ func NewClient(o ClientOptions) (*Client, error) {
 
 func newTransport(o ClientOptions) (*http.Transport, error) {
 	// No DNS cache of our own: every dial resolves through the system resolver, so a
-	// vendor moving its page is followed as soon as the TTL allows (SPEC §7).
+	// vendor moving its page is followed as soon as the TTL allows.
 	d := &net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
@@ -344,7 +344,7 @@ func (c *Client) Get(ctx context.Context, rawURL string, prev model.EndpointStat
 	out.Unchanged = prev.Hash != "" && out.State.Hash == prev.Hash
 	if !out.Unchanged {
 		// Only a body that will be parsed leaves the pool; an unchanged poll allocates
-		// nothing the size of the body (SPEC §8).
+		// nothing the size of the body.
 		out.Body = bytes.Clone(buf.Bytes())
 		if out.Body == nil {
 			out.Body = []byte{}

@@ -1,4 +1,4 @@
-// Provider auto-detection (SPEC §3, kind auto): which adapter reads a status page. The
+// Provider auto-detection (kind auto): which adapter reads a status page. The
 // evidence is taken in this order, cheapest and surest first:
 //
 //  1. Host rules: the hosts of the platforms themselves (*.statuspage.io, *.instatus.com,

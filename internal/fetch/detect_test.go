@@ -1,7 +1,7 @@
 package fetch
 
 // Provider auto-detection against local copies of every platform's payloads: the real
-// captures in testdata/<platform>/ (provenance in ../shared/real-payloads/SOURCES.md) and,
+// captures in testdata/<platform>/ (provenance in testdata/SOURCES.md) and,
 // where none exists, the synthetic-* fixtures written from each format's documentation
 // (Cachet's API, status.io's page, the Slack current answer, the feeds), which say so at
 // their top. Look-alikes and catch-all servers check that nothing is accepted on a 200

@@ -1,6 +1,6 @@
 // The feed adapter reads any RSS 2.0 (https://www.rssboard.org/rss-specification) or Atom
 // (RFC 4287, https://www.rfc-editor.org/rfc/rfc4287) incident-history feed: the fallback
-// for bespoke status pages (SPEC §3, kind feed). The source URL is the feed itself. The
+// for bespoke status pages (kind feed). The source URL is the feed itself. The
 // feed is parsed with github.com/mmcdole/gofeed (https://github.com/mmcdole/gofeed) after
 // a conditional GET through our Client, never with gofeed's ParseURL.
 //
@@ -62,7 +62,7 @@ func init() {
 }
 
 // HistoryFeed is the Provider of kind feed. It is a history provider: the feed lists
-// recent incidents whatever their state (SPEC §4).
+// recent incidents whatever their state.
 type HistoryFeed struct{ c *Client }
 
 var _ Provider = (*HistoryFeed)(nil)
@@ -99,7 +99,7 @@ func (p *HistoryFeed) Poll(ctx context.Context, req Request) (*Result, error) {
 }
 
 // feedURL is the feed of a kind feed source: the endpoint override, else the source URL
-// as is (SPEC §3: for kind feed the URL is the feed, not a directory).
+// as is (for kind feed the URL is the feed, not a directory).
 func feedURL(src model.Source) (string, error) {
 	raw := src.Endpoints[EndpointFeed]
 	if raw == "" {
@@ -185,7 +185,7 @@ func parseHistoryFeed(body []byte) (f *historyFeed, err error) {
 		return nil, fmt.Errorf("%w: feed document cut short", ErrMalformed)
 	}
 	// gofeed is third-party code fed vendor bytes: should it ever panic, that is a feed
-	// we cannot read, not a crashed daemon (SPEC §7).
+	// we cannot read, not a crashed daemon.
 	defer func() {
 		if p := recover(); p != nil {
 			f, err = nil, fmt.Errorf("%w: feed parser failed: %v", ErrMalformed, p)
@@ -375,8 +375,8 @@ func (e *feedEntry) normalise(now time.Time) (inc model.Incident, oneMessage, ok
 	return inc, oneMessage, true
 }
 
-// applyFeedTimeline sets the updates (oldest first, keyed as SPEC §4 says for updates
-// without provider ids), the postmortem, and the status, start and resolution they imply:
+// applyFeedTimeline sets the updates (oldest first, keyed as updates without
+// provider ids are), the postmortem, and the status, start and resolution they imply:
 // the status is the one in force after the newest labelled update (an "Update" carries the
 // status on); investigating (maintenance: scheduled) when nothing is labelled. StatusRaw is
 // the newest label as the provider wrote it.

@@ -1,7 +1,7 @@
 package fetch
 
 // Kind feed, and the history-feed helper incidentio.go and instatus.go share. No real
-// history feed of a status page is in ../shared/real-payloads, so the fixtures are
+// history feed of a status page was found (testdata/SOURCES.md), so the fixtures are
 // synthetic, and each says at its top where its shape comes from:
 //
 //   - testdata/feed/synthetic-statuspage-history.atom: Atlassian Statuspage's
@@ -9,7 +9,7 @@ package fetch
 //     data-var='date'>/<var data-var='time'>, <strong> label, " - ", newest first, the page's
 //     own zone, no year; "This incident affected: …"; the maintenance banner).
 //   - testdata/feed/synthetic-yandex-cloud.rss: a bespoke RSS feed whose paragraphs carry
-//     their own dates ("08.09.2020 10:43 MSK. Investigating: …"), as SPEC §3's "Yandex
+//     their own dates ("08.09.2020 10:43 MSK. Investigating: …"), as the "Yandex
 //     Cloud-like" pages.
 //
 // The incident.io and Instatus feeds (testdata/incident.io, testdata/instatus) are tested
@@ -500,7 +500,7 @@ func TestFeedPoll(t *testing.T) {
 }
 
 // FuzzFeed feeds arbitrary bytes to the feed parser and normaliser, seeded with every feed
-// fixture. They must reject what they cannot read with an error and never panic (SPEC §7);
+// fixture. They must reject what they cannot read with an error and never panic;
 // what they accept must normalise to ided incidents with sorted components and updates
 // oldest first.
 func FuzzFeed(f *testing.F) {

@@ -11,7 +11,7 @@ import (
 
 // FuzzStatuspage feeds arbitrary bytes to every Statuspage decoder and to the HTML
 // postmortem extractor, seeded with the real payloads and the synthetic page. They must
-// reject what they cannot read with an error and never panic (SPEC §7); what they accept
+// reject what they cannot read with an error and never panic; what they accept
 // must normalise to sorted, unique components.
 //
 // Run it with -fuzzminimizetime=0: minimising an interesting mutation of the 84 KB seed

@@ -29,16 +29,16 @@ func init() {
 // GCP is the Provider of Google Cloud Service Health. Its one endpoint, incidents.json
 // (endpoint name EndpointIncidents), is the whole history in one multi-megabyte document,
 // so a poll reads it conditionally and parses it only when its bytes changed; the decoder
-// then keeps only the fields we use (SPEC §8).
+// then keeps only the fields we use.
 //
-// Mapping (SPEC §4):
+// Mapping:
 //   - id: the incident's id; title: external_desc; started_at: begin (else created);
 //     resolved_at: end; components: the affected products' current names.
 //   - impact: severity low/medium/high → minor/major/critical, kept in impact_raw.
 //   - status: resolved once end is set or the most recent update says AVAILABLE, else
 //     investigating (Google has no identified/monitoring stage); status_raw is the most
 //     recent update's status word.
-//   - updates: markdown bodies without ids, keyed per SPEC §4 by (incident id, the
+//   - updates: markdown bodies without ids, keyed, as every update without id, by (incident id, the
 //     update's "when" — else "created" — as UTC RFC 3339, its ordinal among updates
 //     with that time counting from the oldest). The key never depends on the body, so
 //     an edited update is an edit, never a removal plus an addition.
@@ -136,7 +136,7 @@ func decodeGCP(contentType string, body []byte) ([]gcpIncident, error) {
 	return list, nil
 }
 
-// ---- Normalisation (SPEC §4) ----
+// ---- Normalisation ----
 
 // normaliseGCP maps the decoded history to incidents; an id listed twice is taken once,
 // first wins.
@@ -329,7 +329,7 @@ func gcpStatus(raw string) model.Status {
 	return model.StatusInvestigating
 }
 
-// gcpImpact maps Google's severity (SPEC §4: low/medium/high → minor/major/critical).
+// gcpImpact maps Google's severity (low/medium/high → minor/major/critical).
 func gcpImpact(raw string) model.Impact {
 	switch strings.ToLower(strings.TrimSpace(raw)) {
 	case "low":

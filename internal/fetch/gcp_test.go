@@ -1,7 +1,7 @@
 package fetch
 
 // Google Cloud adapter tests. testdata/google-cloud holds the real payload copied byte for
-// byte from ../shared/real-payloads/google-cloud (see SOURCES.md there): the first two
+// byte from the real captures of testdata/google-cloud (provenance in testdata/SOURCES.md): the first two
 // incidents of status.cloud.google.com/incidents.json captured 2026-08-18, both carrying
 // a "Preliminary Incident Report" and a full "Incident Report" update. Other shapes are
 // built in the tests from that file or from the schema at
@@ -290,14 +290,14 @@ func TestGCPLatestReportWins(t *testing.T) {
 	}
 }
 
-// TestGCPStableUpdateKeys: an update's id is SPEC §4's key of (incident id, timestamp,
+// TestGCPStableUpdateKeys: an update's id is the key of an update without id: (incident id, timestamp,
 // ordinal among updates with that timestamp), never its body, so an edited body is an
 // edit of the same update — a change of updates[<id>].body, never a removal plus an
 // addition.
 func TestGCPStableUpdateKeys(t *testing.T) {
 	before := gcpBase(t)
 
-	// The key is computed as SPEC §4 says.
+	// The key is (incident id, timestamp, ordinal), hashed.
 	sum := sha256.Sum256([]byte("3BvH3LVGcupoYqV6F4Nw\x002026-07-16T03:30:59Z\x000"))
 	if got, want := before[0].Updates[0].ID, hex.EncodeToString(sum[:8]); got != want {
 		t.Errorf("first update id %q, want %q", got, want)
@@ -568,7 +568,7 @@ func BenchmarkGCPParse5MB(b *testing.B) {
 }
 
 // FuzzGCP feeds arbitrary bytes to the GCP decoder, seeded with the real payload: it must
-// reject what it cannot read with an error and never panic (SPEC §7); what it accepts
+// reject what it cannot read with an error and never panic; what it accepts
 // normalises to incidents with ids, sorted components and unique update ids.
 func FuzzGCP(f *testing.F) {
 	f.Add(cloudTestdata(f, "google-cloud", gcpFile))

@@ -15,7 +15,7 @@ import (
 )
 
 // testdata reads a file of testdata/statuspage. The JSON files are real payloads copied
-// byte for byte from ../shared/real-payloads/statuspage (see SOURCES.md there); files named
+// byte for byte from the real captures of testdata/statuspage (provenance in testdata/SOURCES.md); files named
 // synthetic-* are written from the format's documentation and say so at their top.
 func testdata(tb testing.TB, name string) []byte {
 	tb.Helper()

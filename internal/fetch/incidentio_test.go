@@ -1,7 +1,7 @@
 package fetch
 
 // incident.io against the real payloads of testdata/incident.io (copied byte for byte from
-// ../shared/real-payloads/incident.io; provenance in SOURCES.md there): the compatible
+// the real captures of testdata/incident.io; provenance in testdata/SOURCES.md): the compatible
 // /api/v2/summary.json of OpenAI's and Cohere's pages. They are summary captures, but the
 // compatible incidents.json has the same "page" and "incidents" shape, so the polls below
 // serve them there too; neither has a "scheduled_maintenances" list (left out when empty).
@@ -461,7 +461,7 @@ func TestIncidentIOMaps(t *testing.T) {
 
 // FuzzIncidentIO feeds arbitrary bytes to incident.io's decoders (the compatible lists,
 // leniently; the proxy; the feed as enrichment), seeded with every incident.io fixture.
-// They must reject what they cannot read with an error and never panic (SPEC §7).
+// They must reject what they cannot read with an error and never panic.
 func FuzzIncidentIO(f *testing.F) {
 	files, err := filepath.Glob(filepath.Join("testdata", "incident.io", "*"))
 	if err != nil || len(files) == 0 {

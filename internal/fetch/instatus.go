@@ -376,7 +376,7 @@ func instatusStatus(raw string, kind model.Kind) model.Status {
 	return model.StatusInvestigating
 }
 
-// instatusImpact maps an Instatus impact to the nearest of SPEC §4: MINOROUTAGE (and
+// instatusImpact maps an Instatus impact to the nearest of the model's: MINOROUTAGE (and
 // DEGRADEDPERFORMANCE) minor, PARTIALOUTAGE major, MAJOROUTAGE critical, OPERATIONAL none.
 // Undocumented words are read by what they contain (ONEMAJOROUTAGE is a major outage,
 // critical); anything else is unknown. Maintenance is always "maintenance".

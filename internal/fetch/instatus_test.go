@@ -1,7 +1,7 @@
 package fetch
 
 // Instatus against the real payload of testdata/instatus (copied byte for byte from
-// ../shared/real-payloads/instatus; provenance in SOURCES.md there): Perplexity's
+// the real captures of testdata/instatus; provenance in testdata/SOURCES.md): Perplexity's
 // summary.json with one open incident and the undocumented page status ONEMAJOROUTAGE.
 //
 // The other fixtures are synthetic:

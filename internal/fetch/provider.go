@@ -13,7 +13,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// Provider polls one kind of status page and normalises what it reads (SPEC §3).
+// Provider polls one kind of status page and normalises what it reads.
 type Provider interface {
 	Poll(ctx context.Context, req Request) (*Result, error)
 }
@@ -99,7 +99,7 @@ func EndpointNames(kind string) []string {
 }
 
 // New returns the Provider for kind. "auto" and "" mean Statuspage for now: auto-detection
-// (SPEC §3) lands in a later change, and Statuspage is the platform of most vendor pages.
+// lands in a later change, and Statuspage is the platform of most vendor pages.
 func New(kind string, c *Client) (Provider, error) {
 	if kind == "" || kind == "auto" {
 		kind = KindStatuspage
@@ -113,7 +113,7 @@ func New(kind string, c *Client) (Provider, error) {
 
 // endpointURL resolves an endpoint of a source. Source.Endpoints[name] wins when set;
 // otherwise rel is resolved against the source URL taken as a directory, so
-// "http://host/acme" and "http://host/acme/" both give "http://host/acme/<rel>" (SPEC §3).
+// "http://host/acme" and "http://host/acme/" both give "http://host/acme/<rel>".
 // A "{id}" in either is replaced by the path-escaped id.
 func endpointURL(src model.Source, name, rel, id string) (string, error) {
 	if u := src.Endpoints[name]; u != "" {

@@ -40,14 +40,14 @@ func init() {
 // SlackStatus is the Provider of Slack's status page. It is a history provider: the history
 // endpoint lists recent incidents whatever their state.
 //
-// Mapping (SPEC §4), the provider's words kept in StatusRaw and ImpactRaw:
+// Mapping, the provider's words kept in StatusRaw and ImpactRaw:
 //   - type: "maintenance" is a maintenance; "outage" (Slack is down for many) is a major
 //     incident, "incident" (a feature is degraded for some) a minor one, "notice" (an
 //     advisory) an incident of impact none; another word is an incident of unknown impact.
 //   - status: incidents "active" → investigating (Slack publishes no finer stage),
 //     "resolved"/"completed" → resolved; maintenance "scheduled" → scheduled, "active" →
 //     in_progress, "completed"/"resolved" → completed.
-//   - notes are the updates. They have neither id nor status: each is keyed by the SPEC §4
+//   - notes are the updates. They have neither id nor status: each is keyed by the
 //     stable key (incident id, its date_created, its ordinal among notes with that time)
 //     and carries no status of its own.
 type SlackStatus struct{ c *Client }
@@ -295,7 +295,7 @@ func slackStatus(raw string, kind model.Kind) model.Status {
 	return model.StatusInvestigating
 }
 
-// slackNotes returns the notes oldest first (by time, then as listed), keyed by SPEC §4.
+// slackNotes returns the notes oldest first (by time, then as listed), keyed as updates without id are.
 // The key's timestamp is the note's time in UTC RFC 3339, so a change of the offset Slack
 // writes its times in (-07:00 in summer, -08:00 in winter) keeps every key.
 func slackNotes(incidentID string, notes []slNote) []model.Update {
@@ -361,7 +361,7 @@ func checkJSONArray(contentType string, body []byte) ([]byte, error) {
 var htmlTag = regexp.MustCompile(`(?i)</?(?:p|br|div|span|a|b|i|u|strong|em|ul|ol|li|h[1-6]|code|pre|blockquote|table|thead|tbody|tr|td|th|hr|img|font|small|sup|sub)\b[^<>]*>`)
 
 // vendorBody turns a body as the vendor sent it into the model's form: HTML becomes clean
-// text with Format html and the sanitised HTML kept for the UI (SPEC §7); anything else is
+// text with Format html and the sanitised HTML kept for the UI; anything else is
 // kept as text in format plain (text or markdown, as the platform writes it).
 func vendorBody(raw string, plain model.Format) (body string, format model.Format, html string) {
 	s := cleanBody(raw)
@@ -382,7 +382,7 @@ func stableStamp(raw string) string {
 }
 
 // keyUpdates sorts updates oldest first (by PostedAt; ties keep their given order, which
-// callers pass oldest first), gives every update without an id its SPEC §4 key from
+// callers pass oldest first), gives every update without an id its key (incident id, timestamp, ordinal) from
 // stamps, the provider's timestamp of each update, and returns them with an id listed twice
 // taken once (first wins): a version holds each update once.
 func keyUpdates(incidentID string, ups []model.Update, stamps []string) []model.Update {

@@ -2,7 +2,7 @@ package fetch
 
 // The Slack adapter against testdata/slack: history-api-v2.0.0.json is the real
 // slack-status.com /api/v2.0.0/history answer, copied byte for byte from
-// ../shared/real-payloads/slack (provenance in SOURCES.md there). No real /current answer
+// the real captures of testdata/slack (provenance in testdata/SOURCES.md). No real /current answer
 // exists: synthetic-slack-current-active.json is the example of Slack's documentation
 // (https://docs.slack.dev/reference/slack-status-api, its note cut short there and finished
 // here) and synthetic-slack-current-ok.json its "all is well" example, verbatim.
@@ -148,7 +148,7 @@ func TestSlackHistoryRealPayload(t *testing.T) {
 	}
 
 	// The notes of 1576 in detail: HTML turned into clean text, entities decoded, blocks
-	// into paragraphs, keyed by SPEC §4 on their UTC time.
+	// into paragraphs, keyed as updates without id are, on their UTC time.
 	inc := incs[0]
 	first, last := inc.Updates[0], inc.Updates[5]
 	if want := "Users with custom data retention policies enabled might be unable to see or load older messages. We apologize for the trouble and we'll share more news as it becomes available."; first.Body != want {

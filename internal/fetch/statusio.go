@@ -37,7 +37,7 @@ const (
 )
 
 // statusIOAPI is the Public Status API of a page; it lives on status.io's host, not the
-// page's (SPEC §3).
+// page's.
 const statusIOAPI = "https://api.status.io/1.0/status/{id}"
 
 // statusIOPageIDState is the prefix of the state key that remembers a page id found on the
@@ -50,10 +50,10 @@ func init() {
 }
 
 // StatusIO is the Provider of status.io pages. The API lists only what is open, so its
-// snapshots are open-only (SPEC §4: an incident absent twice is resolved); the history
+// snapshots are open-only (an incident absent twice is resolved); the history
 // feed adds, as resolved or completed, what the API no longer lists.
 //
-// Mapping (SPEC §4):
+// Mapping:
 //   - incidents: a message's state 100 investigating, 200 identified, 300 monitoring; the
 //     incident's status is its latest message's, StatusRaw that state code.
 //   - impact: the worst status code over the incident and its messages, 300 degraded
@@ -64,7 +64,7 @@ func init() {
 //   - maintenance: active → in_progress, upcoming → scheduled, with the planned window.
 //   - components: the names of components_affected (containers, i.e. locations, are not
 //     components).
-//   - updates: the messages, with their ids when the API gives them, else the SPEC §4 key.
+//   - updates: the messages, with their ids when the API gives them, else the key of an update without id.
 //   - from the feed: an item is an update of the incident its link names
 //     (/pages/incident/<page>/<id>); an incident the API does not list is over: resolved
 //     (maintenance: completed), resolved_at its latest item. When the archive already has
@@ -494,7 +494,7 @@ func normaliseStatusIO(api *sioAPI, feed *sioFeed, pageID string, base *url.URL,
 		if prev != nil && prev.Open() && !newerItem(groups[id], prev) {
 			// The API stopped listing an incident the archive holds open, and the feed says
 			// nothing new about it: one glitchy answer is no resolution. Leaving it out lets
-			// the archive's two-misses-in-a-row rule for open-only pages decide (SPEC §4).
+			// the archive's two-misses-in-a-row rule for open-only pages decide.
 			continue
 		}
 		out = append(out, closedFromFeed(id, groups[id], prev))

@@ -1,7 +1,7 @@
 package fetch
 
-// The status.io adapter. No real status.io payload exists (SOURCES.md of
-// ../shared/real-payloads lists api.status.io/1.0/status/<id> as searched for and not
+// The status.io adapter. No real status.io payload exists (testdata/SOURCES.md
+// lists api.status.io/1.0/status/<id> as searched for and not
 // found), so testdata/statusio holds synthetic-* fixtures:
 //   - synthetic-statusio-status-ok.json is the example response of status.io's Public Status
 //     API documentation (https://kb.status.io/developers/public-status-api/), verbatim in
@@ -106,7 +106,7 @@ func TestStatusIOAPI(t *testing.T) {
 		got = append(got, upd{u.ID, u.Status, u.PostedAt.Format(time.RFC3339)})
 	}
 	if want := []upd{{updateKey(sioActive, "2026-08-11T12:00:00Z", 0), "", "2026-08-11T12:00:00Z"}, {updateKey(sioActive, "2026-08-18T09:00:00Z", 0), "", "2026-08-18T09:00:00Z"}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("active maintenance: got updates %v, want %v (keyed by SPEC §4)", got, want)
+		t.Errorf("active maintenance: got updates %v, want %v (keyed as updates without id are)", got, want)
 	}
 	u := byID(t, incs, sioUpcome)
 	if u.Status != model.StatusScheduled || u.StatusRaw != "upcoming" || !reflect.DeepEqual(u.Components, []string{"API", "Git Operations"}) ||

@@ -64,7 +64,7 @@ var statuspageOptions = spOptions{listSize: statuspageListSize, format: model.Fo
 
 // ErrMalformed is matched (errors.Is) by the error of a body that is not the JSON the
 // endpoint should answer: HTML, empty, truncated, or lacking its list. Such an answer is a
-// failed fetch, never an empty page (SPEC §4).
+// failed fetch, never an empty page.
 var ErrMalformed = errors.New("malformed response")
 
 // jsonOptions make the decoder lenient where leniency costs nothing and strictness would
@@ -395,7 +395,7 @@ func mergeMaintenances(incidents, maint []model.Incident) []model.Incident {
 // ---- Decoding ----
 
 // The sp* types hold only the fields we use, so the decoder skips the rest of each object
-// without building it (SPEC §8). Times stay strings until normalised; a time we cannot
+// without building it. Times stay strings until normalised; a time we cannot
 // read is "not given" rather than a failed page.
 
 type spDoc struct {
@@ -569,7 +569,7 @@ func decodeStatuspagePostmortem(contentType string, body []byte) (*model.Postmor
 	return in.postmortem(), nil
 }
 
-// ---- Normalisation (SPEC §4) ----
+// ---- Normalisation ----
 
 // normaliseList maps a decoded list to incidents of the given kind and describes the
 // listing: a full list covers only what started since its oldest item. An id listed twice
@@ -645,7 +645,7 @@ func (in *spIncident) normaliseWith(kind model.Kind, base *url.URL, o spOptions)
 // components. An affected component is named by its current name, the incident's
 // component with the same id, when there is one: affected_components keep the name a
 // component had when the update was posted (GitHub's "GitHub Actions" is now "Actions"),
-// and a rename is not an edit of the incident (SPEC §4: current names).
+// and a rename is not an edit of the incident (current names).
 func (in *spIncident) components() []string {
 	names := make([]string, 0, len(in.Components))
 	for _, c := range in.Components {
@@ -734,7 +734,7 @@ func (in *spIncident) updates(format model.Format) []model.Update {
 		if out[i].ID != "" {
 			continue
 		}
-		// SPEC §4: an update without a provider id is keyed by its incident, its
+		// An update without a provider id is keyed by its incident, its
 		// timestamp and its ordinal among updates with that timestamp.
 		if seen == nil {
 			seen = map[string]int{}
@@ -828,7 +828,7 @@ func cleanBody(s string) string {
 	return s
 }
 
-// updateKey is the SPEC §4 key of an update without provider id: the first 8 bytes of
+// updateKey is the key of an update without provider id: the first 8 bytes of
 // SHA-256 of (incident id, the update's timestamp, its ordinal), in hex.
 func updateKey(incidentID, stamp string, ordinal int) string {
 	sum := sha256.Sum256([]byte(incidentID + "\x00" + stamp + "\x00" + strconv.Itoa(ordinal)))

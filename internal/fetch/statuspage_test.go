@@ -1,7 +1,7 @@
 package fetch
 
 // Decoding and normalisation against every real payload in testdata/statuspage (copied
-// byte for byte from ../shared/real-payloads/statuspage; provenance in SOURCES.md there).
+// byte for byte from the real captures of testdata/statuspage; provenance in testdata/SOURCES.md).
 // The HTML incident page is synthetic-statuspage-incident-page.html, written from the
 // markup public scrapers of Statuspage incident pages select on (see the comment at its top).
 
@@ -224,7 +224,7 @@ func TestStatuspageIncidentFiles(t *testing.T) {
 			t.Errorf("got statuses %v, want %v", statuses, want)
 		}
 		// The affected components carry the old name "GitHub Actions" under the code of
-		// the component now named "Actions": current names only (SPEC §4).
+		// the component now named "Actions": current names only.
 		if !slices.Equal(inc.Components, []string{"Actions"}) {
 			t.Errorf("got components %q, want [Actions]", inc.Components)
 		}
