@@ -3,6 +3,7 @@ package fetch
 import (
 	"fmt"
 	"html"
+	"strings"
 	"testing"
 	"time"
 	_ "time/tzdata" // the US zones, on hosts without zone data
@@ -39,7 +40,7 @@ func TestFeedLooseUSZones(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var paras string
-			for i, st := range splitBar(tc.stamps) {
+			for i, st := range strings.Split(tc.stamps, "|") {
 				label := []string{"Resolved", "Investigating"}[i]
 				paras += fmt.Sprintf("<p><small>%s</small><br><strong>%s</strong> - text %d.</p>", st, label, i)
 			}
@@ -56,21 +57,6 @@ func TestFeedLooseUSZones(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func splitBar(s string) []string {
-	var out []string
-	for {
-		i := 0
-		for i < len(s) && s[i] != '|' {
-			i++
-		}
-		out = append(out, s[:i])
-		if i == len(s) {
-			return out
-		}
-		s = s[i+1:]
 	}
 }
 

@@ -36,6 +36,17 @@ func mustClient(tb testing.TB, o ClientOptions) *Client {
 	return c
 }
 
+// mustProvider builds the Provider of kind around a default Client, failing the test on
+// error.
+func mustProvider(tb testing.TB, kind string) Provider {
+	tb.Helper()
+	p, err := New(kind, mustClient(tb, ClientOptions{}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
 // seen is one request as a test server received it.
 type seen struct {
 	Path            string

@@ -18,15 +18,6 @@ var optionalPages = []struct {
 	{KindIncidentIO, iioPage},
 }
 
-func optionalProvider(t *testing.T, kind string) Provider {
-	t.Helper()
-	p, err := New(kind, mustClient(t, ClientOptions{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestOptionalEndpointGone: a maintenance list or summary answering 404 or 410 is "none":
 // the poll succeeds on the incident list, the absence is remembered, and the endpoint is
 // asked again only after absentRetry.
@@ -45,7 +36,7 @@ func TestOptionalEndpointGone(t *testing.T) {
 				page := pg.page(t)
 				page.set(tc.path, route{Status: tc.status, Body: []byte("Not Found")})
 				srv := newServer(t, page)
-				p := optionalProvider(t, pg.kind)
+				p := mustProvider(t, pg.kind)
 				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
 
 				r1, err := p.Poll(context.Background(), Request{Source: src, Summary: true, Now: pollNow})
@@ -116,7 +107,7 @@ func TestBrokenSummaryDoesNotFailThePoll(t *testing.T) {
 				page.set(pSummary, tc.r)
 				srv := newServer(t, page)
 				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
-				res, err := optionalProvider(t, pg.kind).Poll(context.Background(), Request{Source: src, Summary: true, Now: pollNow})
+				res, err := mustProvider(t, pg.kind).Poll(context.Background(), Request{Source: src, Summary: true, Now: pollNow})
 				if err != nil {
 					t.Fatalf("got %v, want the poll to go on without the summary", err)
 				}
