@@ -189,33 +189,42 @@ func (pl *iioPoll) run(ctx context.Context) error {
 
 // readEnrichment reads the feed, or when the page has none the proxy, conditionally. It
 // returns nil when the page has neither. "Has none" is a permanent answer (a 4xx other
-// than 408 and 429); anything that may pass fails the poll, since without the feed the
+// than 408 and 429); a 404 or 410 is remembered, and that endpoint is asked again only
+// after absentRetry. Anything that may pass fails the poll, since without the feed the
 // incidents would lose their components.
 func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*groupRead, error) {
 	src := pl.req.Source
+	now := pl.req.Now
+	read := func(name, u string) (*groupRead, error) {
+		if skipAbsent(pl.req.State[name], now) {
+			return nil, nil
+		}
+		resp, err := pl.r.read(ctx, name, u)
+		switch {
+		case err == nil:
+			return &groupRead{name: name, url: u, resp: resp}, nil
+		case gone(err):
+			pl.r.res.State[name] = absentState(now)
+			pl.req.logger().Info("page has no "+name+"; asking again later", "endpoint", name, "err", err)
+			return nil, nil
+		case permanent(err):
+			pl.r.forget(name)
+			return nil, nil
+		}
+		return nil, err
+	}
 	u, err := endpointURL(src, EndpointFeed, "feed.atom", "")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := pl.r.read(ctx, EndpointFeed, u)
-	if err == nil {
-		pl.r.forget(EndpointProxy)
-		return &groupRead{name: EndpointFeed, url: u, resp: resp}, nil
+	g, err := read(EndpointFeed, u)
+	if err != nil || g != nil {
+		if g != nil {
+			pl.r.forget(EndpointProxy)
+		}
+		return g, err
 	}
-	if !permanent(err) {
-		return nil, err
-	}
-	pl.r.forget(EndpointFeed)
-	u = incidentIOProxyURL(src, base)
-	resp, err = pl.r.read(ctx, EndpointProxy, u)
-	if err == nil {
-		return &groupRead{name: EndpointProxy, url: u, resp: resp}, nil
-	}
-	if !permanent(err) {
-		return nil, err
-	}
-	pl.r.forget(EndpointProxy)
-	return nil, nil
+	return read(EndpointProxy, incidentIOProxyURL(src, base))
 }
 
 // incidentIOProxyURL is the page's /proxy/<host>: a page on its own domain is its own

@@ -317,26 +317,36 @@ func TestIncidentIOConditional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// No feed and no proxy: both tried, both forgotten; the incidents stand alone.
+	// No feed and no proxy (404): both tried, both remembered as absent; the incidents
+	// stand alone.
 	if got, want := page.paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
 		t.Errorf("first poll: got requests %v, want %v", got, want)
 	}
 	if r1.Snapshot == nil || r1.Snapshot.PageTitle != "Cohere Status Page" || len(r1.Snapshot.Incidents) != 1 || len(r1.Snapshot.Incidents[0].Components) != 0 {
 		t.Fatalf("first poll: got %+v", r1.Snapshot)
 	}
-	if _, ok := r1.State[EndpointFeed]; ok {
-		t.Errorf("got state for the absent feed: %+v", r1.State)
+	for _, ep := range []string{EndpointFeed, EndpointProxy} {
+		if st := r1.State[ep]; !st.Absent.Equal(pollNow) || st.Hash != "" {
+			t.Errorf("got state %+v for the absent %s, want absent since %v", st, ep, pollNow)
+		}
 	}
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow.Add(time.Minute)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := page.requests()
-	if len(got) != 4 || got[0].IfNoneMatch != `W/"i1"` || got[1].IfNoneMatch != `W/"m1"` {
-		t.Errorf("second poll: got %+v, want conditional GETs of the lists", got)
+	if len(got) != 2 || got[0].IfNoneMatch != `W/"i1"` || got[1].IfNoneMatch != `W/"m1"` {
+		t.Errorf("second poll: got %+v, want conditional GETs of the lists only", got)
 	}
 	if r2.Snapshot != nil || r2.StateChanged(r1.State) {
 		t.Errorf("second poll: got %+v, want nothing parsed", r2.Snapshot)
+	}
+	// After absentRetry both are asked again.
+	if _, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow.Add(absentRetry)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := page.paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
+		t.Errorf("after %v: got requests %v, want %v", absentRetry, got, want)
 	}
 }
 
