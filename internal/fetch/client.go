@@ -124,6 +124,9 @@ type ClientOptions struct {
 	CAFile      string        // extra PEM CA bundle, added to the system roots
 	// Transport replaces the built-in transport (tests). The concurrency caps still apply.
 	Transport http.RoundTripper
+
+	// dial replaces the built-in transport's dialer (tests of the redirect guard).
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // Client is the polite HTTP client every provider fetches through.
@@ -193,9 +196,13 @@ func newTransport(o ClientOptions) (*http.Transport, error) {
 	// No DNS cache of our own: every dial resolves through the system resolver, so a
 	// vendor moving its page is followed as soon as the TTL allows.
 	d := &net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
+	dial := d.DialContext
+	if o.dial != nil {
+		dial = o.dial
+	}
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           d.DialContext,
+		DialContext:           guardDial(dial),
 		TLSHandshakeTimeout:   tlsHandshakeTimeout,
 		ResponseHeaderTimeout: min(responseHeaderTimeout, o.Timeout),
 		IdleConnTimeout:       idleConnTimeout,
@@ -237,6 +244,9 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	first := via[0].URL
 	if err := c.checkRedirectTarget(req.Context(), first, req.URL); err != nil {
 		return err
+	}
+	if g := guardOf(req.Context()); g != nil {
+		g.redirected(hostPort(req.URL))
 	}
 	if req.URL.Host != first.Host || (first.Scheme == "https" && req.URL.Scheme != "https") {
 		ua := req.Header.Get("User-Agent")
@@ -287,6 +297,7 @@ func (c *Client) Get(ctx context.Context, rawURL string, prev model.EndpointStat
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 
+	ctx = withGuard(ctx, c, u)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", name, err)

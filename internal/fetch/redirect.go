@@ -29,13 +29,13 @@ const (
 func (n netClass) String() string {
 	switch n {
 	case netPrivate:
-		return "private"
+		return "a private network"
 	case netLinkLocal:
-		return "link-local"
+		return "a link-local network"
 	case netHost:
-		return "this host's"
+		return "this host"
 	}
-	return "public"
+	return "the public internet"
 }
 
 // cgnat is 100.64.0.0/10 (RFC 6598), not covered by netip's IsPrivate.
@@ -125,8 +125,78 @@ func (c *Client) checkRedirectTarget(ctx context.Context, source, target *url.UR
 			}
 		}
 		if !allowed[cl] {
-			return fmt.Errorf("redirect to %s refused: it is a %s address and the source is not on one", target.Host, cl)
+			return fmt.Errorf("redirect to %s refused: it points into %s, where the source is not", target.Host, cl)
 		}
 	}
 	return nil
+}
+
+// redirectGuard checks, when a redirected request dials, the address the dial reached:
+// checkRedirectTarget resolved the target's name, but the dial resolves it again, and a
+// name that answered a public address then may answer 127.0.0.1 now (DNS rebinding). It
+// rides in the request's context, which net/http hands to the dialer.
+type redirectGuard struct {
+	c      *Client
+	source *url.URL
+	mu     sync.Mutex
+	target string // host:port the last redirect went to; "" before any redirect
+}
+
+type guardKey struct{}
+
+func withGuard(ctx context.Context, c *Client, source *url.URL) context.Context {
+	return context.WithValue(ctx, guardKey{}, &redirectGuard{c: c, source: source})
+}
+
+func guardOf(ctx context.Context) *redirectGuard {
+	g, _ := ctx.Value(guardKey{}).(*redirectGuard)
+	return g
+}
+
+func (g *redirectGuard) redirected(target string) {
+	g.mu.Lock()
+	g.target = target
+	g.mu.Unlock()
+}
+
+// check refuses a connection a redirect opened to an address on a network the source is
+// not on. A dial to anything but the redirect's target (a proxy) is not its business.
+func (g *redirectGuard) check(ctx context.Context, addr string, conn net.Conn) error {
+	g.mu.Lock()
+	target := g.target
+	g.mu.Unlock()
+	if target == "" || !strings.EqualFold(addr, target) {
+		return nil
+	}
+	ap, err := netip.ParseAddrPort(conn.RemoteAddr().String())
+	if err != nil {
+		return nil
+	}
+	cl := classify(ap.Addr(), localAddrs())
+	if cl == netPublic {
+		return nil
+	}
+	for _, s := range g.c.hostClasses(ctx, g.source) {
+		if s == cl {
+			return nil
+		}
+	}
+	return fmt.Errorf("redirect to %s refused: it reached %s, where the source is not", addr, cl)
+}
+
+// guardDial wraps a dialer with the redirect guard of the request being dialled for.
+func guardDial(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if g := guardOf(ctx); g != nil {
+			if err := g.check(ctx, addr, conn); err != nil {
+				conn.Close()
+				return nil, err
+			}
+		}
+		return conn, nil
+	}
 }

@@ -2,12 +2,15 @@ package fetch
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -116,5 +119,51 @@ func TestRedirectIntoInternalNetworks(t *testing.T) {
 				t.Errorf("got error %v after %d requests, want the redirect followed", err, n)
 			}
 		})
+	}
+}
+
+// TestRedirectRebindingIsRefusedAtDial: a redirect target whose name resolved to a public
+// address when the redirect was checked, and to loopback when it is dialled, is refused at
+// the dial, before any request reaches it.
+func TestRedirectRebindingIsRefusedAtDial(t *testing.T) {
+	var canaryHits atomic.Int64
+	canary := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		canaryHits.Add(1)
+		w.Write([]byte("{}"))
+	}))
+	origin := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://rebind.example.test/api", http.StatusFound)
+	}))
+	// Every name is dialled on loopback: no traffic leaves the machine. The resolver the
+	// redirect check asks says the names are public.
+	routes := map[string]string{
+		"status.example.test:80": strings.TrimPrefix(origin.URL, "http://"),
+		"rebind.example.test:80": strings.TrimPrefix(canary.URL, "http://"),
+	}
+	var d net.Dialer
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to, ok := routes[addr]
+		if !ok {
+			return nil, fmt.Errorf("test dialer: no route to %s", addr)
+		}
+		return d.DialContext(ctx, network, to)
+	}
+	c := mustClient(t, ClientOptions{dial: dial})
+	c.resolve = fakeResolver(map[string]string{"status.example.test": "203.0.113.7", "rebind.example.test": "203.0.113.8"})
+
+	_, err := c.Get(context.Background(), "http://status.example.test/api", model.EndpointState{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("got %v, want the redirect refused at the dial", err)
+	}
+	if n := canaryHits.Load(); n != 0 {
+		t.Errorf("the loopback canary got %d requests, want 0", n)
+	}
+
+	// The source's own dial is not a redirect's: a page served from loopback is read.
+	routes["status.example.test:80"] = strings.TrimPrefix(canary.URL, "http://")
+	c = mustClient(t, ClientOptions{dial: dial}) // no pooled connection to the origin
+	c.resolve = fakeResolver(map[string]string{"status.example.test": "203.0.113.7"})
+	if _, err := c.Get(context.Background(), "http://status.example.test/api", model.EndpointState{}, nil); err != nil {
+		t.Errorf("direct request: got %v, want it read", err)
 	}
 }
