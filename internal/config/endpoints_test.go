@@ -1,8 +1,13 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/statuswatch/statuswatch/internal/fetch"
 )
 
 // TestEndpointNames: an endpoint name the source's platform does not declare is an
@@ -38,5 +43,44 @@ func TestEndpointNames(t *testing.T) {
 				t.Errorf("got %v, want no error", err)
 			}
 		})
+	}
+}
+
+// TestExampleListsEndpointNames: config.example.yaml names every kind's endpoints as the
+// adapters declare them.
+func TestExampleListsEndpointNames(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "config.example.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The comment block of the endpoints key, as one line of text.
+	var text strings.Builder
+	in := false
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "#   endpoints ") {
+			in = true
+		} else if in && !strings.HasPrefix(l, "#      ") {
+			break
+		}
+		if in {
+			text.WriteString(strings.TrimSpace(strings.TrimPrefix(l, "#")) + " ")
+		}
+	}
+	listed := map[string][]string{}
+	_, rest, _ := strings.Cut(text.String(), "any other is an error):")
+	for _, seg := range strings.Split(rest, ";") {
+		kind, names, ok := strings.Cut(seg, ":")
+		if !ok {
+			continue
+		}
+		for _, n := range strings.Split(names, ",") {
+			listed[strings.TrimSpace(kind)] = append(listed[strings.TrimSpace(kind)], strings.TrimSpace(n))
+		}
+	}
+	for _, kind := range fetch.Kinds() {
+		got := slices.Sorted(slices.Values(listed[kind]))
+		if want := fetch.EndpointNames(kind); !slices.Equal(got, want) {
+			t.Errorf("config.example.yaml lists %q for kind %s, want %q", got, kind, want)
+		}
 	}
 }
