@@ -80,6 +80,7 @@ func (pl *iioPoll) run(ctx context.Context) error {
 		return err
 	}
 	now := pl.req.Now
+	maintFailed := false
 	lists := []*groupRead{{name: EndpointIncidents}}
 	if src.Maintenance && !skipAbsent(pl.req.State[EndpointMaintenances], now) {
 		lists = append(lists, &groupRead{name: EndpointMaintenances})
@@ -93,10 +94,17 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			return err
 		}
 		g.resp, err = pl.r.read(ctx, g.name, g.url)
-		if i > 0 && gone(err) {
-			// No maintenance list on this page: no listing, and asked again in absentRetry.
-			pl.r.res.State[g.name] = absentState(now)
-			pl.req.logger().Info("page has no maintenance list; asking again later", "endpoint", g.name, "err", err)
+		if i > 0 && err != nil && ctx.Err() == nil {
+			// The incident list alone decides whether the page can be read. No maintenance
+			// list on this page (404, 410): no listing, and asked again in absentRetry. One
+			// that fails otherwise: left out of this poll, its state kept for the next.
+			if gone(err) {
+				pl.r.res.State[g.name] = absentState(now)
+				pl.req.logger().Info("page has no maintenance list; asking again later", "endpoint", g.name, "err", err)
+			} else {
+				pl.req.logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.name, "err", err)
+				maintFailed = true
+			}
 			lists = lists[:i]
 			break
 		}
@@ -159,7 +167,13 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			}
 			doc, err := incidentIOOptions.decodeList(g.resp.ContentType, g.resp.Body, key)
 			if err != nil {
-				return fmt.Errorf("%s %s: %w", g.name, redactURL(g.url), err)
+				err = fmt.Errorf("%s %s: %w", g.name, redactURL(g.url), err)
+				if kind == model.KindIncident {
+					return err
+				}
+				pl.req.logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.name, "err", err)
+				maintFailed = true
+				continue
 			}
 			list, listing := incidentIOOptions.normaliseList(doc.list, kind, base)
 			if kind == model.KindIncident {
@@ -171,6 +185,11 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			if snap.PageTitle == "" {
 				snap.PageTitle = doc.page
 			}
+		}
+		if maintFailed {
+			// Its maintenances are left out with the list: recorded from the incident
+			// list, they would change back once the maintenance list answers again.
+			incidents = withoutMaintenance(incidents)
 		}
 		var enr map[string]iioEnrichment
 		if enrich != nil {

@@ -129,3 +129,49 @@ func TestBrokenSummaryDoesNotFailThePoll(t *testing.T) {
 func http2str(code int) string {
 	return map[int]string{404: "404", 410: "410"}[code]
 }
+
+// TestOptionalEndpointFails: a maintenance list that fails for any other reason (a 5xx, a
+// bot wall, a truncated body) is left out of the poll, which the incident list alone
+// carries: no maintenance listing (so no archived maintenance is missed), and for a
+// failed request the remembered state is kept, so the next poll reads it again.
+func TestOptionalEndpointFails(t *testing.T) {
+	for _, pg := range optionalPages {
+		for _, tc := range []struct {
+			name string
+			r    route
+		}{
+			{"500", route{Status: 500}},
+			{"429", route{Status: 429, RetryAfter: "60"}},
+			{"html", route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
+			{"truncated", route{Body: []byte(`{"page":{"name":"x"},"scheduled_maintenances":[{"id":`)}},
+		} {
+			t.Run(pg.kind+"/"+tc.name, func(t *testing.T) {
+				page := pg.page(t)
+				page.set(pMaintenances, tc.r)
+				srv := newServer(t, page)
+				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
+				prev := model.FetchState{EndpointMaintenances: {ETag: `"m0"`, Hash: "00"}}
+				res, err := mustProvider(t, pg.kind).Poll(context.Background(), Request{Source: src, State: prev, Now: pollNow})
+				if err != nil {
+					t.Fatalf("got %v, want the poll carried by the incident list", err)
+				}
+				if res.Snapshot == nil || len(res.Snapshot.Incidents) == 0 {
+					t.Fatalf("got snapshot %+v, want the incidents", res.Snapshot)
+				}
+				for _, l := range res.Snapshot.Listings {
+					if l.Kind == model.KindMaintenance {
+						t.Errorf("got a maintenance listing %+v from a failed list", l)
+					}
+				}
+				for _, inc := range res.Snapshot.Incidents {
+					if inc.Kind == model.KindMaintenance {
+						t.Errorf("got maintenance %s without its list", inc.ID)
+					}
+				}
+				if tc.r.Status != 0 && res.State[EndpointMaintenances] != prev[EndpointMaintenances] {
+					t.Errorf("got state %+v, want the remembered one kept", res.State[EndpointMaintenances])
+				}
+			})
+		}
+	}
+}

@@ -138,11 +138,15 @@ func (pl *spPoll) run(ctx context.Context) error {
 			// taken as missed, and the list is asked again in absentRetry.
 			pl.res.State[EndpointMaintenances] = absentState(now)
 			pl.req.logger().Info("page has no maintenance list; asking again later", "endpoint", EndpointMaintenances, "err", err)
-		case err != nil:
-			// Anything that may pass fails the poll: a maintenance also in the incident
-			// list would otherwise be recorded from the incident list and changed back next
-			// poll.
+		case ctx.Err() != nil:
 			return err
+		case err != nil:
+			// The incident list alone decides whether the page can be read: a maintenance
+			// list that fails is left out of this poll (no listing, its remembered state
+			// kept so the next poll reads it again), and so are the maintenances of the
+			// incident list, which would otherwise be recorded from the wrong list.
+			pl.req.logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", EndpointMaintenances, "err", err)
+			incidents = withoutMaintenance(incidents)
 		}
 		if doc != nil {
 			list, listing := normaliseList(doc.list, model.KindMaintenance, base)
@@ -370,6 +374,11 @@ func permanent(err error) bool {
 	var se *StatusError
 	return errors.As(err, &se) && se.Code >= 400 && se.Code < 500 &&
 		se.Code != http.StatusRequestTimeout && se.Code != http.StatusTooManyRequests
+}
+
+// withoutMaintenance drops the maintenances from a list, in place.
+func withoutMaintenance(list []model.Incident) []model.Incident {
+	return slices.DeleteFunc(list, func(inc model.Incident) bool { return inc.Kind == model.KindMaintenance })
 }
 
 // mergeMaintenances adds the maintenance list to the incident list. An id in both is one
