@@ -1013,18 +1013,17 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 	if s.Kind == "" {
 		s.Kind = DefaultKind
 	}
-	if err := d.checkEndpointNames(path, &s); err != nil {
-		return s, sm, err
-	}
+	d.checkEndpointNames(path, &s)
 	return s, sm, nil
 }
 
 // checkEndpointNames refuses an endpoint name the source's platform does not have: a
 // misspelled override would otherwise be ignored without a word. The names are the ones
 // each platform declares with its adapter; a kind: auto source may name any platform's.
-func (d *decoder) checkEndpointNames(path string, s *Source) error {
+// Each unknown name is its own error, and the walk goes on.
+func (d *decoder) checkEndpointNames(path string, s *Source) {
 	if len(s.Endpoints) == 0 {
-		return nil
+		return
 	}
 	known := fetch.EndpointNames(s.Kind)
 	for _, name := range slices.Sorted(maps.Keys(s.Endpoints)) {
@@ -1046,9 +1045,8 @@ func (d *decoder) checkEndpointNames(path string, s *Source) error {
 		if best != "" {
 			msg += fmt.Sprintf(" (did you mean %s?)", best)
 		}
-		return d.errorf(ep, d.lines[ep], "%s; known: %s", msg, strings.Join(known, ", "))
+		d.fail(d.errorf(ep, d.lines[ep], "%s; known: %s", msg, strings.Join(known, ", ")))
 	}
-	return nil
 }
 
 // components decodes a list of component names; a single value is not a list.
