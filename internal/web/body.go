@@ -10,6 +10,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
@@ -20,16 +21,19 @@ import (
 //   - HTML the fetcher kept (Update.HTML, Postmortem.HTML) goes through vendorPolicy
 //     (sanitize.go) again: structure, emphasis and safe links only; no script, no event
 //     handlers, no images, no style.
-//   - Markdown (a Statuspage postmortem) is rendered by goldmark, which leaves raw HTML
-//     out, then sanitised the same way.
+//   - Markdown (a Statuspage postmortem) is rendered by goldmark with its raw HTML passed
+//     through, then sanitised the same way: the policy removes the tags it does not allow
+//     and keeps their text. (Goldmark's default, leaving raw HTML out, dropped a whole
+//     block: a "<div>" or "<br>" line took every line up to the next blank one with it.)
 //   - Text is escaped, its blank lines made paragraphs and its line breaks <br>.
 
-// markdown renders postmortems: GitHub-flavoured (tables, autolinks), without raw HTML
-// (goldmark's default), headings moved down so the vendor's "#" sits below the page's own
-// headings.
+// markdown renders postmortems: GitHub-flavoured (tables, autolinks), headings moved down
+// so the vendor's "#" sits below the page's own headings. Raw HTML is rendered (WithUnsafe)
+// only because its output always goes through sanitizeHTML, which is what makes it safe.
 var markdown = goldmark.New(
 	goldmark.WithExtensions(extension.GFM),
 	goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(headingShift{}, 100))),
+	goldmark.WithRendererOptions(gmhtml.WithUnsafe()),
 )
 
 // headingShift moves every heading down so that the highest is an <h3>: the page's

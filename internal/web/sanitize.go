@@ -1,7 +1,70 @@
 package web
 
-import "github.com/statuswatch/statuswatch/internal/sanitize"
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/statuswatch/statuswatch/internal/sanitize"
+)
 
 // sanitizeHTML reduces vendor HTML to the shared vendor policy at render time, rather than
-// trusting HTML the archive kept under an older policy.
-func sanitizeHTML(s string) string { return sanitize.HTML(s) }
+// trusting HTML the archive kept under an older policy, and balances its tags: the policy
+// keeps allowed tags as they come, so a vendor's unclosed "<div>" or stray "</div>" would
+// otherwise reach into the page's own structure.
+func sanitizeHTML(s string) string { return balanceHTML(sanitize.HTML(s)) }
+
+// balanceHTML returns s when its tags are balanced (the usual case, left byte for byte),
+// else s parsed as the content of a <div> and written out again, as a browser would read
+// it: unclosed elements closed, stray end tags dropped.
+func balanceHTML(s string) string {
+	if balanced(s) {
+		return s
+	}
+	ctx := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	nodes, err := html.ParseFragment(strings.NewReader(s), ctx)
+	if err != nil {
+		return html.EscapeString(s)
+	}
+	var b strings.Builder
+	for _, n := range nodes {
+		if err := html.Render(&b, n); err != nil {
+			return html.EscapeString(s)
+		}
+	}
+	return b.String()
+}
+
+// balanced reports whether every element of s is closed, in order.
+func balanced(s string) bool {
+	var open []string
+	z := html.NewTokenizer(strings.NewReader(s))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return len(open) == 0
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if !voidElement(atom.Lookup(name)) {
+				open = append(open, string(name))
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if len(open) == 0 || open[len(open)-1] != string(name) {
+				return false
+			}
+			open = open[:len(open)-1]
+		}
+	}
+}
+
+// voidElement reports whether a is an element with no end tag.
+func voidElement(a atom.Atom) bool {
+	switch a {
+	case atom.Area, atom.Base, atom.Br, atom.Col, atom.Embed, atom.Hr, atom.Img, atom.Input,
+		atom.Link, atom.Meta, atom.Source, atom.Track, atom.Wbr:
+		return true
+	}
+	return false
+}
