@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html"
 	"html/template"
+	"net/url"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -85,6 +86,26 @@ func postmortemHTML(pm *model.Postmortem) template.HTML {
 		}
 	}
 	return textHTML(pm.Body)
+}
+
+// safeLink is a vendor's URL as a page may link it: http, https and mailto URLs as they
+// are, anything else (javascript:, data:, a relative path, a URL that does not parse)
+// empty, so that the page shows no link rather than html/template's "#ZgotmplZ".
+func safeLink(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return ""
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+		if u.Host == "" {
+			return ""
+		}
+		return u.String()
+	case "mailto":
+		return u.String()
+	}
+	return ""
 }
 
 var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")

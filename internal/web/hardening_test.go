@@ -1,8 +1,11 @@
 package web
 
 import (
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -76,4 +79,44 @@ func FuzzPostmortemHTML(f *testing.F) {
 			t.Errorf("body %q rendered unbalanced HTML:\n%s", body, got)
 		}
 	})
+}
+
+// TestVendorLinkOnlySafeSchemes: the incident page links the vendor's URL (a Statuspage
+// shortlink) only when it is http, https or mailto; anything else shows no link, rather
+// than a broken "#ZgotmplZ" one.
+func TestVendorLinkOnlySafeSchemes(t *testing.T) {
+	tests := []struct {
+		url, want string // want: the href shown, "" for no link
+	}{
+		{"https://stspg.io/abc", "https://stspg.io/abc"},
+		{"http://status.example.com/incidents/1", "http://status.example.com/incidents/1"},
+		{"mailto:support@example.com", "mailto:support@example.com"},
+		{"javascript:alert(1)", ""},
+		{"JavaScript:alert(1)", ""},
+		{" javascript:alert(1)", ""},
+		{"data:text/html,<script>alert(1)</script>", ""},
+		{"vbscript:msgbox(1)", ""},
+		{"/relative/path", ""},
+		{"https://", ""},
+		{"http://[::1", ""},
+		{"", ""},
+	}
+	e := newEnv(t)
+	for i, tt := range tests {
+		id := "inc-" + strconv.Itoa(i)
+		e.record("links", t0.Add(time.Duration(i)*time.Minute), []model.Incident{{ID: id, Kind: model.KindIncident,
+			Status: model.StatusInvestigating, Title: "Link " + id, StartedAt: t0, URL: tt.url}})
+		body := string(e.get("/incidents/links/"+id, http.StatusOK).body)
+		if strings.Contains(body, "ZgotmplZ") {
+			t.Errorf("url %q: the page has a #ZgotmplZ link", tt.url)
+		}
+		got := ""
+		if _, rest, ok := strings.Cut(body, "<dt>Vendor's page</dt><dd><a class=\"ext\" href=\""); ok {
+			got, _, _ = strings.Cut(rest, "\"")
+			got = html.UnescapeString(got)
+		}
+		if got != tt.want {
+			t.Errorf("url %q: got link %q, want %q", tt.url, got, tt.want)
+		}
+	}
 }

@@ -122,7 +122,7 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 		ScheduledFor: s.stamp(inc.ScheduledFor), ScheduledUntil: s.stamp(inc.ScheduledUntil),
 		Duration:   s.duration(inc),
 		Components: inc.Components,
-		VendorURL:  inc.URL,
+		VendorURL:  safeLink(inc.URL),
 		FirstSeen:  s.stampSeconds(first.ObservedAt), LastChanged: s.stampSeconds(latest.ObservedAt),
 		Versions:     latest.N,
 		LatestChange: s.changePath(source, id, latest.N),
