@@ -305,7 +305,7 @@ func restartRequired(cur, next *config.Config) error {
 // webOptions are the web server's options for cfg.
 func (d *Daemon) webOptions(cfg *config.Config) web.Options {
 	return web.Options{
-		Store: d.store, Daemon: d, BaseURL: cfg.BaseURL, Auth: cfg.Web.Auth,
+		Store: d.store, Daemon: d, BaseURL: cfg.BaseURL, Auth: cfg.Web.Auth, Listen: cfg.Listen,
 		Metrics: promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}),
 		Log:     d.log, Now: d.now, TitleOf: d.title,
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -117,6 +119,68 @@ func TestVendorLinkOnlySafeSchemes(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("url %q: got link %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
+
+// TestHostCheck: without web.auth, only requests naming localhost, a loopback address, the
+// server's own address or the hosts of listen and base_url are answered (DNS rebinding);
+// with web.auth, any host; /healthz answers any host either way.
+func TestHostCheck(t *testing.T) {
+	withHosts := func(o *Options) {
+		o.Listen = "watch.lan:8080"
+		o.BaseURL = "https://Status.Example.com/watch/"
+	}
+	withAuth := func(o *Options) {
+		withHosts(o)
+		o.Auth.BearerToken = config.NewSecret("s3cret")
+	}
+	open, authed := newEnv(t, withHosts), newEnv(t, withAuth)
+	tests := []struct {
+		env        *env
+		host, path string
+		token      bool
+		want       int
+	}{
+		{open, "localhost:8080", "/api/v1/sources", false, http.StatusOK},
+		{open, "LOCALHOST.", "/api/v1/sources", false, http.StatusOK},
+		{open, "127.0.0.1:8080", "/api/v1/sources", false, http.StatusOK},
+		{open, "127.5.6.7", "/api/v1/backup", false, http.StatusOK},
+		{open, "[::1]:8080", "/api/v1/sources", false, http.StatusOK},
+		{open, "watch.lan:8080", "/api/v1/sources", false, http.StatusOK},
+		{open, "status.example.com", "/", false, http.StatusOK},
+		{open, "evil.example", "/api/v1/backup", false, http.StatusMisdirectedRequest},
+		{open, "evil.example:8080", "/api/v1/sources", false, http.StatusMisdirectedRequest},
+		{open, "evil.example", "/", false, http.StatusMisdirectedRequest},
+		{open, "evil.example", "/no/such/page", false, http.StatusMisdirectedRequest},
+		{open, "localhost.evil.example", "/api/v1/sources", false, http.StatusMisdirectedRequest},
+		{open, "127.0.0.1.nip.io", "/api/v1/sources", false, http.StatusMisdirectedRequest},
+		{open, "10.1.2.3:8080", "/api/v1/sources", false, http.StatusMisdirectedRequest},
+		{open, "evil.example", "/healthz", false, http.StatusOK},
+		{authed, "evil.example", "/api/v1/sources", true, http.StatusOK},
+		{authed, "evil.example", "/api/v1/sources", false, http.StatusUnauthorized},
+		{authed, "evil.example", "/healthz", false, http.StatusOK},
+	}
+	for _, tt := range tests {
+		req, err := http.NewRequest(http.MethodGet, tt.env.http.URL+tt.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = tt.host
+		if tt.token {
+			req.Header.Set("Authorization", "Bearer s3cret")
+		}
+		resp, err := tt.env.http.Client().Do(req)
+		if err != nil {
+			t.Fatalf("GET %s (Host %s): %v", tt.path, tt.host, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("GET %s with Host %q, auth %v: got %d, want %d (%s)", tt.path, tt.host, tt.env == authed, resp.StatusCode, tt.want, b)
+		}
+		if tt.want == http.StatusMisdirectedRequest && !strings.Contains(string(b), "DNS rebinding") {
+			t.Errorf("GET %s with Host %q: got body %s, want it to say why", tt.path, tt.host, b)
 		}
 	}
 }

@@ -43,6 +43,9 @@ type Options struct {
 	BaseURL string
 	// Auth holds the credentials every route but /healthz requires when enabled.
 	Auth config.Auth
+	// Listen is the configured listen address. Without Auth, only requests for its host,
+	// BaseURL's host, localhost and loopback addresses are answered (guard.go).
+	Listen string
 	// Metrics serves /metrics (behind Auth); nil leaves /metrics unrouted.
 	Metrics http.Handler
 	// Log receives errors and a debug line per request; nil discards. Secrets are never
@@ -64,6 +67,7 @@ type Server struct {
 	baseURL string
 	prefix  string // the path of baseURL: the UI's links start with it
 	auth    config.Auth
+	hosts   map[string]bool // the host names of listen and base_url (guard.go)
 	metrics http.Handler
 	log     *slog.Logger
 	now     func() time.Time
@@ -88,6 +92,7 @@ func New(o Options) *Server {
 		baseURL: strings.TrimRight(o.BaseURL, "/"),
 		prefix:  basePath(o.BaseURL),
 		auth:    o.Auth,
+		hosts:   allowedHosts(o.Listen, o.BaseURL),
 		metrics: o.Metrics,
 		log:     o.Log,
 		now:     o.Now,
@@ -122,7 +127,8 @@ func basePath(baseURL string) string {
 }
 
 // Handler returns the server's handler: every route of routes.go behind the security
-// headers, the cross-origin check and, except /healthz, authentication.
+// headers, the Host check (guard.go), the cross-origin check and, except /healthz,
+// authentication.
 func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -138,6 +144,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.log.Debug("http request", "method", r.Method, "path", r.URL.Path, "status", lw.status,
 			"duration", time.Since(start))
 	}()
+	if !s.hostAllowed(r) {
+		s.log.Debug("http request refused: host not served without web.auth", "method", r.Method, "path", r.URL.Path,
+			"remote_addr", r.RemoteAddr)
+		refuseHost(lw)
+		return
+	}
 	if err := s.csrf.Check(r); err != nil {
 		writeError(lw, http.StatusForbidden, "cross-origin request refused")
 		return

@@ -1,0 +1,80 @@
+package web
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// The guards in front of every route: the Host check (here) and the connection limit
+// (connlimit.go).
+
+// Without web.auth, the only thing between a web page the user visits and the API
+// (backup, polls, dropping outbox messages) is that the API listens on loopback. DNS
+// rebinding gets past that: evil.example resolves first to the attacker's server, then to
+// 127.0.0.1, and the browser lets the attacker's page read the answers, as it is the same
+// origin to the browser. The request still says "Host: evil.example", so the server
+// answers only the host names it is known by:
+//   - localhost, and any loopback address (127.0.0.0/8, [::1]);
+//   - the host of listen and of base_url;
+//   - the IP address the connection came in on (an IP address cannot be rebound, and it is
+//     what someone typing http://10.0.0.5:8080/ sends).
+//
+// With web.auth set, every host is answered: a rebinding page has no credentials to send.
+// /healthz answers any host, as a probe may reach the daemon by any name and the answer
+// tells nothing.
+
+// allowedHosts is the set of host names, lower-case, that listen and base_url give.
+func allowedHosts(listen, baseURL string) map[string]bool {
+	out := map[string]bool{}
+	if host, _, err := net.SplitHostPort(listen); err == nil && host != "" {
+		out[normalHost(host)] = true
+	}
+	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
+		out[normalHost(u.Hostname())] = true
+	}
+	return out
+}
+
+// normalHost is a host name as compared: lower-case, without brackets or a final dot.
+func normalHost(h string) string {
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	return strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+}
+
+// hostAllowed reports whether r may be answered, by the rules above.
+func (s *Server) hostAllowed(r *http.Request) bool {
+	if s.auth.Enabled() || r.URL.Path == "/healthz" {
+		return true
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = normalHost(host)
+	if host == "" || host == "localhost" || s.hosts[host] {
+		// No Host at all is an HTTP/1.0 client, not a browser.
+		return true
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return false
+	}
+	if ip.IsLoopback() {
+		return true
+	}
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		if tcp, ok := la.(*net.TCPAddr); ok && tcp.IP.Equal(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// refuseHost answers a request for a host this server is not known by.
+func refuseHost(w http.ResponseWriter) {
+	writeError(w, http.StatusMisdirectedRequest, "this server does not answer for the host this request names: "+
+		"without web.auth it answers only localhost, loopback addresses, its own IP address and the hosts of "+
+		"listen and base_url (a defence against DNS rebinding); set base_url to the address you use, or set web.auth")
+}
