@@ -1,7 +1,10 @@
 package web
 
 import (
+	"bufio"
+	"context"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -182,5 +185,80 @@ func TestHostCheck(t *testing.T) {
 		if tt.want == http.StatusMisdirectedRequest && !strings.Contains(string(b), "DNS rebinding") {
 			t.Errorf("GET %s with Host %q: got body %s, want it to say why", tt.path, tt.host, b)
 		}
+	}
+}
+
+// TestConnectionLimit: clients holding idle connections (keep-alive between requests, or
+// opened and silent) cannot hold more than the limit, and cannot lock out a request that
+// wants an answer: /healthz and the API still answer, and the idle ones are closed to make
+// room.
+func TestConnectionLimit(t *testing.T) {
+	const limit, idle, silent = 8, 16, 8
+	e := newEnv(t)
+	e.srv.maxConns = limit
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	addr := ln.Addr().String()
+
+	// get sends GET path on c and reads the answer; an error means the server closed c.
+	get := func(c net.Conn, br *bufio.Reader, path string) (int, error) {
+		c.SetDeadline(time.Now().Add(10 * time.Second)) // a bound, not a measure
+		if _, err := io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: localhost\r\n\r\n"); err != nil {
+			return 0, err
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			return 0, err
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, err
+	}
+	type held struct {
+		c  net.Conn
+		br *bufio.Reader
+	}
+	var conns []held
+	for i := range idle + silent {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		h := held{c, bufio.NewReader(c)}
+		if i < idle {
+			// A keep-alive request, then the connection is left idle. It may already be
+			// closed to make room for a later one, which is what is tested.
+			get(h.c, h.br, "/healthz")
+		}
+		conns = append(conns, h)
+	}
+
+	for _, path := range []string{"/healthz", "/api/v1/sources"} {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		status, err := get(c, bufio.NewReader(c), path)
+		c.Close()
+		if err != nil || status != http.StatusOK {
+			t.Errorf("GET %s with %d connections held: got %d, %v; want 200", path, idle+silent, status, err)
+		}
+	}
+
+	alive := 0
+	for _, h := range conns {
+		if status, err := get(h.c, h.br, "/healthz"); err == nil && status == http.StatusOK {
+			alive++
+		}
+	}
+	if alive > limit {
+		t.Errorf("got %d of %d held connections still served, want at most the limit, %d", alive, len(conns), limit)
 	}
 }

@@ -73,9 +73,12 @@ type Server struct {
 	now     func() time.Time
 	titleOf func(string) string
 
-	mux    *http.ServeMux
-	csrf   *http.CrossOriginProtection
-	parked parkedCache // the banner's count of parked messages
+	mux  *http.ServeMux
+	csrf *http.CrossOriginProtection
+	// maxConns bounds the connections Serve holds (connlimit.go); a field so that a test
+	// can reach the limit cheaply.
+	maxConns int
+	parked   parkedCache // the banner's count of parked messages
 
 	// next, once set by Reconfigure, serves every request in this server's place.
 	next atomic.Pointer[Server]
@@ -100,6 +103,8 @@ func New(o Options) *Server {
 		mux:     http.NewServeMux(),
 		csrf:    http.NewCrossOriginProtection(),
 		parked:  parkedCache{ttl: parkedTTL},
+
+		maxConns: maxConns,
 	}
 	if s.daemon == nil {
 		s.daemon = noDaemon{}
@@ -190,11 +195,14 @@ func (s *Server) unrouted(w http.ResponseWriter, r *http.Request) {
 }
 
 // Serve serves HTTP on ln until ctx ends, then shuts down gracefully: it stops accepting,
-// lets requests in flight finish for up to shutdownTimeout and closes what is left. Request
+// lets requests in flight finish for up to shutdownTimeout and closes what is left. It
+// holds at most maxConns connections at once (connlimit.go). Request
 // contexts end with ctx, so a request waiting on a poll gives up at once. It returns nil
 // after a shutdown, and the error when serving fails on its own.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	limited := newConnLimiter(ln, s.maxConns, s.log)
 	srv := &http.Server{
+		ConnState:         limited.track,
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -205,7 +213,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() { done <- srv.Serve(limited) }()
 	select {
 	case err := <-done:
 		return fmt.Errorf("web: serve %s: %w", ln.Addr(), err)
