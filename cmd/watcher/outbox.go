@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"text/tabwriter"
 
@@ -84,7 +86,13 @@ func runOutbox(ctx context.Context, e *env, args []string) int {
 func outboxThroughDaemon(ctx context.Context, e *env, api *apiClient, verb string, ids []uint64) int {
 	if verb == "list" {
 		var msgs []model.Message
-		if _, err := api.call(ctx, "GET", "/api/v1/outbox", &msgs); err != nil {
+		err := api.pages(ctx, "/api/v1/outbox", url.Values{"limit": {"1000"}}, func(page []byte) error {
+			var batch []model.Message
+			err := json.Unmarshal(page, &batch)
+			msgs = append(msgs, batch...)
+			return err
+		})
+		if err != nil {
 			fmt.Fprintf(e.stderr, "error: %v\n", err)
 			return exitError
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,5 +261,82 @@ func TestConnectionLimit(t *testing.T) {
 	}
 	if alive > limit {
 		t.Errorf("got %d of %d held connections still served, want at most the limit, %d", alive, len(conns), limit)
+	}
+}
+
+// openIncidents are n open incidents started over the last 80 days, as a vendor that
+// never closes anything leaves them.
+func openIncidents(n int) []model.Incident {
+	incs := make([]model.Incident, n)
+	for i := range incs {
+		incs[i] = model.Incident{ID: "inc-" + strconv.Itoa(i), Kind: model.KindIncident, Status: model.StatusInvestigating,
+			Impact: model.ImpactMinor, Title: "Elevated errors on service number " + strconv.Itoa(i),
+			StartedAt: now.Add(-time.Duration(i%80) * 24 * time.Hour), Components: []string{"API"},
+			Updates: []model.Update{{ID: "u", Status: model.StatusInvestigating, Body: "We are investigating.",
+				Format: model.FormatText, PostedAt: now.Add(-time.Duration(i%80) * 24 * time.Hour)}}}
+	}
+	return incs
+}
+
+// TestAnswersBounded: with 5,000 open incidents (and as many queued announcements), every
+// page and list answers within a bound, and says what it left out. The source page's
+// timeline used to list every open incident on each of its 90 days (17 MB here), the
+// dashboard every open incident as a card (3.5 MB), the outbox every message.
+func TestAnswersBounded(t *testing.T) {
+	const n, maxAnswer = 5000, 512 << 10
+	e := newEnv(t)
+	e.record("big", now.Add(-time.Hour), openIncidents(n))
+	tests := []struct {
+		path string
+		want []string // in the answer
+	}{
+		{"/sources/big", []string{"; and 4995 more</title>"}},
+		{"/", []string{"5000 open incidents", "and 4950 more, listed on their sources' pages"}},
+		{"/search?q=errors", []string{"the newest 100 shown"}},
+		{"/feed.atom", nil},
+		{"/sources/big/feed.atom", nil},
+		{"/api/v1/incidents", nil},
+		{"/api/v1/incidents?open=true&limit=1000", nil},
+		{"/api/v1/outbox", nil},
+		{"/api/v1/outbox?limit=1000", nil},
+	}
+	for _, tt := range tests {
+		r := e.get(tt.path, http.StatusOK)
+		if len(r.body) > maxAnswer {
+			t.Errorf("GET %s: got %d bytes, want at most %d", tt.path, len(r.body), maxAnswer)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(string(r.body), w) {
+				t.Errorf("GET %s: want the answer to contain %q", tt.path, w)
+			}
+		}
+	}
+
+	// The outbox's pages, followed, list every message once, oldest first.
+	msgs, err := e.store.Messages(model.MessagePending, model.MessageParked)
+	if err != nil || len(msgs) < n {
+		t.Fatalf("queued messages: got %d, %v; want at least %d", len(msgs), err, n)
+	}
+	var ids []uint64
+	for path, pages := "/api/v1/outbox?limit=700", 0; path != ""; pages++ {
+		if pages > len(msgs) {
+			t.Fatalf("the outbox's pages do not end")
+		}
+		var page []model.Message
+		r := e.getJSON(path, http.StatusOK, &page)
+		if len(page) > 700 {
+			t.Fatalf("GET %s: got %d messages, want at most 700", path, len(page))
+		}
+		for _, m := range page {
+			ids = append(ids, m.ID)
+		}
+		path = ""
+		if c := r.header.Get("X-Next-Cursor"); c != "" {
+			path = "/api/v1/outbox?limit=700&before=" + c
+		}
+	}
+	once := slices.IsSorted(ids) && len(slices.Compact(slices.Clone(ids))) == len(ids)
+	if len(ids) != len(msgs) || !once {
+		t.Errorf("outbox pages: got %d ids (each once, in order: %v), want each of the %d messages once, oldest first", len(ids), once, len(msgs))
 	}
 }

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"cmp"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -13,18 +15,43 @@ type OutboxChanged interface {
 	OutboxChanged()
 }
 
-// listOutbox answers GET /api/v1/outbox: the undelivered messages, pending and parked,
-// oldest first. It backs `watcher outbox list` while the daemon holds the archive.
+// outboxCursor tags the cursors of the outbox list.
+const outboxCursor = "outbox"
+
+// listOutbox answers GET /api/v1/outbox?limit=&before=: the undelivered messages, pending
+// and parked, oldest first, a page at a time like every list (a Slack outage can queue
+// thousands). It backs `watcher outbox list` while the daemon holds the archive.
 func (s *Server) listOutbox(w http.ResponseWriter, r *http.Request) {
+	p, err := parsePage(r, outboxCursor, 1)
+	if err != nil {
+		badRequest(w, "%v", err)
+		return
+	}
+	var after uint64 // no cursor: from the oldest
+	if p.before != nil {
+		if after, err = strconv.ParseUint(p.before[0], 10, 64); err != nil {
+			badRequest(w, "%v", errBadCursor)
+			return
+		}
+	}
 	msgs, err := s.store.Messages(model.MessagePending, model.MessageParked)
 	if err != nil {
 		s.archiveError(w, r, err, "")
 		return
 	}
-	if msgs == nil {
-		msgs = []model.Message{}
+	slices.SortFunc(msgs, func(a, b model.Message) int { return cmp.Compare(a.ID, b.ID) })
+	out := []model.Message{}
+	for _, m := range msgs {
+		if m.ID <= after {
+			continue
+		}
+		if len(out) == p.limit {
+			setNext(w, r, encodeCursor(outboxCursor, strconv.FormatUint(out[len(out)-1].ID, 10)))
+			break
+		}
+		out = append(out, m)
 	}
-	writeJSON(w, http.StatusOK, msgs)
+	writeJSON(w, http.StatusOK, out)
 }
 
 // retryMessage answers POST /api/v1/outbox/{id}/retry: a parked message goes back in the

@@ -11,10 +11,19 @@ import (
 // recentOnDashboard is how many of the latest changes the dashboard lists.
 const recentOnDashboard = 20
 
+// cardsOnDashboard caps the open incidents, and the maintenance, the dashboard shows as
+// cards (the most severe, and the soonest, first), so the page stays small however many a
+// vendor leaves open; the rest are counted ("and N more") and listed on their sources'
+// pages.
+const cardsOnDashboard = 50
+
 // dashboardView is the dashboard's view.
 type dashboardView struct {
-	Open        []incidentRow // incidents still open, most severe first
-	Maintenance []incidentRow // maintenance under way or scheduled, soonest first
+	Open        []incidentRow // incidents still open, most severe first, at most cardsOnDashboard
+	Maintenance []incidentRow // maintenance under way or scheduled, soonest first, as capped
+	OpenTotal   int           // open incidents, shown or not
+	MoreOpen    int           // open incidents not shown
+	MoreMaint   int           // maintenance not shown
 	Sources     []sourceRow
 	Changes     []changeRow
 	Down        int // sources that cannot be read
@@ -57,13 +66,15 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	sortOpen(open)
-	for _, in := range open {
+	v.OpenTotal = len(open)
+	v.MoreOpen, v.MoreMaint = max(0, len(open)-cardsOnDashboard), max(0, len(maint)-cardsOnDashboard)
+	for _, in := range open[:min(len(open), cardsOnDashboard)] {
 		v.Open = append(v.Open, s.incidentRow(in))
 	}
 	// Maintenance soonest first: keyOf places it at scheduled_for, and sorts newest
 	// first, so the order is reversed.
 	slices.SortFunc(maint, func(a, b *archive.IncidentInfo) int { return compareKeys(keyOf(b), keyOf(a)) })
-	for _, in := range maint {
+	for _, in := range maint[:min(len(maint), cardsOnDashboard)] {
 		v.Maintenance = append(v.Maintenance, s.incidentRow(in))
 	}
 	for _, c := range recent {

@@ -16,8 +16,13 @@ import (
 // way that day: its colour and, so that colour is not the only signal, its height (a
 // quiet day is a low grey bar, a critical day a full one); a day with maintenance only
 // is an outlined blue bar. Each bar links to that day's worst incident and is titled with
-// every incident of the day, which also serves as its accessible name.
+// the day's incidents, the worst first, which also serves as its accessible name: at most
+// barTitleMax of them and "and N more", so the page stays small however many incidents a
+// vendor leaves open (5,000 open ones, each listed on every day, made a 28 MB page).
 const (
+	barTitleMax   = 5
+	barTitleRunes = 120 // of each incident's title in a bar's title
+
 	timelineDays  = 90
 	timelineWidth = 960
 	barsHeight    = 40
@@ -90,9 +95,12 @@ func (s *Server) timeline(infos []archive.IncidentInfo) timeline {
 				b.Class = "bar bar-maint"
 			}
 			b.URL = s.incidentPath(worst.in.Source, worst.in.ID)
-			names := make([]string, len(items))
-			for i, it := range items {
-				names[i] = s.barTitle(it.in)
+			names := make([]string, 0, barTitleMax+1)
+			for _, it := range items[:min(len(items), barTitleMax)] {
+				names = append(names, s.barTitle(it.in))
+			}
+			if more := len(items) - barTitleMax; more > 0 {
+				names = append(names, "and "+strconv.Itoa(more)+" more")
 			}
 			b.Title = date.Format("Jan 2") + ": " + strings.Join(names, "; ")
 		}
@@ -154,7 +162,7 @@ func dayHeight(it dayItem) int {
 // barTitle names an incident in a day's title: its title, impact, start and length.
 func (s *Server) barTitle(in *archive.IncidentInfo) string {
 	inc := &in.Latest
-	t := titleOf(inc) + " (" + strings.ToLower(impactBadge(inc.Impact).Label) + ", " + s.stamp(keyOf(in).at).Abs
+	t := excerpt(titleOf(inc), barTitleRunes) + " (" + strings.ToLower(impactBadge(inc.Impact).Label) + ", " + s.stamp(keyOf(in).at).Abs
 	if d := s.duration(inc); d != "" {
 		t += ", " + d
 	}
