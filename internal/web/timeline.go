@@ -52,12 +52,38 @@ type dayItem struct {
 	maintenance bool
 }
 
+// dayItems is what a bar needs of its day: how many incidents were under way and the
+// worst barTitleMax of them, worst first. It holds no more however many there were, so
+// the chart costs the same for 5 incidents open as for 5,000.
+type dayItems struct {
+	n     int
+	worst []dayItem
+}
+
+// add counts it and keeps it if it is among the worst.
+func (d *dayItems) add(it dayItem) {
+	d.n++
+	i, _ := slices.BinarySearchFunc(d.worst, it, compareDayItems)
+	if i >= barTitleMax {
+		return
+	}
+	if len(d.worst) == barTitleMax {
+		d.worst = d.worst[:barTitleMax-1]
+	}
+	d.worst = slices.Insert(d.worst, i, it)
+}
+
+// compareDayItems orders a day's incidents, the worst first, then as the lists are.
+func compareDayItems(a, b dayItem) int {
+	return cmp.Or(cmp.Compare(rankOf(b), rankOf(a)), compareKeys(keyOf(a.in), keyOf(b.in)))
+}
+
 func (s *Server) timeline(infos []archive.IncidentInfo) timeline {
 	now := s.now().UTC()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	first := today.AddDate(0, 0, -(timelineDays - 1))
-	days := make([][]dayItem, timelineDays)
-	shown := map[*archive.IncidentInfo]bool{}
+	days := make([]dayItems, timelineDays)
+	shown := 0
 	for i := range infos {
 		in := &infos[i]
 		inc := &in.Latest
@@ -65,30 +91,31 @@ func (s *Server) timeline(infos []archive.IncidentInfo) timeline {
 		if from.IsZero() || from.After(now) || to.Before(first) {
 			continue
 		}
+		counted := false
 		for d := max(0, int(from.Sub(first)/day)); d < timelineDays; d++ {
 			start := first.AddDate(0, 0, d)
 			if start.After(to) {
 				break
 			}
-			days[d] = append(days[d], dayItem{in, inc.Kind == model.KindMaintenance})
-			shown[in] = true
+			days[d].add(dayItem{in, inc.Kind == model.KindMaintenance})
+			counted = true
+		}
+		if counted {
+			shown++
 		}
 	}
 
 	slot := float64(timelineWidth) / timelineDays
-	t := timeline{Width: timelineWidth, Height: barsHeight, Count: len(shown), Days: timelineDays,
+	t := timeline{Width: timelineWidth, Height: barsHeight, Count: shown, Days: timelineDays,
 		Axis: [3]string{first.Format("Jan 2"), first.AddDate(0, 0, timelineDays/2).Format("Jan 2"), "today"}}
 	for d, items := range days {
 		date := first.AddDate(0, 0, d)
 		b := bar{X: num(float64(d)*slot + barGap/2), W: num(slot - barGap), Class: "bar day-quiet"}
 		h := 8
-		if len(items) == 0 {
+		if items.n == 0 {
 			b.Title = date.Format("Jan 2") + ": no incident"
 		} else {
-			slices.SortStableFunc(items, func(a, b dayItem) int {
-				return cmp.Or(cmp.Compare(rankOf(b), rankOf(a)), compareKeys(keyOf(a.in), keyOf(b.in)))
-			})
-			worst := items[0]
+			worst := items.worst[0]
 			h = dayHeight(worst)
 			b.Class = "bar " + impactClass(worst.in.Latest.Impact)
 			if worst.maintenance {
@@ -96,10 +123,10 @@ func (s *Server) timeline(infos []archive.IncidentInfo) timeline {
 			}
 			b.URL = s.incidentPath(worst.in.Source, worst.in.ID)
 			names := make([]string, 0, barTitleMax+1)
-			for _, it := range items[:min(len(items), barTitleMax)] {
+			for _, it := range items.worst {
 				names = append(names, s.barTitle(it.in))
 			}
-			if more := len(items) - barTitleMax; more > 0 {
+			if more := items.n - len(items.worst); more > 0 {
 				names = append(names, "and "+strconv.Itoa(more)+" more")
 			}
 			b.Title = date.Format("Jan 2") + ": " + strings.Join(names, "; ")
