@@ -6,9 +6,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -338,5 +341,81 @@ func TestAnswersBounded(t *testing.T) {
 	once := slices.IsSorted(ids) && len(slices.Compact(slices.Clone(ids))) == len(ids)
 	if len(ids) != len(msgs) || !once {
 		t.Errorf("outbox pages: got %d ids (each once, in order: %v), want each of the %d messages once, oldest first", len(ids), once, len(msgs))
+	}
+}
+
+// TestWholeArchiveReadsBounded: at most archiveReaders of the requests that read every
+// archived incident run at once; the others wait their turn, and every route that reads
+// the whole archive is among them.
+func TestWholeArchiveReadsBounded(t *testing.T) {
+	e := newEnv(t).seed()
+	g := e.srv.readers
+	for range archiveReaders {
+		g.slots <- struct{}{} // every slot taken
+	}
+	paths := []string{"/", "/sources/acme", "/search?q=api", "/feed.atom", "/sources/acme/feed.atom",
+		"/api/v1/incidents", "/api/v1/outbox"}
+	done := make(chan int, len(paths))
+	for _, p := range paths {
+		go func() {
+			resp, err := e.http.Client().Get(e.http.URL + p)
+			if err != nil {
+				done <- 0
+				return
+			}
+			resp.Body.Close()
+			done <- resp.StatusCode
+		}()
+	}
+	// Every request waits (a bound of 20 s, not a measure).
+	for deadline := time.Now().Add(20 * time.Second); g.waiting.Load() < int64(len(paths)); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("got %d requests waiting for the gate, want %d (%v)", g.waiting.Load(), len(paths), paths)
+		}
+	}
+	select {
+	case code := <-done:
+		t.Fatalf("a request finished with every slot taken: status %d", code)
+	default:
+	}
+	for range archiveReaders {
+		<-g.slots
+	}
+	for range paths {
+		if code := <-done; code != http.StatusOK {
+			t.Errorf("got status %d once the gate opened, want 200", code)
+		}
+	}
+	if n := len(g.slots); n != 0 {
+		t.Errorf("got %d slots still taken, want 0", n)
+	}
+
+	// The requests themselves never run more than archiveReaders at a time.
+	var running, peak atomic.Int64
+	release := make(chan struct{})
+	h := e.srv.wholeArchive(func(w http.ResponseWriter, r *http.Request) {
+		n := running.Add(1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		<-release
+		running.Add(-1)
+	})
+	var wg sync.WaitGroup
+	for range 3 * archiveReaders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+		}()
+	}
+	for deadline := time.Now().Add(20 * time.Second); g.waiting.Load() < 2*archiveReaders; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("got %d waiting, want %d", g.waiting.Load(), 2*archiveReaders)
+		}
+	}
+	close(release)
+	wg.Wait()
+	if got := peak.Load(); got > archiveReaders {
+		t.Errorf("got %d handlers running at once, want at most %d", got, archiveReaders)
 	}
 }

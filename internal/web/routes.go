@@ -8,39 +8,38 @@ func (s *Server) routes() {
 	public := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, h) }
 	private := func(pattern string, h http.Handler) { s.mux.Handle(pattern, s.requireAuth(h)) }
 
-	// Ops. /healthz is never behind auth: systemd, load balancers and uptime checks call
-	// it without credentials (SPEC §6).
+	// Ops. /healthz is never behind auth, nor behind the Host check (guard.go): systemd,
+	// load balancers and uptime checks call it without credentials, by any name.
 	public("GET /healthz", s.healthz)
 	if s.metrics != nil {
 		private("GET /metrics", s.metrics)
 	}
 
-	// JSON API (SPEC §6 "HTTP"), one handler per file.
+	// JSON API, one handler per file. wholeArchive marks the routes that read every
+	// archived incident: a few of them run at a time (guard.go).
 	private("GET /api/v1/sources", http.HandlerFunc(s.listSources))
 	private("POST /api/v1/sources/{name}/poll", http.HandlerFunc(s.pollSource))
 	private("GET /api/v1/sources/{source}/snapshots", http.HandlerFunc(s.snapshot))
-	private("GET /api/v1/incidents", http.HandlerFunc(s.listIncidents))
+	private("GET /api/v1/incidents", s.wholeArchive(s.listIncidents))
 	private("GET /api/v1/incidents/{source}/{id}", http.HandlerFunc(s.incident))
 	private("GET /api/v1/incidents/{source}/{id}/versions", http.HandlerFunc(s.listVersions))
 	private("GET /api/v1/incidents/{source}/{id}/versions/{n}", http.HandlerFunc(s.version))
 	private("GET /api/v1/incidents/{source}/{id}/at", http.HandlerFunc(s.versionAt))
 	private("GET /api/v1/incidents/{source}/{id}/diff", http.HandlerFunc(s.diff))
 	private("GET /api/v1/backup", http.HandlerFunc(s.backup))
-	// The outbox, for `watcher outbox` while the daemon holds the archive (an addition to
-	// the SPEC's table).
-	private("GET /api/v1/outbox", http.HandlerFunc(s.listOutbox))
+	// The outbox, for `watcher outbox` while the daemon holds the archive.
+	private("GET /api/v1/outbox", s.wholeArchive(s.listOutbox))
 	private("POST /api/v1/outbox/{id}/retry", http.HandlerFunc(s.retryMessage))
 	private("POST /api/v1/outbox/{id}/drop", http.HandlerFunc(s.dropMessage))
 
-	// UI (SPEC §6 "UI"), server-rendered, one handler per file (page_*.go), private like
-	// the API. Every page is linked under the path of BaseURL (Server.prefix).
-	private("GET /{$}", http.HandlerFunc(s.dashboard))
-	private("GET /sources/{source}", http.HandlerFunc(s.sourcePage))
+	// UI, server-rendered, one handler per file (page_*.go), private like the API. Every page is linked under the path of BaseURL (Server.prefix).
+	private("GET /{$}", s.wholeArchive(s.dashboard))
+	private("GET /sources/{source}", s.wholeArchive(s.sourcePage))
 	private("GET /incidents/{source}/{id}", http.HandlerFunc(s.incidentPage))
 	private("GET /incidents/{source}/{id}/changes/{n}", http.HandlerFunc(s.changePage))
 	private("GET /incidents/{source}/{id}/diff", http.HandlerFunc(s.comparePage))
-	private("GET /search", http.HandlerFunc(s.searchPage))
-	private("GET /feed.atom", http.HandlerFunc(s.feed))
-	private("GET /sources/{source}/feed.atom", http.HandlerFunc(s.feed))
+	private("GET /search", s.wholeArchive(s.searchPage))
+	private("GET /feed.atom", s.wholeArchive(s.feed))
+	private("GET /sources/{source}/feed.atom", s.wholeArchive(s.feed))
 	private("GET /static/{file}", http.HandlerFunc(s.static))
 }

@@ -78,6 +78,7 @@ type Server struct {
 	// maxConns bounds the connections Serve holds (connlimit.go); a field so that a test
 	// can reach the limit cheaply.
 	maxConns int
+	readers  *readGate   // bounds the requests that read the whole archive (guard.go)
 	parked   parkedCache // the banner's count of parked messages
 
 	// next, once set by Reconfigure, serves every request in this server's place.
@@ -105,6 +106,7 @@ func New(o Options) *Server {
 		parked:  parkedCache{ttl: parkedTTL},
 
 		maxConns: maxConns,
+		readers:  newReadGate(archiveReaders),
 	}
 	if s.daemon == nil {
 		s.daemon = noDaemon{}
