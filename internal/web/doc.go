@@ -1,5 +1,4 @@
-// Package web is the HTTP side of `watcher run`: the UI and the JSON API of SPEC §6, the
-// Atom feeds, /healthz and /metrics, on one http.Server with timeouts and a bounded
+// Package web is the HTTP side of `watcher run`: the UI and the JSON API, the Atom feeds, /healthz and /metrics, on one http.Server with timeouts and a bounded
 // graceful shutdown. It is the only package that serves HTTP; every route is registered in
 // routes.go, one handler per file.
 //
@@ -42,7 +41,8 @@
 //
 // # Lists and paging
 //
-// GET /api/v1/incidents and GET /api/v1/incidents/{source}/{id}/versions take limit
+// GET /api/v1/incidents, GET /api/v1/incidents/{source}/{id}/versions and GET
+// /api/v1/outbox (oldest first, by message id) take limit
 // (default 100; above the maximum of 1000 it is clamped to 1000, not refused, so a client
 // that asks for "everything" still pages correctly) and before, an opaque cursor. When
 // there is a next page, the answer carries it twice: in an X-Next-Cursor header (the bare
@@ -53,6 +53,13 @@
 // other. Incidents are listed newest first by started_at (else scheduled_for, else the
 // time the incident was first archived), then by id and source, descending; versions
 // newest first.
+//
+// Pages are bounded too, whatever the archive holds: a timeline bar names the 5 worst
+// incidents of its day and "and N more", the dashboard shows at most 50 open incidents and
+// 50 maintenance cards ("and N more"), search the newest 100 matches, a feed its latest
+// entries. The routes that read every archived incident (the dashboard, a source page,
+// search, the feeds, the incident and outbox lists) run at most two at a time, the others
+// waiting their turn, so memory stays bounded however many viewers come.
 //
 // # Raw snapshots
 //
@@ -70,4 +77,13 @@
 // no-referrer and X-Frame-Options DENY. Unsafe methods from a cross-origin browser
 // context are refused (net/http's CrossOriginProtection), since a browser sends basic
 // credentials, and reaches a loopback daemon, on behalf of any page.
+//
+// Without config.Auth, a request is answered only when its Host is localhost, a loopback
+// address, the address the connection came in on, or the host of listen or base_url;
+// any other host gets 421 with the reason. That stops DNS rebinding, a web page whose own
+// name the attacker points at 127.0.0.1 to read the API. /healthz answers any host, and
+// with config.Auth every host is answered (the credentials are the defence). The server
+// holds at most 512 connections; one accepted at the limit closes the connection idle
+// the longest, so idle keep-alive connections cannot use up the file descriptors and lock
+// /healthz out.
 package web
