@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // The guards in front of every route: the Host check (here) and the connection limit
@@ -88,6 +89,10 @@ func refuseHost(w http.ResponseWriter) {
 // budget whatever the archive holds and however many viewers come.
 const archiveReaders = 2
 
+// archiveWait is the longest a request waits for its turn, well within the server's write
+// timeout, so that a queue of requests whose clients gave up never builds.
+const archiveWait = 20 * time.Second
+
 // readGate is the semaphore of archiveReaders; waiting counts the requests waiting for it.
 type readGate struct {
 	slots   chan struct{}
@@ -105,12 +110,19 @@ func (s *Server) wholeArchive(h http.HandlerFunc) http.HandlerFunc {
 		case g.slots <- struct{}{}:
 		default:
 			g.waiting.Add(1)
+			wait := time.NewTimer(archiveWait)
+			defer wait.Stop()
 			select {
 			case g.slots <- struct{}{}:
 				g.waiting.Add(-1)
 			case <-r.Context().Done():
 				g.waiting.Add(-1)
 				writeError(w, http.StatusServiceUnavailable, "the request ended while waiting for its turn to read the archive")
+				return
+			case <-wait.C:
+				g.waiting.Add(-1)
+				w.Header().Set("Retry-After", "5")
+				writeError(w, http.StatusServiceUnavailable, "busy: too many requests are reading the whole archive; try again shortly")
 				return
 			}
 		}

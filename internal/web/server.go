@@ -23,8 +23,11 @@ const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 15 * time.Second // no route reads a request body
 	writeTimeout      = 60 * time.Second
-	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 64 << 10
+	// idleTimeout is how long a keep-alive connection may wait for its next request: long
+	// enough for a reader's next click, short enough that connections held idle free
+	// themselves (connlimit.go closes the longest idle one first at the limit anyway).
+	idleTimeout    = 30 * time.Second
+	maxHeaderBytes = 64 << 10
 
 	// shutdownTimeout bounds the graceful shutdown; connections still busy after it are
 	// closed.
