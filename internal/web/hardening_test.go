@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -421,4 +422,31 @@ func TestWholeArchiveReadsBounded(t *testing.T) {
 	if got := peak.Load(); got > archiveReaders {
 		t.Errorf("got %d handlers running at once, want at most %d", got, archiveReaders)
 	}
+}
+
+// FuzzHostAllowed: whatever Host a request names, the check never panics, and a host it
+// lets through without web.auth is localhost, a loopback address, or one of the hosts of
+// listen and base_url (the connection's own address is 127.0.0.1 here, so loopback).
+func FuzzHostAllowed(f *testing.F) {
+	for _, h := range []string{"localhost", "127.0.0.1:80", "[::1]:8080", "evil.example", "watch.lan", "[", "]:", "::1",
+		"127.0.0.1.nip.io", "LOCALHOST.", "[fe80::1%eth0]:80", "0x7f000001", "2130706433", ""} {
+		f.Add(h)
+	}
+	s := New(Options{Store: &archive.Store{}, Listen: "watch.lan:8080", BaseURL: "https://status.example.com/"})
+	f.Fuzz(func(t *testing.T, host string) {
+		r := httptest.NewRequest(http.MethodGet, "/api/v1/sources", nil)
+		r.Host = host
+		if !s.hostAllowed(r) {
+			return
+		}
+		h := host
+		if hh, _, err := net.SplitHostPort(h); err == nil {
+			h = hh
+		}
+		h = normalHost(h)
+		ip := net.ParseIP(h)
+		if h != "" && h != "localhost" && !s.hosts[h] && (ip == nil || !ip.IsLoopback()) {
+			t.Errorf("Host %q: let through, want refused", host)
+		}
+	})
 }
