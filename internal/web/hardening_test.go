@@ -2,7 +2,6 @@ package web
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net"
 	"net/http"
@@ -201,13 +200,7 @@ func TestConnectionLimit(t *testing.T) {
 	const limit, idle, silent = 8, 16, 8
 	e := newEnv(t)
 	e.srv.maxConns = limit
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.srv.Serve(ctx, ln) }()
+	ln, cancel, done := e.serve()
 	t.Cleanup(func() { cancel(); <-done })
 	addr := ln.Addr().String()
 

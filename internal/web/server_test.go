@@ -75,13 +75,7 @@ func TestArchiveFailure(t *testing.T) {
 
 func TestServe(t *testing.T) {
 	e := newEnv(t).seed()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.srv.Serve(ctx, ln) }()
+	ln, cancel, done := e.serve()
 
 	resp, err := http.Get("http://" + ln.Addr().String() + "/healthz")
 	if err != nil {
@@ -114,6 +108,20 @@ func TestServe(t *testing.T) {
 	if _, err := http.Get("http://" + ln.Addr().String() + "/healthz"); err == nil {
 		t.Errorf("still serving after shutdown")
 	}
+}
+
+// serve runs the server's Serve on a loopback listener; cancel ends it, and done gives
+// what it returned.
+func (e *env) serve() (ln net.Listener, cancel context.CancelFunc, done <-chan error) {
+	e.tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan error, 1)
+	go func() { ch <- e.srv.Serve(ctx, ln) }()
+	return ln, cancel, ch
 }
 
 func TestServeListenerFailure(t *testing.T) {
