@@ -104,6 +104,13 @@ func excerptHTML(text string, n int) template.HTML {
 	return template.HTML(linkText(s[:i]) + html.EscapeString(s[i:]))
 }
 
+// excerpt is text on one line, cut as excerptHTML cuts it, as plain text (a title
+// attribute, a tooltip).
+func excerpt(text string, n int) string {
+	s, _ := cutExcerpt(text, n)
+	return s
+}
+
 // cutExcerpt is the excerpt as text, and whether it cut inside a word.
 func cutExcerpt(text string, n int) (string, bool) {
 	text = strings.Join(strings.Fields(text), " ")
