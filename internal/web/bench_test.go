@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkIncident serves GET /api/v1/incidents/{source}/{id} for an incident with 1,000
-// versions (SPEC §8: an incident page with 1,000 versions renders in under 20 ms).
+// versions (docs/design.md §8: an incident page with 1,000 versions renders in under 20 ms).
 func BenchmarkIncident(b *testing.B) {
 	e := newEnv(b)
 	inc := incA(3)
@@ -40,7 +40,7 @@ func BenchmarkIncident(b *testing.B) {
 }
 
 // BenchmarkIncidentPage renders the UI page of an incident with 1,000 versions: the
-// incident as now and its whole history by day (SPEC §8: under 20 ms).
+// incident as now and its whole history by day (docs/design.md §8: under 20 ms).
 func BenchmarkIncidentPage(b *testing.B) {
 	e := newEnv(b)
 	inc := incA(3)

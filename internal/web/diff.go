@@ -15,7 +15,7 @@ type diffJSON struct {
 	Changes []changeJSON `json:"changes"`
 }
 
-// changeJSON is one field's change (SPEC §5). Before is null for "not present", After for
+// changeJSON is one field's change (docs/design.md §5). Before is null for "not present", After for
 // "removed"; ops is the word diff of a text field, and [] for the others, so clients need
 // not test for its absence.
 type changeJSON struct {

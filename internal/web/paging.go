@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Paging of lists (SPEC §6: limit default 100, max 1000; before is a cursor).
+// Paging of lists (docs/design.md §6: limit default 100, max 1000; before is a cursor).
 const (
 	defaultLimit = 100
 	maxLimit     = 1000

@@ -19,7 +19,7 @@ type sourceJSON struct {
 	LastError           string   `json:"last_error"`
 	ConsecutiveFailures int      `json:"consecutive_failures"`
 	// Retired marks a source that is archived but no longer configured (renamed or
-	// deleted): its archive stays browsable (SPEC §3).
+	// deleted): its archive stays browsable (docs/design.md §3).
 	Retired bool `json:"retired"`
 	// Incidents counts the source's archived incidents, removed ones included.
 	Incidents int `json:"incidents"`

@@ -12,7 +12,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// Vendor text is data (SPEC §7). These tests put script, event handlers, javascript:
+// Vendor text is data (docs/design.md §7). These tests put script, event handlers, javascript:
 // links, images and styles in every vendor field, and check that no page and no feed
 // entry lets one through alive.
 
