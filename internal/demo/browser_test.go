@@ -2,9 +2,11 @@ package demo
 
 import (
 	"context"
+	"flag"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +14,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 )
+
+// update writes the demo's screenshots to docs/screenshots (review them before committing).
+var update = flag.Bool("update", false, "write the demo's screenshots to docs/screenshots")
 
 // future is how the UI dates a time still to come: "(in 16m)".
 var future = regexp.MustCompile(`\(in [0-9]`)
@@ -130,6 +135,47 @@ func TestBrowserFollowsTheDemo(t *testing.T) {
 	if !strings.Contains(ins, "North America") || !strings.Contains(ins, "fail to reconnect") {
 		t.Errorf("change 3 <ins>: %q, want the added words of the silent edit", ins)
 	}
+	screenshots(t, bctx, base)
 	cancel()
 	<-ended
+}
+
+// screenshots records the demo's pages once the replay is over, as a newcomer sees them:
+// in a temporary folder (or $WATCHER_SCREENSHOTS), in docs/screenshots with -update.
+func screenshots(t *testing.T, bctx context.Context, base string) {
+	t.Helper()
+	dir := t.TempDir()
+	if *update {
+		dir = filepath.Join("..", "..", "docs", "screenshots")
+	} else if d := os.Getenv("WATCHER_SCREENSHOTS"); d != "" {
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct{ name, path string }{
+		{"demo-dashboard", "/"},
+		{"demo-incident", "/incidents/acme/demo01"},
+		{"demo-change", "/incidents/acme/demo01/changes/3"},
+	} {
+		err := chromedp.Do(bctx,
+			chromedp.EmulateViewport(1280, 900),
+			chromedp.Navigate(base+s.path),
+			chromedp.WaitVisible(chromedp.CSS("main")),
+		)
+		if err != nil {
+			t.Fatalf("load %s: %v", s.path, err)
+		}
+		png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", s.path, err)
+		}
+		if len(png) < 8 || string(png[1:4]) != "PNG" {
+			t.Fatalf("screenshot %s: not a PNG", s.path)
+		}
+		if err := os.WriteFile(filepath.Join(dir, s.name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("demo screenshots in %s", dir)
 }
