@@ -2,10 +2,17 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // redacted is what a set Secret prints as.
@@ -69,3 +76,133 @@ var (
 	_ json.Marshaler = Secret{}
 	_ slog.LogValuer = Secret{}
 )
+
+// secretKeys holds the two forms of a secret key, e.g. token and token_file.
+type secretKeys struct {
+	name       string // e.g. "token"
+	path       string // path of the mapping holding them
+	val, file  *yaml.Node
+	valPresent bool
+}
+
+// secretKey returns the two handlers of a secret key and its *_file form.
+func (d *decoder) secretKey(sk *secretKeys) (val, file handler) {
+	val = func(path string, n *yaml.Node) error {
+		sk.val = n
+		return nil
+	}
+	file = func(path string, n *yaml.Node) error {
+		sk.file = n
+		return nil
+	}
+	return val, file
+}
+
+// secret resolves a secret key from its value or its *_file form. check, if not nil,
+// validates the value; its message must not contain the value.
+func (d *decoder) secret(sk *secretKeys, check func(string) string) (Secret, error) {
+	valPath := joinKey(sk.path, sk.name)
+	filePath := joinKey(sk.path, sk.name+"_file")
+	hasVal, hasFile := !isNull(resolve(sk.val)), !isNull(resolve(sk.file))
+	sk.valPresent = hasVal || hasFile
+	var v string
+	var at string
+	var atLine int
+	switch {
+	case hasVal && hasFile:
+		return Secret{}, d.errorf(filePath, d.lines[filePath], "set either %s or %s_file, not both", sk.name, sk.name)
+	case hasVal:
+		s, _, err := d.scalar(valPath, sk.val)
+		if err != nil {
+			// Expansion errors say nothing of the value.
+			return Secret{}, err
+		}
+		v, at, atLine = s, valPath, line(sk.val, d.lines[valPath])
+	case hasFile:
+		name, _, err := d.scalar(filePath, sk.file)
+		if err != nil {
+			return Secret{}, err
+		}
+		if name == "" {
+			return Secret{}, nil
+		}
+		data, err := readFile(d.path(name), maxSecretFile)
+		if err != nil {
+			return Secret{}, d.errorf(filePath, line(sk.file, d.lines[filePath]), "%s", fileError(err))
+		}
+		v = strings.TrimRight(string(data), "\r\n")
+		if v == "" {
+			return Secret{}, d.errorf(filePath, line(sk.file, d.lines[filePath]), "%s is empty", d.path(name))
+		}
+		at, atLine = filePath, line(sk.file, d.lines[filePath])
+		d.checkSecretMode(filePath, atLine, d.path(name))
+	default:
+		return Secret{}, nil
+	}
+	if v != "" {
+		if hasControl(v) {
+			return Secret{}, d.errorf(at, atLine, "must not contain control characters or line breaks")
+		}
+		if check != nil {
+			if p := check(v); p != "" {
+				return Secret{}, d.errorf(at, atLine, "%s", p)
+			}
+		}
+	}
+	return NewSecret(v), nil
+}
+
+func secretURL(s string) string { return checkURL(s, false) }
+
+// checkSecretMode warns when a secret file can be read by its group or by anyone: a token
+// there is one `cat` away from every account on the host. (systemd's LoadCredential= files
+// are 0400 and pass.)
+func (d *decoder) checkSecretMode(key string, at int, name string) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return // it was just read; a race with a rename is no warning's business
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		name = abs // for a chmod that works from anywhere
+	}
+	if perm := fi.Mode().Perm(); perm&0o044 != 0 {
+		who := "its group"
+		if perm&0o004 != 0 {
+			who = "anyone"
+		}
+		d.warn(key, at, "%s can be read by %s (mode %04o): chmod 600 %s", name, who, perm, name)
+	}
+}
+
+// expand replaces ${NAME} with the environment variable NAME (unset: empty). $${ is a
+// literal ${; any other $ is kept as is, so a password with a $ in it survives. It runs on
+// scalar values after the YAML is parsed, so a variable can never add keys.
+func expand(s string) (string, error) {
+	if !strings.Contains(s, "${") {
+		return s, nil
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String(), nil
+		}
+		if i > 0 && s[i-1] == '$' {
+			b.WriteString(s[:i]) // the first $ of $${ is the escape; the second is kept
+			b.WriteString("{")
+			s = s[i+2:]
+			continue
+		}
+		b.WriteString(s[:i])
+		j := strings.IndexByte(s[i+2:], '}')
+		if j < 0 || !envName.MatchString(s[i+2:i+2+j]) {
+			// The value is not quoted back: it may be a secret.
+			return "", errors.New("bad ${...} reference: write ${NAME} with letters, digits and _, or $${ for a literal ${")
+		}
+		b.WriteString(os.Getenv(s[i+2 : i+2+j]))
+		s = s[i+3+j:]
+	}
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

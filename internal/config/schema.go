@@ -1,0 +1,160 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// meta is what the walk remembers of the config beyond the values themselves.
+type meta struct {
+	slackTokenKey bool // slack.token or slack.token_file is present, even if empty
+	sources       []sourceMeta
+}
+
+// sourceMeta records which inheritable keys a source set itself.
+type sourceMeta struct {
+	schedule, timeout, failureThreshold, maintenance bool
+
+	path string // "sources[i]"
+}
+
+// root decodes the top-level mapping.
+func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
+	return d.mapping("", n, map[string]handler{
+		"database": func(path string, v *yaml.Node) error {
+			s, set, err := d.scalar(path, v)
+			if set && s != "" {
+				cfg.Database = d.path(s)
+			}
+			return err
+		},
+		"listen":        d.str(&cfg.Listen),
+		"base_url":      d.str(&cfg.BaseURL),
+		"on_first_poll": typed(d, &cfg.OnFirstPoll, nil, oneOf(OnFirstPollOpen, OnFirstPollNone, OnFirstPollAll)),
+		"defaults": func(path string, v *yaml.Node) error {
+			df := &cfg.Defaults
+			return d.mapping(path, v, map[string]handler{
+				"schedule":          typed(d, &df.Schedule, nil, schedule),
+				"timeout":           typed(d, &df.Timeout, nil, positiveDuration),
+				"failure_threshold": typed(d, &df.FailureThreshold, nil, atLeast(1)),
+				"maintenance":       typed(d, &df.Maintenance, nil, parseBool),
+			})
+		},
+		"http": func(path string, v *yaml.Node) error {
+			h := &cfg.HTTP
+			return d.mapping(path, v, map[string]handler{
+				"user_agent": d.str(&h.UserAgent),
+				"max_body": typed(d, &h.MaxBody, nil, func(s string) (int64, error) {
+					n, err := ParseSize(s)
+					if err == nil && n < 1 {
+						err = fmt.Errorf("must be above 0, found %s", s)
+					}
+					return n, err
+				}),
+				"concurrency": typed(d, &h.Concurrency, nil, atLeast(1)),
+				"per_host":    typed(d, &h.PerHost, nil, atLeast(1)),
+				"ca_file": func(path string, v *yaml.Node) error {
+					s, _, err := d.scalar(path, v)
+					h.CAFile = d.path(s)
+					return err
+				},
+			})
+		},
+		"web": func(path string, v *yaml.Node) error {
+			return d.web(cfg, path, v)
+		},
+		"retention": func(path string, v *yaml.Node) error {
+			return d.mapping(path, v, map[string]handler{
+				"raw_snapshots": typed(d, &cfg.Retention.RawSnapshots, nil, func(s string) (time.Duration, error) {
+					v, err := ParseDuration(s)
+					switch {
+					case err == nil && v < 0:
+						err = fmt.Errorf("must not be negative, found %s (0 keeps raw snapshots forever)", s)
+					case err == nil && v > MaxRawSnapshots:
+						err = fmt.Errorf("must be at most 36500d (100 years), found %s (0 keeps raw snapshots forever)", s)
+					}
+					return v, err
+				}),
+			})
+		},
+		"slack": func(path string, v *yaml.Node) error {
+			return d.slack(cfg, m, path, v)
+		},
+		"sources": func(path string, v *yaml.Node) error {
+			return d.sources(cfg, m, path, v)
+		},
+	})
+}
+
+func (d *decoder) web(cfg *Config, path string, n *yaml.Node) error {
+	w := &cfg.Web
+	bearer := &secretKeys{name: "bearer_token", path: path + ".auth"}
+	password := &secretKeys{name: "password", path: path + ".auth.basic"}
+	bv, bf := d.secretKey(bearer)
+	pv, pf := d.secretKey(password)
+	err := d.mapping(path, n, map[string]handler{
+		"auth": func(path string, v *yaml.Node) error {
+			return d.mapping(path, v, map[string]handler{
+				"bearer_token":      bv,
+				"bearer_token_file": bf,
+				"basic": func(path string, v *yaml.Node) error {
+					return d.mapping(path, v, map[string]handler{
+						"user":          d.str(&w.Auth.Basic.User),
+						"password":      pv,
+						"password_file": pf,
+					})
+				},
+			})
+		},
+		"allow_remote": typed(d, &w.AllowRemote, nil, parseBool),
+	})
+	if err != nil {
+		return err
+	}
+	w.Auth.BearerToken, err = d.secret(bearer, nil)
+	d.fail(err)
+	w.Auth.Basic.Password, err = d.secret(password, nil)
+	d.fail(err)
+	if hasControl(w.Auth.Basic.User) || strings.Contains(w.Auth.Basic.User, ":") {
+		p := path + ".auth.basic.user"
+		return d.errorf(p, d.lines[p], "must not contain a colon or control characters")
+	}
+	return nil
+}
+
+func (d *decoder) slack(cfg *Config, m *meta, path string, n *yaml.Node) error {
+	s := &cfg.Slack
+	token := &secretKeys{name: "token", path: path}
+	webhook := &secretKeys{name: "webhook_url", path: path}
+	tv, tf := d.secretKey(token)
+	wv, wf := d.secretKey(webhook)
+	err := d.mapping(path, n, map[string]handler{
+		"token":            tv,
+		"token_file":       tf,
+		"webhook_url":      wv,
+		"webhook_url_file": wf,
+		"channel":          d.str(&s.Channel),
+		"api_url": typed(d, &s.APIURL, nil, func(v string) (string, error) {
+			if _, err := urlValue(v); err != nil {
+				return "", err
+			}
+			// slack-go joins method names onto it directly: it must end in a slash.
+			if !strings.HasSuffix(v, "/") {
+				v += "/"
+			}
+			return v, nil
+		}),
+		"max_queue_age": typed(d, &s.MaxQueueAge, nil, positiveDuration),
+	})
+	if err != nil {
+		return err
+	}
+	s.Token, err = d.secret(token, nil)
+	d.fail(err)
+	m.slackTokenKey = token.valPresent
+	s.WebhookURL, err = d.secret(webhook, secretURL)
+	return err
+}

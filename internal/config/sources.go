@@ -1,0 +1,236 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/model"
+	"go.yaml.in/yaml/v3"
+)
+
+var (
+	sourceName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	kinds      = []string{"auto", "statuspage", "incidentio", "instatus", "statusio", "betterstack", "cachet", "gcp", "aws", "azure", "slack", "feed"}
+	impacts    = []model.Impact{model.ImpactNone, model.ImpactMinor, model.ImpactMajor, model.ImpactCritical}
+)
+
+func (d *decoder) sources(cfg *Config, m *meta, path string, n *yaml.Node) error {
+	r := resolve(n)
+	if isNull(r) {
+		return nil
+	}
+	if r.Kind != yaml.SequenceNode {
+		return d.errorf(path, line(n, d.lines[path]), "expected a list, found %s", describe(r))
+	}
+	names := map[string]string{} // name → path of the source that has it
+	for i, item := range r.Content {
+		sp := index(path, i)
+		if err := d.spend(sp, item.Line); err != nil {
+			return err
+		}
+		src, sm, err := d.source(sp, item)
+		if err != nil {
+			d.fail(err)
+			continue
+		}
+		itemLine := line(item, 0)
+		if src.Name == "" {
+			if !d.failedAt(sp + ".name") {
+				d.fail(d.errorf(sp+".name", itemLine, "required"))
+			}
+		} else if first, dup := names[src.Name]; dup {
+			np := sp + ".name"
+			d.fail(d.errorf(np, d.lines[np], "duplicate source name %q (first at %s, line %d)", src.Name, first, d.lines[first+".name"]))
+		} else {
+			names[src.Name] = sp
+		}
+		if src.URL == "" && !d.failedAt(sp+".url") {
+			d.fail(d.errorf(sp+".url", itemLine, "required"))
+		}
+		// A source with errors is kept for the checks across keys, which skip what its
+		// errors may have left unset (failedAt).
+		sm.path = sp
+		cfg.Sources = append(cfg.Sources, src)
+		m.sources = append(m.sources, sm)
+	}
+	return nil
+}
+
+func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) {
+	var s Source
+	var sm sourceMeta
+	if r := resolve(n); isNull(r) || r.Kind != yaml.MappingNode {
+		found := "nothing"
+		if !isNull(r) {
+			found = describe(r)
+		}
+		return s, sm, d.errorf(path, line(n, 0), "expected a mapping with name and url, found %s", found)
+	}
+	webhook := &secretKeys{name: "webhook_url", path: path}
+	wv, wf := d.secretKey(webhook)
+	err := d.mapping(path, n, map[string]handler{
+		"name": typed(d, &s.Name, nil, func(v string) (string, error) {
+			if !sourceName.MatchString(v) {
+				return "", fmt.Errorf("must match [a-z0-9][a-z0-9_-]*, found %q", v)
+			}
+			return v, nil
+		}),
+		"title":             d.str(&s.Title),
+		"url":               typed(d, &s.URL, nil, urlValue),
+		"kind":              typed(d, &s.Kind, nil, oneOf(kinds...)),
+		"schedule":          typed(d, &s.Schedule, &sm.schedule, schedule),
+		"timeout":           typed(d, &s.Timeout, &sm.timeout, positiveDuration),
+		"paused":            typed(d, &s.Paused, nil, parseBool),
+		"components":        d.components(&s.Components),
+		"min_impact":        typed(d, &s.MinImpact, nil, oneOf(impacts...)),
+		"maintenance":       typed(d, &s.Maintenance, &sm.maintenance, parseBool),
+		"channel":           d.str(&s.Channel),
+		"webhook_url":       wv,
+		"webhook_url_file":  wf,
+		"failure_threshold": typed(d, &s.FailureThreshold, &sm.failureThreshold, atLeast(1)),
+		"headers":           d.headers(&s.Headers),
+		"endpoints":         d.endpoints(&s.Endpoints),
+	})
+	if err != nil {
+		return s, sm, err
+	}
+	s.WebhookURL, err = d.secret(webhook, secretURL)
+	d.fail(err)
+	if s.Kind == "" {
+		s.Kind = DefaultKind
+	}
+	d.checkEndpointNames(path, &s)
+	return s, sm, nil
+}
+
+// checkEndpointNames refuses an endpoint name the source's platform does not have: a
+// misspelled override would otherwise be ignored without a word. The names are the ones
+// each platform declares with its adapter; a kind: auto source may name any platform's.
+// Each unknown name is its own error, and the walk goes on.
+func (d *decoder) checkEndpointNames(path string, s *Source) {
+	if len(s.Endpoints) == 0 {
+		return
+	}
+	known := fetch.EndpointNames(s.Kind)
+	for _, name := range slices.Sorted(maps.Keys(s.Endpoints)) {
+		if slices.Contains(known, name) {
+			continue
+		}
+		ep := joinKey(path+".endpoints", name)
+		platform := "of kind " + s.Kind
+		if s.Kind == "auto" {
+			platform = "of any platform"
+		}
+		msg := fmt.Sprintf("no endpoint %q %s", name, platform)
+		best, bestDist := "", 3
+		for _, k := range known {
+			if dist := editDistance(strings.ToLower(name), k); dist < bestDist {
+				best, bestDist = k, dist
+			}
+		}
+		if best != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", best)
+		}
+		d.fail(d.errorf(ep, d.lines[ep], "%s; known: %s", msg, strings.Join(known, ", ")))
+	}
+}
+
+// components decodes a list of component names; a single value is not a list.
+func (d *decoder) components(dst *[]string) handler {
+	return func(path string, n *yaml.Node) error {
+		r := resolve(n)
+		if isNull(r) {
+			return nil
+		}
+		if r.Kind != yaml.SequenceNode {
+			return d.errorf(path, line(n, d.lines[path]), "expected a list, found %s", describe(r))
+		}
+		out := make([]string, 0, len(r.Content))
+		for i, item := range r.Content {
+			ip := index(path, i)
+			if err := d.spend(ip, item.Line); err != nil {
+				return err
+			}
+			s, _, err := d.scalar(ip, item)
+			if err != nil {
+				return err
+			}
+			if s = strings.TrimSpace(s); s == "" {
+				return d.errorf(ip, line(item, 0), "empty component name")
+			}
+			out = append(out, s)
+		}
+		*dst = out
+		return nil
+	}
+}
+
+// headers decodes a source's extra request headers, whose values are secrets.
+func (d *decoder) headers(dst *map[string]Secret) handler {
+	return func(path string, n *yaml.Node) error {
+		ps, err := d.pairs(path, n, nil)
+		if err != nil {
+			return err
+		}
+		out := make(map[string]Secret, len(ps))
+		canon := map[string]string{}
+		for _, p := range ps {
+			hp := joinKey(path, p.key)
+			if !validHeaderName(p.key) {
+				d.fail(d.errorf(hp, p.keyLine, "not a valid HTTP header name"))
+				continue
+			}
+			c := http.CanonicalHeaderKey(p.key)
+			if first, dup := canon[c]; dup {
+				d.fail(d.errorf(hp, p.keyLine, "same header as %s", first))
+				continue
+			}
+			canon[c] = p.key
+			v, _, err := d.scalar(hp, p.val)
+			if err != nil {
+				d.fail(err)
+				continue
+			}
+			if hasControl(v) {
+				d.fail(d.errorf(hp, line(p.val, p.keyLine), "must not contain control characters or line breaks"))
+				continue
+			}
+			out[p.key] = NewSecret(v)
+		}
+		*dst = out
+		return nil
+	}
+}
+
+// endpoints decodes a source's endpoint overrides.
+func (d *decoder) endpoints(dst *map[string]string) handler {
+	return func(path string, n *yaml.Node) error {
+		ps, err := d.pairs(path, n, nil)
+		if err != nil {
+			return err
+		}
+		out := make(map[string]string, len(ps))
+		for _, p := range ps {
+			ep := joinKey(path, p.key)
+			if p.key == "" {
+				return d.errorf(ep, p.keyLine, "empty endpoint name")
+			}
+			d.lines[ep] = p.keyLine
+			v, _, err := d.scalar(ep, p.val)
+			if err != nil {
+				return err
+			}
+			if pr := checkURL(v, true); pr != "" {
+				return d.errorf(ep, line(p.val, p.keyLine), "%s", pr)
+			}
+			out[p.key] = v
+		}
+		*dst = out
+		return nil
+	}
+}

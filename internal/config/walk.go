@@ -1,0 +1,352 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// decoder walks the YAML node tree itself rather than unmarshalling into tagged structs:
+// that is what gives every error its key path and line, lets ${VAR} expand in scalar
+// values only (an environment value can never inject YAML structure), and tells "unset"
+// from "set to the zero value" for inherited per-source keys.
+type decoder struct {
+	file  string         // name for errors about the file as a whole
+	dir   string         // base of relative paths
+	lines map[string]int // key path → line of the key, for errors found after the walk
+	// budget bounds the nodes the walk visits: aliases and merges can make a small file
+	// expand exponentially ("billion laughs"), and a config is loaded before anything runs.
+	budget int
+	// errs are the errors found so far: the walk goes on past a bad key so that one run
+	// of `watcher check` reports them all. A function of the walk either records an error
+	// here (fail) or returns it, never both.
+	errs []*Error
+	// warnings are problems that do not stop the config, such as a secret file others
+	// can read.
+	warnings []*Error
+	stopped  bool // over budget or past maxErrors: the rest of the walk is skipped
+}
+
+// maxNodes is the walk's budget: 2,000 sources with a dozen keys and a few components
+// each visit about 50,000 nodes.
+const maxNodes = 1 << 19
+
+// spend charges one visited node against the budget.
+func (d *decoder) spend(path string, line int) error {
+	if d.stopped {
+		return errStop
+	}
+	d.budget--
+	if d.budget < 0 {
+		d.stopped = true
+		return d.errorf(pathOrFile(path, d.file), line, "aliases and merges expand to more than %d values", maxNodes)
+	}
+	return nil
+}
+
+// handler decodes the value of one key; path is the key's path.
+type handler func(path string, v *yaml.Node) error
+
+// pair is one key and its value in a mapping.
+type pair struct {
+	key     string
+	keyLine int
+	val     *yaml.Node
+}
+
+func (d *decoder) parse(data []byte) (*Config, error) {
+	cfg := &Config{
+		Listen:      DefaultListen,
+		OnFirstPoll: OnFirstPollOpen,
+		Defaults: Defaults{
+			Schedule:         DefaultSchedule,
+			Timeout:          DefaultTimeout,
+			FailureThreshold: DefaultFailureThreshold,
+			Maintenance:      true,
+		},
+		HTTP: HTTP{
+			MaxBody:     DefaultMaxBody,
+			Concurrency: DefaultConcurrency,
+			PerHost:     DefaultPerHost,
+		},
+		Retention: Retention{RawSnapshots: DefaultRawSnapshots},
+		Slack:     Slack{MaxQueueAge: DefaultMaxQueueAge},
+	}
+	var root *yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	switch err := dec.Decode(&doc); {
+	case errors.Is(err, io.EOF):
+		// An empty file: every default, no sources.
+	case err != nil:
+		return nil, Errors{d.syntaxError(data, err)}
+	default:
+		if len(doc.Content) > 0 {
+			root = doc.Content[0]
+		}
+		var next yaml.Node
+		switch err := dec.Decode(&next); {
+		case errors.Is(err, io.EOF):
+		case err != nil:
+			return nil, Errors{d.syntaxError(data, err)}
+		default:
+			return nil, Errors{d.errorf(d.file, next.Line, "more than one YAML document; watcher reads one").(*Error)}
+		}
+	}
+	m := &meta{}
+	if root != nil {
+		d.fail(d.root(cfg, m, root))
+	}
+	if !d.stopped {
+		d.fail(d.finish(cfg, m))
+	}
+	if len(d.errs) > 0 {
+		return nil, Errors(sorted(d.errs))
+	}
+	cfg.Warnings = sorted(d.warnings)
+	return cfg, nil
+}
+
+// resolve follows aliases to the node they name.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// describe names a node's kind for "expected X, found Y".
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return "a single value"
+	}
+	return "nothing usable"
+}
+
+// joinKey appends a mapping key to a path, quoting keys that would not read as one word.
+func joinKey(path, key string) string {
+	plain := key != ""
+	for _, r := range key {
+		if !(r == '_' || r == '-' || r == '/' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			plain = false
+			break
+		}
+	}
+	if !plain {
+		return path + "[" + strconv.Quote(key) + "]"
+	}
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+
+// line gives the line to report for a value node, falling back to its key's.
+func line(v *yaml.Node, keyLine int) int {
+	if v != nil && v.Line > 0 {
+		return v.Line
+	}
+	return keyLine
+}
+
+// pairs lists a mapping's keys and values in file order, with YAML merge keys (<<) applied
+// and duplicate keys rejected. A null value is an empty mapping.
+func (d *decoder) pairs(path string, n *yaml.Node, visiting map[*yaml.Node]bool) ([]pair, error) {
+	n = resolve(n)
+	if isNull(n) {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, d.errorf(pathOrFile(path, d.file), n.Line, "expected a mapping, found %s", describe(n))
+	}
+	if visiting == nil {
+		visiting = map[*yaml.Node]bool{}
+	}
+	visiting[n] = true
+	defer delete(visiting, n)
+
+	var out, merged []pair
+	seen := map[string]int{}
+	mergedKeys := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := resolve(n.Content[i]), n.Content[i+1]
+		if err := d.spend(path, n.Content[i].Line); err != nil {
+			return nil, err
+		}
+		if k == nil || k.Kind != yaml.ScalarNode {
+			return nil, d.errorf(pathOrFile(path, d.file), n.Content[i].Line, "expected a key, found %s", describe(k))
+		}
+		if k.ShortTag() == "!!merge" {
+			var maps []*yaml.Node
+			switch rv := resolve(v); {
+			case rv != nil && rv.Kind == yaml.SequenceNode:
+				maps = rv.Content
+			default:
+				maps = []*yaml.Node{v}
+			}
+			for _, mn := range maps {
+				if visiting[resolve(mn)] {
+					return nil, d.errorf(pathOrFile(path, d.file), k.Line, "a merge (<<) includes itself")
+				}
+				ps, err := d.pairs(path, mn, visiting)
+				if err != nil {
+					return nil, err
+				}
+				// Among merged maps the first to give a key wins, as YAML's merge says.
+				for _, p := range ps {
+					if !mergedKeys[p.key] {
+						mergedKeys[p.key] = true
+						merged = append(merged, p)
+					}
+				}
+			}
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			d.fail(d.errorf(joinKey(path, k.Value), k.Line, "duplicate key (first at line %d)", first))
+			continue
+		}
+		seen[k.Value] = k.Line
+		out = append(out, pair{key: k.Value, keyLine: n.Content[i].Line, val: v})
+	}
+	for _, p := range merged {
+		if _, ok := seen[p.key]; !ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func pathOrFile(path, file string) string {
+	if path == "" {
+		return file
+	}
+	return path
+}
+
+// mapping decodes a mapping whose keys are known: each key's handler runs in file order,
+// and a key without one is an error. It records the errors of its keys and goes on with
+// the next; it returns an error only when n is no mapping at all.
+func (d *decoder) mapping(path string, n *yaml.Node, h map[string]handler) error {
+	ps, err := d.pairs(path, n, nil)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if d.stopped {
+			return errStop
+		}
+		kp := joinKey(path, p.key)
+		f, ok := h[p.key]
+		if !ok {
+			d.fail(d.errorf(kp, p.keyLine, "%s", unknownKey(p.key, h)))
+			continue
+		}
+		d.lines[kp] = p.keyLine
+		d.fail(f(kp, p.val))
+	}
+	return nil
+}
+
+// unknownKey says a key is unknown, with the nearest known key when one is close.
+func unknownKey(key string, h map[string]handler) string {
+	best, bestDist := "", 3
+	for k := range h {
+		if dist := editDistance(strings.ToLower(key), k); dist < bestDist || dist == bestDist && k < best {
+			best, bestDist = k, dist
+		}
+	}
+	if best != "" && bestDist <= 2 {
+		return fmt.Sprintf("unknown key (did you mean %q?)", best)
+	}
+	return "unknown key"
+}
+
+// editDistance is the Levenshtein distance of a and b, for key suggestions.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return math.MaxInt
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// scalar returns a scalar value with ${VAR} expanded. set is false for a null value
+// ("key:" or "key: ~"), which leaves the key at its default.
+func (d *decoder) scalar(path string, n *yaml.Node) (s string, set bool, err error) {
+	r := resolve(n)
+	if isNull(r) {
+		return "", false, nil
+	}
+	if r.Kind != yaml.ScalarNode {
+		return "", false, d.errorf(path, line(n, 0), "expected a single value, found %s", describe(r))
+	}
+	v, err := expand(r.Value)
+	if err != nil {
+		return "", false, d.errorf(path, line(n, 0), "%v", err)
+	}
+	return v, true, nil
+}
+
+// str decodes a string key into dst; null leaves dst alone.
+func (d *decoder) str(dst *string) handler {
+	return func(path string, n *yaml.Node) error {
+		s, set, err := d.scalar(path, n)
+		if set {
+			*dst = s
+		}
+		return err
+	}
+}
+
+// typed decodes a non-string scalar: null or an empty value (e.g. an unset ${VAR}) leaves
+// the default; otherwise parse converts the text or says what is wrong with it.
+func typed[T any](d *decoder, dst *T, wasSet *bool, parse func(string) (T, error)) handler {
+	return func(path string, n *yaml.Node) error {
+		s, set, err := d.scalar(path, n)
+		if err != nil || !set || strings.TrimSpace(s) == "" {
+			return err
+		}
+		v, err := parse(strings.TrimSpace(s))
+		if err != nil {
+			return d.errorf(path, line(n, 0), "%v", err)
+		}
+		*dst = v
+		if wasSet != nil {
+			*wasSet = true
+		}
+		return nil
+	}
+}
