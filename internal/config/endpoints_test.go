@@ -84,3 +84,25 @@ func TestExampleListsEndpointNames(t *testing.T) {
 		}
 	}
 }
+
+// TestKindsFromRegistry: the kinds a source may name are auto and the fetch registry's,
+// every one of them, and the error for another lists exactly those.
+func TestKindsFromRegistry(t *testing.T) {
+	const head = "sources:\n  - name: acme\n    url: https://status.acme.test\n    kind: "
+	for _, kind := range append([]string{"auto"}, fetch.Kinds()...) {
+		t.Run(kind, func(t *testing.T) {
+			cfg, err := Parse([]byte(head+kind+"\n"), "watcher.yaml")
+			if err != nil {
+				t.Fatalf("got %v, want no error", err)
+			}
+			if got := cfg.Sources[0].Kind; got != kind {
+				t.Errorf("got kind %q, want %q", got, kind)
+			}
+		})
+	}
+	_, err := Parse([]byte(head+"atlassian\n"), "watcher.yaml")
+	want := "must be one of auto, " + strings.Join(fetch.Kinds(), ", ") + `, found "atlassian"`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}

@@ -97,7 +97,7 @@ func TestErrors(t *testing.T) {
 		{"endpoint not absolute", src + "    endpoints:\n      incidents: /api/v2/incidents.json\n",
 			`sources[0].endpoints.incidents (line 5): must be an absolute http or https URL, found "/api/v2/incidents.json"`},
 		{"kind", src + "    kind: atlassian\n",
-			`sources[0].kind (line 4): must be one of auto, statuspage, incidentio, instatus, statusio, betterstack, cachet, gcp, aws, azure, slack, feed, found "atlassian"`},
+			`sources[0].kind (line 4): must be one of auto, aws, azure, betterstack, cachet, feed, gcp, incidentio, instatus, slack, statusio, statuspage, found "atlassian"`},
 		{"min_impact", src + "    min_impact: high\n",
 			`sources[0].min_impact (line 4): must be one of none, minor, major, critical, found "high"`},
 		{"schedule field count", "\n\n" + src + "    schedule: '* * *'\n",

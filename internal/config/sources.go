@@ -15,9 +15,12 @@ import (
 
 var (
 	sourceName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
-	kinds      = []string{"auto", "statuspage", "incidentio", "instatus", "statusio", "betterstack", "cachet", "gcp", "aws", "azure", "slack", "feed"}
 	impacts    = []model.Impact{model.ImpactNone, model.ImpactMinor, model.ImpactMajor, model.ImpactCritical}
 )
+
+// kinds are the values of a source's kind: auto, then every platform the fetch registry
+// holds, so that a new platform is a valid kind without a word changed here.
+func kinds() []string { return append([]string{DefaultKind}, fetch.Kinds()...) }
 
 func (d *decoder) sources(cfg *Config, m *meta, path string, n *yaml.Node) error {
 	r := resolve(n)
@@ -82,7 +85,7 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		}),
 		"title":             d.str(&s.Title),
 		"url":               typed(d, &s.URL, nil, urlValue),
-		"kind":              typed(d, &s.Kind, nil, oneOf(kinds...)),
+		"kind":              typed(d, &s.Kind, nil, oneOf(kinds()...)),
 		"schedule":          typed(d, &s.Schedule, &sm.schedule, schedule),
 		"timeout":           typed(d, &s.Timeout, &sm.timeout, positiveDuration),
 		"paused":            typed(d, &s.Paused, nil, parseBool),
@@ -123,7 +126,7 @@ func (d *decoder) checkEndpointNames(path string, s *Source) {
 		}
 		ep := joinKey(path+".endpoints", name)
 		platform := "of kind " + s.Kind
-		if s.Kind == "auto" {
+		if s.Kind == DefaultKind {
 			platform = "of any platform"
 		}
 		msg := fmt.Sprintf("no endpoint %q %s", name, platform)
