@@ -25,13 +25,6 @@ var Version = "dev"
 // ProjectURL is the project's home, named in the default User-Agent.
 const ProjectURL = "https://github.com/statuswatch/statuswatch"
 
-// The values of on_first_poll: what a source's first poll announces.
-const (
-	OnFirstPollOpen = "open" // announce what is still open, archive the rest quietly
-	OnFirstPollNone = "none" // announce nothing
-	OnFirstPollAll  = "all"  // announce everything
-)
-
 // The defaults of the config's keys, as config.example.yaml documents them.
 const (
 	DefaultListen           = "127.0.0.1:8080"
@@ -60,7 +53,9 @@ type Config struct {
 	// BaseURL is the public URL of the UI, for links in Slack (no trailing slash); empty: no
 	// links.
 	BaseURL string
-	// OnFirstPoll is OnFirstPollOpen, OnFirstPollNone or OnFirstPollAll.
+	// OnFirstPoll is what a source's first poll announces: archive.FirstPollOpen (still
+	// open), archive.FirstPollNone or archive.FirstPollAll, the policies the archive
+	// applies.
 	OnFirstPoll string
 	Defaults    Defaults  // what sources inherit (already applied to Sources)
 	HTTP        HTTP      // the outbound client

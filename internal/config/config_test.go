@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -564,5 +565,24 @@ func TestParseWithoutPath(t *testing.T) {
 	_, err := Parse([]byte("listen: [a\n"), "")
 	if want := "config (line 1): did not find expected ',' or ']'"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+// TestFirstPollModes: on_first_poll takes the archive's first-poll policies, by their
+// names there, and nothing else.
+func TestFirstPollModes(t *testing.T) {
+	for _, mode := range []string{archive.FirstPollOpen, archive.FirstPollNone, archive.FirstPollAll} {
+		cfg := mustParse(t, "on_first_poll: "+mode+"\n")
+		if got := cfg.OnFirstPoll; got != mode {
+			t.Errorf("got %q, want %q", got, mode)
+		}
+	}
+	if got, want := mustParse(t, "").OnFirstPoll, archive.FirstPollOpen; got != want {
+		t.Errorf("default: got %q, want %q", got, want)
+	}
+	_, err := Parse([]byte("on_first_poll: some\n"), "")
+	want := fmt.Sprintf("must be one of %s, %s, %s", archive.FirstPollOpen, archive.FirstPollNone, archive.FirstPollAll)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %s", err, want)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
 )
 
 // meta is what the walk remembers of the config beyond the values themselves.
@@ -33,7 +35,7 @@ func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
 		},
 		"listen":        d.str(&cfg.Listen),
 		"base_url":      d.str(&cfg.BaseURL),
-		"on_first_poll": typed(d, &cfg.OnFirstPoll, nil, oneOf(OnFirstPollOpen, OnFirstPollNone, OnFirstPollAll)),
+		"on_first_poll": typed(d, &cfg.OnFirstPoll, nil, oneOf(archive.FirstPollOpen, archive.FirstPollNone, archive.FirstPollAll)),
 		"defaults": func(path string, v *yaml.Node) error {
 			df := &cfg.Defaults
 			return d.mapping(path, v, map[string]handler{

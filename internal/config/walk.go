@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
 )
 
 // decoder walks the YAML node tree itself rather than unmarshalling into tagged structs:
@@ -63,7 +65,7 @@ type pair struct {
 func (d *decoder) parse(data []byte) (*Config, error) {
 	cfg := &Config{
 		Listen:      DefaultListen,
-		OnFirstPoll: OnFirstPollOpen,
+		OnFirstPoll: archive.FirstPollOpen,
 		Defaults: Defaults{
 			Schedule:         DefaultSchedule,
 			Timeout:          DefaultTimeout,
