@@ -15,7 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/notify"
 )
 
 // Version is the watcher version put in the default User-Agent. cmd/watcher sets it before
@@ -25,18 +27,19 @@ var Version = "dev"
 // ProjectURL is the project's home, named in the default User-Agent.
 const ProjectURL = "https://github.com/statuswatch/statuswatch"
 
-// The defaults of the config's keys, as config.example.yaml documents them.
+// The defaults of the config's keys, as config.example.yaml documents them. Those of the
+// outbound client and of the Slack queue are the defaults of the packages that apply them.
 const (
 	DefaultListen           = "127.0.0.1:8080"
 	DefaultSchedule         = "@every 2m"
-	DefaultTimeout          = 20 * time.Second
+	DefaultTimeout          = fetch.DefaultTimeout
 	DefaultFailureThreshold = 3
-	DefaultMaxBody          = 32 << 20
-	DefaultConcurrency      = 32
-	DefaultPerHost          = 4
+	DefaultMaxBody          = fetch.DefaultMaxBody
+	DefaultConcurrency      = fetch.DefaultConcurrency
+	DefaultPerHost          = fetch.DefaultPerHost
 	DefaultRawSnapshots     = 90 * 24 * time.Hour
 	MaxRawSnapshots         = 36500 * 24 * time.Hour // 100 years; 0 (forever) is how to keep more
-	DefaultMaxQueueAge      = 24 * time.Hour
+	DefaultMaxQueueAge      = notify.DefaultMaxQueueAge
 	DefaultKind             = "auto"
 	DefaultDatabaseName     = "watcher.db"
 )
