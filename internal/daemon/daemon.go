@@ -453,7 +453,7 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		st.status.ConsecutiveFailures++
 		wait := fetch.Backoff(st.interval, st.status.ConsecutiveFailures, nil)
 		if ra, ok := fetch.RetryAfter(err); ok {
-			wait = min(ra, 6*time.Hour)
+			wait = ra // the client caps it (6 h)
 		}
 		st.nextAllowed = now.Add(wait)
 	default:

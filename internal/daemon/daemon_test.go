@@ -95,6 +95,31 @@ func TestRetryAfterSetsTheWait(t *testing.T) {
 	}
 }
 
+// TestRetryAfterIsCapped: a day's Retry-After waits 6 h, the cap the fetch client puts on
+// every Retry-After, and no more.
+func TestRetryAfterIsCapped(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http429(&calls, "86400"))
+	defer srv.Close()
+	clk := &clock{t: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)}
+	d, _ := newTestDaemon(t, srv.URL, clk)
+	job := d.job("acme")
+	for _, step := range []struct {
+		after time.Duration
+		want  int32
+	}{
+		{0, 1},
+		{6*time.Hour - time.Minute, 1},
+		{2 * time.Minute, 2},
+	} {
+		clk.Add(step.after)
+		job()
+		if got := calls.Load(); got != step.want {
+			t.Errorf("after another %s: got %d requests, want %d", step.after, got, step.want)
+		}
+	}
+}
+
 func TestPausedSourceIsNotPolled(t *testing.T) {
 	page := &fakepage.Statuspage{}
 	srv := httptest.NewServer(page)
