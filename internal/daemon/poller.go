@@ -201,7 +201,7 @@ func (p *Poller) keepState(source string, ps archive.PollState) {
 
 // seenSummary reports whether a source's summary endpoint was ever read.
 func seenSummary(state model.FetchState) bool {
-	_, ok := state["summary"]
+	_, ok := state[fetch.EndpointSummary]
 	return ok
 }
 
