@@ -115,10 +115,11 @@ func (d *decoder) parse(data []byte) (*Config, error) {
 	return cfg, nil
 }
 
-// resolve follows aliases to the node they name.
+// resolve follows an alias to the node it names. One step is all: the parser refuses an
+// anchor on an alias, so an alias never names another (TestYAMLNodeLeavesChecksToTheWalk).
 func resolve(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
-		n = n.Alias
+	if n != nil && n.Kind == yaml.AliasNode {
+		return n.Alias
 	}
 	return n
 }

@@ -13,7 +13,8 @@ import (
 // duplicate keys, self-including merges or alias bombs, and applies no merge key. The
 // library does these only when it decodes into Go values (where the key path is lost), so
 // the walk's own checks (pairs, spend) are what catch them; the second half of each case
-// shows that they do. Should a future yaml version start refusing these in the node
+// shows that they do. The one thing the parser does refuse, an anchor on an alias, the
+// walk leaves to it. Should a future yaml version start refusing these in the node
 // tree, this test fails and the walk's copies can go.
 func TestYAMLNodeLeavesChecksToTheWalk(t *testing.T) {
 	// As in TestAliasBomb: 9^9 mappings once expanded.
@@ -63,6 +64,14 @@ func TestYAMLNodeLeavesChecksToTheWalk(t *testing.T) {
 				return ""
 			},
 			`defaults (line 1): aliases and merges expand to more than 524288 values`},
+	}
+	// An alias never names an alias: the parser refuses an anchor on one, which is why
+	// resolve follows one step only.
+	for _, yml := range []string{"a: &x 1\nb: &y *x\nc: *y\n", "b: &y *y\n"} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(yml), &doc); err == nil {
+			t.Errorf("yaml into a node, %q: got no error, want an anchored alias refused", yml)
+		}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
