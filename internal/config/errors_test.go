@@ -74,6 +74,8 @@ func TestErrors(t *testing.T) {
 			`config.yaml (line 3): found a tab character that violates indentation`},
 		{"two documents", "listen: a:1\n---\nlisten: b:2\n",
 			`config.yaml (line 2): more than one YAML document; watcher reads one`},
+		{"syntax error in a second document", "listen: a:1\n---\nlisten: [b\n",
+			`config.yaml (line 3): did not find expected ',' or ']'`},
 
 		// Sources.
 		{"name missing", "sources:\n  - url: https://a.test\n",

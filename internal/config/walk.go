@@ -80,26 +80,9 @@ func (d *decoder) parse(data []byte) (*Config, error) {
 		Retention: Retention{RawSnapshots: DefaultRawSnapshots},
 		Slack:     Slack{MaxQueueAge: DefaultMaxQueueAge},
 	}
-	var root *yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	switch err := dec.Decode(&doc); {
-	case errors.Is(err, io.EOF):
-		// An empty file: every default, no sources.
-	case err != nil:
-		return nil, Errors{d.syntaxError(data, err)}
-	default:
-		if len(doc.Content) > 0 {
-			root = doc.Content[0]
-		}
-		var next yaml.Node
-		switch err := dec.Decode(&next); {
-		case errors.Is(err, io.EOF):
-		case err != nil:
-			return nil, Errors{d.syntaxError(data, err)}
-		default:
-			return nil, Errors{d.errorf(d.file, next.Line, "more than one YAML document; watcher reads one").(*Error)}
-		}
+	root, perr := d.document(data)
+	if perr != nil {
+		return nil, Errors{perr}
 	}
 	m := &meta{}
 	if root != nil {
@@ -113,6 +96,29 @@ func (d *decoder) parse(data []byte) (*Config, error) {
 	}
 	cfg.Warnings = sorted(d.warnings)
 	return cfg, nil
+}
+
+// document returns the root node of the one YAML document data holds (nil for an empty
+// file: every default, no sources), or the error that stops the parse: a syntax error or
+// a second document.
+func (d *decoder) document(data []byte) (*yaml.Node, *Error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root *yaml.Node
+	for i := 0; ; i++ {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		switch {
+		case errors.Is(err, io.EOF):
+			return root, nil
+		case err != nil:
+			return nil, d.syntaxError(data, err)
+		case i > 0:
+			return nil, d.errorf(d.file, doc.Line, "more than one YAML document; watcher reads one").(*Error)
+		}
+		if len(doc.Content) > 0 {
+			root = doc.Content[0]
+		}
+	}
 }
 
 // resolve follows an alias to the node it names. One step is all: the parser refuses an
