@@ -130,13 +130,7 @@ func (d *decoder) checkEndpointNames(path string, s *Source) {
 			platform = "of any platform"
 		}
 		msg := fmt.Sprintf("no endpoint %q %s", name, platform)
-		best, bestDist := "", 3
-		for _, k := range known {
-			if dist := editDistance(strings.ToLower(name), k); dist < bestDist {
-				best, bestDist = k, dist
-			}
-		}
-		if best != "" {
+		if best := nearest(name, known); best != "" {
 			msg += fmt.Sprintf(" (did you mean %s?)", best)
 		}
 		d.fail(d.errorf(ep, d.lines[ep], "%s; known: %s", msg, strings.Join(known, ", ")))

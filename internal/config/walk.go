@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -276,16 +278,22 @@ func (d *decoder) mapping(path string, n *yaml.Node, h map[string]handler) error
 
 // unknownKey says a key is unknown, with the nearest known key when one is close.
 func unknownKey(key string, h map[string]handler) string {
-	best, bestDist := "", 3
-	for k := range h {
-		if dist := editDistance(strings.ToLower(key), k); dist < bestDist || dist == bestDist && k < best {
-			best, bestDist = k, dist
-		}
-	}
-	if best != "" && bestDist <= 2 {
+	if best := nearest(key, slices.Sorted(maps.Keys(h))); best != "" {
 		return fmt.Sprintf("unknown key (did you mean %q?)", best)
 	}
 	return "unknown key"
+}
+
+// nearest is the known word within two edits of word (ignoring its case), the closest and
+// then the first in known's order; "" when none is that close.
+func nearest(word string, known []string) string {
+	best, bestDist := "", 3
+	for _, k := range known {
+		if dist := editDistance(strings.ToLower(word), k); dist < bestDist {
+			best, bestDist = k, dist
+		}
+	}
+	return best
 }
 
 // editDistance is the Levenshtein distance of a and b, for key suggestions.
