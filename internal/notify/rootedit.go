@@ -1,0 +1,147 @@
+package notify
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+)
+
+// Root edits: after a reply in an incident's thread, the thread's root message is updated
+// to show the incident's latest state. The edit is best effort and kept in memory (and in
+// the archive, for the next run) until it lands, is refused, or its channel is gone.
+
+// loadEdits takes in, once, the root updates a previous run of the notifier owed
+// (Outbox.RootEdits), unless this run already has a newer one for the incident.
+func (d *Deliverer) loadEdits(res *cycleResult) {
+	st := d.state()
+	d.mu.Lock()
+	loaded := st.editsLoaded
+	d.mu.Unlock()
+	if _, ok := d.Notifier.(Threader); loaded || !ok {
+		return
+	}
+	msgs, err := d.Outbox.RootEdits()
+	if err != nil {
+		res.errs = append(res.errs, fmt.Errorf("read owed root updates: %w", err))
+		return // tried again next cycle
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		dest := d.Notifier.Destination(m.Source)
+		n, err := d.notification(m, dest)
+		if err != nil {
+			res.errs = append(res.errs, fmt.Errorf("message %d: owed root update: %w", m.ID, err))
+			continue
+		}
+		if n == nil || n.Thread == nil || n.Version == nil {
+			continue
+		}
+		key := incidentKey(m)
+		d.mu.Lock()
+		if cur, ok := st.edits[key]; !ok || cur.Message.ID < m.ID {
+			st.edits[key] = n
+		}
+		d.mu.Unlock()
+	}
+	d.mu.Lock()
+	st.editsLoaded = true
+	d.mu.Unlock()
+}
+
+// editRoot updates an incident's root after a reply. It is best effort by design: the
+// reply, the durable part, is already delivered, and the next reply edits the root
+// again. A transient failure or a pause keeps the edit for a later pass; a rejected edit
+// is tried once as plain text; a gone channel drops it.
+func (d *Deliverer) editRoot(ctx context.Context, t Threader, dest Destination, n *Notification, res *cycleResult) {
+	st := d.state()
+	ds := d.dest(dest.Key)
+	key := incidentKey(&n.Message)
+	done := func(res *cycleResult) {
+		m := &n.Message
+		if err := d.Outbox.ClearRootEdit(m.Source, m.IncidentID, m.ID); err != nil {
+			res.errs = append(res.errs, fmt.Errorf("message %d: forget root update: %w", m.ID, err))
+		}
+	}
+	for {
+		err := t.UpdateRoot(ctx, n)
+		if ctx.Err() != nil {
+			return // shutting down: still owed, in the archive, for the next run
+		}
+		if err == nil {
+			// Whatever older update was still owed, the root now shows n.
+			d.mu.Lock()
+			delete(st.edits, key)
+			d.mu.Unlock()
+			done(res)
+			return
+		}
+		class, retryAfter := ClassOf(err)
+		log := d.log().With("destination", dest.Key, "incident", key, "class", class.String(), "error", err.Error())
+		d.mu.Lock()
+		switch class {
+		case Rejected:
+			if !n.PlainText {
+				n.PlainText = true
+				d.mu.Unlock()
+				continue
+			}
+			delete(st.edits, key)
+			log.Warn("root update rejected: left as it was")
+			d.mu.Unlock()
+			done(res)
+			return
+		case ChannelGone:
+			delete(st.edits, key)
+			log.Warn("root update failed: channel gone")
+			d.mu.Unlock()
+			done(res)
+			return
+		case Auth:
+			st.paused[dest.Account] = err.Error()
+			st.edits[key] = n
+			log.Error("delivery paused: the credential was refused; fix the config and reload")
+		case RateLimited:
+			st.edits[key] = n
+			ds.next = d.clock().Now().Add(cmp.Or(retryAfter, DefaultRateLimitWait))
+			res.due(ds.next)
+		default:
+			// Slack is failing: the destination backs off, its messages and this edit
+			// alike.
+			st.edits[key] = n
+			d.backOff(ds)
+			res.due(ds.next)
+			log.Warn("root update failed: will retry")
+		}
+		d.mu.Unlock()
+		return
+	}
+}
+
+// retryEdits redoes root updates that failed before, for destinations that are due.
+func (d *Deliverer) retryEdits(ctx context.Context, now time.Time, res *cycleResult) {
+	t, ok := d.Notifier.(Threader)
+	if !ok {
+		return
+	}
+	st := d.state()
+	d.mu.Lock()
+	keys := slices.Sorted(maps.Keys(st.edits))
+	d.mu.Unlock()
+	for _, k := range keys {
+		d.mu.Lock()
+		n := st.edits[k]
+		d.mu.Unlock()
+		dest := d.Notifier.Destination(n.Message.Source)
+		if d.isPaused(dest.Account) {
+			continue
+		}
+		if ds := d.dest(dest.Key); now.Before(ds.next) {
+			res.due(ds.next)
+			continue
+		}
+		d.editRoot(ctx, t, dest, n, res)
+	}
+}
