@@ -89,8 +89,20 @@ type sourceState struct {
 	interval    time.Duration
 	running     *pollCall
 	nextAllowed time.Time // backoff: polls before this are skipped
-	status      web.SourceStatus
+	poll        pollStatus
 	pageTitle   string // the page's own name as last read; the title unless the config sets one
+}
+
+// pollStatus is the state of a source's polls. It lives in memory, since a poll that
+// changes nothing writes nothing; savePollTimes keeps its times across a restart.
+type pollStatus struct {
+	lastPollAt    time.Time // zero: never polled, as far as the archive knows
+	lastSuccessAt time.Time // zero: never read successfully, as far as the archive knows
+	lastError     string    // of the latest failed poll while failures > 0
+	failures      int       // consecutive failed polls
+	// successBeforeRestart marks a lastSuccessAt saved before the daemon started: no poll
+	// of this process has succeeded yet.
+	successBeforeRestart bool
 }
 
 // pollCall is a poll in flight, which PollNow waits for instead of starting another.
@@ -229,8 +241,8 @@ func (d *Daemon) restore(name string, st *sourceState) {
 	if !ok {
 		return
 	}
-	st.status.LastPollAt, st.status.LastSuccessAt = t.Polled, t.Succeeded
-	st.status.LastSuccessBeforeRestart = !t.Succeeded.IsZero()
+	st.poll.lastPollAt, st.poll.lastSuccessAt = t.Polled, t.Succeeded
+	st.poll.successBeforeRestart = !t.Succeeded.IsZero()
 	if !t.Succeeded.IsZero() {
 		d.metrics.lastSuccess.WithLabelValues(name).Set(float64(t.Succeeded.Unix()))
 	}
@@ -246,8 +258,8 @@ func (d *Daemon) savePollTimes() {
 	times := make(map[string]archive.PollTimes, len(d.sources))
 	for name, st := range d.sources {
 		st.mu.Lock()
-		if !st.status.LastPollAt.IsZero() {
-			times[name] = archive.PollTimes{Polled: st.status.LastPollAt, Succeeded: st.status.LastSuccessAt}
+		if !st.poll.lastPollAt.IsZero() {
+			times[name] = archive.PollTimes{Polled: st.poll.lastPollAt, Succeeded: st.poll.lastSuccessAt}
 		}
 		st.mu.Unlock()
 	}
@@ -367,8 +379,6 @@ func (d *Daemon) apply(cfg *config.Config) error {
 		st.mu.Lock()
 		rescheduled := st.entry == 0 || st.schedule != p.src.Schedule
 		st.src, st.interval, st.schedule = p.src, p.interval, p.src.Schedule
-		st.status.Name, st.status.Title, st.status.URL = p.src.Name, titleOf(p.src, st.pageTitle), p.src.URL
-		st.status.Kind, st.status.Paused = p.src.Kind, p.src.Paused
 		st.mu.Unlock()
 		if rescheduled {
 			if st.entry != 0 {
@@ -444,28 +454,27 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 	now := d.now().UTC()
 	d.polled.Store(true)
 	st.mu.Lock()
-	st.status.LastPollAt = now
+	st.poll.lastPollAt = now
 	switch {
 	case errors.Is(err, archive.ErrStorage):
 		// The archive failed, not the vendor: no backoff, no last_error for the source.
 	case err != nil:
-		st.status.LastError = err.Error()
-		st.status.ConsecutiveFailures++
-		wait := fetch.Backoff(st.interval, st.status.ConsecutiveFailures, nil)
+		st.poll.lastError = err.Error()
+		st.poll.failures++
+		wait := fetch.Backoff(st.interval, st.poll.failures, nil)
 		if ra, ok := fetch.RetryAfter(err); ok {
 			wait = ra // the client caps it (6 h)
 		}
 		st.nextAllowed = now.Add(wait)
 	default:
-		st.status.LastSuccessAt, st.status.LastError, st.status.ConsecutiveFailures = now, "", 0
-		st.status.LastSuccessBeforeRestart = false
+		st.poll.lastSuccessAt, st.poll.lastError, st.poll.failures = now, "", 0
+		st.poll.successBeforeRestart = false
 		st.nextAllowed = time.Time{}
 		if out.PageTitle != "" {
 			st.pageTitle = out.PageTitle
-			st.status.Title = titleOf(src, st.pageTitle)
 		}
 	}
-	failures := st.status.ConsecutiveFailures
+	failures := st.poll.failures
 	st.mu.Unlock()
 
 	m := d.metrics
@@ -503,10 +512,22 @@ func (d *Daemon) Sources() []web.SourceStatus {
 	for i := range d.cfg.Sources {
 		st := d.sources[d.cfg.Sources[i].Name]
 		st.mu.Lock()
-		out = append(out, st.status)
+		out = append(out, st.webStatus())
 		st.mu.Unlock()
 	}
 	return out
+}
+
+// webStatus is the source as the web server shows it: its config and poll state. The
+// caller holds st.mu.
+func (st *sourceState) webStatus() web.SourceStatus {
+	src := st.src
+	return web.SourceStatus{
+		Name: src.Name, Title: titleOf(src, st.pageTitle), URL: src.URL, Kind: src.Kind, Paused: src.Paused,
+		LastPollAt: st.poll.lastPollAt, LastSuccessAt: st.poll.lastSuccessAt,
+		LastError: st.poll.lastError, ConsecutiveFailures: st.poll.failures,
+		LastSuccessBeforeRestart: st.poll.successBeforeRestart,
+	}
 }
 
 // PollNow polls a source now, or waits for its poll in flight, and returns once the result
