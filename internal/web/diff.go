@@ -3,27 +3,10 @@ package web
 import (
 	"net/http"
 
+	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
-
-// diffJSON is the answer of GET /api/v1/incidents/{source}/{id}/diff.
-type diffJSON struct {
-	From    int          `json:"from"`
-	To      int          `json:"to"`
-	Summary string       `json:"summary"`
-	Changes []changeJSON `json:"changes"`
-}
-
-// changeJSON is one field's change (docs/design.md §5). Before is null for "not present", After for
-// "removed"; ops is the word diff of a text field, and [] for the others, so clients need
-// not test for its absence.
-type changeJSON struct {
-	Field  string     `json:"field"`
-	Before *string    `json:"before"`
-	After  *string    `json:"after"`
-	Ops    []model.Op `json:"ops"`
-}
 
 // diff answers GET /api/v1/incidents/{source}/{id}/diff?from=N&to=M: the change set from
 // version N to version M, computed now by diff.Changes. to defaults to the latest
@@ -73,9 +56,9 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 	}
 
 	changes := diff.Changes(before, &after.Incident)
-	out := diffJSON{From: from, To: after.N, Summary: diff.Summary(changes), Changes: make([]changeJSON, len(changes))}
+	out := api.Diff{From: from, To: after.N, Summary: diff.Summary(changes), Changes: make([]api.Change, len(changes))}
 	for i, c := range changes {
-		out.Changes[i] = changeJSON{Field: c.Field, Before: c.Before, After: c.After, Ops: c.Ops}
+		out.Changes[i] = api.Change{Field: c.Field, Before: c.Before, After: c.After, Ops: c.Ops}
 		if out.Changes[i].Ops == nil {
 			out.Changes[i].Ops = []model.Op{}
 		}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -195,7 +196,7 @@ func (e *env) getJSON(path string, want int, v any) response {
 // errorOf returns the "error" of a JSON error answer.
 func errorOf(tb testing.TB, r response) string {
 	tb.Helper()
-	var e errorJSON
+	var e api.Error
 	if err := json.Unmarshal(r.body, &e); err != nil || e.Error == "" {
 		tb.Fatalf("not an error answer: %s (%v)", r.body, err)
 	}

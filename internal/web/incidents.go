@@ -8,26 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
-
-// incidentItemJSON is one incident in GET /api/v1/incidents: its latest version, briefly.
-type incidentItemJSON struct {
-	Source        string       `json:"source"`
-	ID            string       `json:"id"` // URL id
-	Title         string       `json:"title"`
-	Status        model.Status `json:"status"`
-	Impact        model.Impact `json:"impact"`
-	Kind          model.Kind   `json:"kind"`
-	StartedAt     jsonTime     `json:"started_at"`
-	ResolvedAt    jsonTime     `json:"resolved_at"`
-	Versions      int          `json:"versions"`
-	URL           string       `json:"url"`
-	UIURL         string       `json:"ui_url"`
-	Removed       bool         `json:"removed"` // vanished from the vendor's page
-	LastChangedAt jsonTime     `json:"last_changed_at"`
-}
 
 // incidentsCursor tags the cursors of the incident list; they carry the sort key of the
 // last item of a page: time, source and id.
@@ -134,15 +118,15 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		last := items[len(items)-1].key
 		setNext(w, r, encodeCursor(incidentsCursor, last.at.Format(timeLayout), last.source, last.id))
 	}
-	out := make([]incidentItemJSON, len(items))
+	out := make([]api.IncidentItem, len(items))
 	for i, it := range items {
 		in := it.info
-		out[i] = incidentItemJSON{
+		out[i] = api.IncidentItem{
 			Source: in.Source, ID: in.ID, Title: in.Latest.Title,
 			Status: in.Latest.Status, Impact: in.Latest.Impact, Kind: in.Latest.Kind,
-			StartedAt: jsonTime(in.Latest.StartedAt), ResolvedAt: jsonTime(in.Latest.ResolvedAt),
+			StartedAt: api.Time(in.Latest.StartedAt), ResolvedAt: api.Time(in.Latest.ResolvedAt),
 			Versions: in.Versions, URL: in.Latest.URL, UIURL: s.uiURL(in.Source, in.ID),
-			Removed: in.Removed, LastChangedAt: jsonTime(in.LastChanged),
+			Removed: in.Removed, LastChangedAt: api.Time(in.LastChanged),
 		}
 	}
 	writeJSON(w, http.StatusOK, out)

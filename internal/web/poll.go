@@ -5,16 +5,13 @@ import (
 	"errors"
 	"net/http"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/api"
 )
 
 // pollTimeout bounds how long POST /sources/{name}/poll waits for its poll, queueing
 // behind the concurrency limits included; a source's own timeout is usually far shorter.
 const pollTimeout = 2 * time.Minute
-
-// pollJSON is the answer of a successful poll.
-type pollJSON struct {
-	Changes int `json:"changes"` // incidents that got a new version
-}
 
 // pollSource answers POST /api/v1/sources/{name}/poll: it polls now (or waits for the
 // poll in flight) and answers once the result is archived: 200 {changes}, 404 for a
@@ -38,6 +35,6 @@ func (s *Server) pollSource(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		writeError(w, http.StatusBadGateway, err.Error())
 	default:
-		writeJSON(w, http.StatusOK, pollJSON{Changes: n})
+		writeJSON(w, http.StatusOK, api.Poll{Changes: n})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 )
 
@@ -33,14 +34,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(data, '\n'))
 }
 
-// errorJSON is the body of every error answer.
-type errorJSON struct {
-	Error string `json:"error"`
-}
-
 // writeError answers status with {"error": msg}.
 func writeError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, errorJSON{Error: msg})
+	writeJSON(w, status, api.Error{Error: msg})
 }
 
 // badRequest answers 400 for a parameter the client got wrong.
@@ -61,20 +57,7 @@ func (s *Server) archiveError(w http.ResponseWriter, r *http.Request, err error,
 }
 
 // timeLayout is how times are written, in answers and messages alike.
-const timeLayout = time.RFC3339Nano
-
-// jsonTime is a time as the API shows it: RFC 3339 in UTC, with a fraction of a second
-// only when there is one, and null for the zero time ("not given").
-type jsonTime time.Time
-
-// MarshalJSON implements json.Marshaler.
-func (t jsonTime) MarshalJSON() ([]byte, error) {
-	tt := time.Time(t)
-	if tt.IsZero() {
-		return []byte("null"), nil
-	}
-	return strconv.AppendQuote(nil, tt.UTC().Format(timeLayout)), nil
-}
+const timeLayout = api.TimeLayout
 
 // parseTime reads a time parameter in RFC 3339. An unescaped "+" in a URL's query decodes
 // to a space, so "12:00:00 02:00" is read as "12:00:00+02:00" rather than refused.

@@ -4,24 +4,9 @@ import (
 	"encoding/base64"
 	"net/http"
 	"unicode/utf8"
+
+	"github.com/statuswatch/statuswatch/internal/api"
 )
-
-// snapshotJSON is the answer of GET /api/v1/sources/{source}/snapshots.
-type snapshotJSON struct {
-	Source    string     `json:"source"`
-	FetchedAt jsonTime   `json:"fetched_at"`
-	Bodies    []bodyJSON `json:"bodies"`
-}
-
-// bodyJSON is one raw body as fetched. Data is the body itself when it is valid UTF-8
-// (Encoding "utf-8"), standard base64 otherwise (Encoding "base64"), and null with no
-// Encoding when its bytes were never archived.
-type bodyJSON struct {
-	Endpoint string  `json:"endpoint"`
-	Hash     string  `json:"hash"` // hex SHA-256 of the body
-	Encoding string  `json:"encoding,omitempty"`
-	Data     *string `json:"data"`
-}
 
 // snapshot answers GET /api/v1/sources/{source}/snapshots?at=T: the raw payload of the
 // source in force at T (default now), the last archived at or before T, with its fetch
@@ -43,9 +28,9 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request) {
 		s.archiveError(w, r, err, "no snapshot of "+source+" archived at or before "+at.Format(timeLayout))
 		return
 	}
-	out := snapshotJSON{Source: source, FetchedAt: jsonTime(fetchedAt), Bodies: make([]bodyJSON, len(bodies))}
+	out := api.Snapshot{Source: source, FetchedAt: api.Time(fetchedAt), Bodies: make([]api.Body, len(bodies))}
 	for i, b := range bodies {
-		out.Bodies[i] = bodyJSON{Endpoint: b.Endpoint, Hash: b.Hash}
+		out.Bodies[i] = api.Body{Endpoint: b.Endpoint, Hash: b.Hash}
 		if b.Data == nil {
 			continue
 		}

@@ -4,26 +4,9 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 )
-
-// sourceJSON is one source in GET /api/v1/sources.
-type sourceJSON struct {
-	Name                string   `json:"name"`
-	Title               string   `json:"title"`
-	URL                 string   `json:"url"`
-	Kind                string   `json:"kind"`
-	Paused              bool     `json:"paused"`
-	LastPollAt          jsonTime `json:"last_poll_at"`
-	LastSuccessAt       jsonTime `json:"last_success_at"`
-	LastError           string   `json:"last_error"`
-	ConsecutiveFailures int      `json:"consecutive_failures"`
-	// Retired marks a source that is archived but no longer configured (renamed or
-	// deleted): its archive stays browsable (docs/design.md §3).
-	Retired bool `json:"retired"`
-	// Incidents counts the source's archived incidents, removed ones included.
-	Incidents int `json:"incidents"`
-}
 
 // listSources answers GET /api/v1/sources: the configured sources in config order with
 // the daemon's poll state, then the retired ones by name.
@@ -37,13 +20,13 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 	for _, a := range archived {
 		counts[a.Name] = a.Incidents
 	}
-	out := []sourceJSON{}
+	out := []api.Source{}
 	configured := map[string]bool{}
 	for _, st := range s.daemon.Sources() {
 		configured[st.Name] = true
-		out = append(out, sourceJSON{
+		out = append(out, api.Source{
 			Name: st.Name, Title: st.Title, URL: redactURL(st.URL), Kind: st.Kind, Paused: st.Paused,
-			LastPollAt: jsonTime(st.LastPollAt), LastSuccessAt: jsonTime(st.LastSuccessAt),
+			LastPollAt: api.Time(st.LastPollAt), LastSuccessAt: api.Time(st.LastSuccessAt),
 			LastError: st.LastError, ConsecutiveFailures: st.ConsecutiveFailures,
 			Incidents: counts[st.Name],
 		})
@@ -58,8 +41,8 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 
 // retiredSource describes an archived source the config no longer names. Its failure
 // state is left out: nothing polls it any more, so it would only be stale.
-func retiredSource(a archive.SourceInfo, title string) sourceJSON {
-	return sourceJSON{Name: a.Name, Title: title, Retired: true, Incidents: a.Incidents}
+func retiredSource(a archive.SourceInfo, title string) api.Source {
+	return api.Source{Name: a.Name, Title: title, Retired: true, Incidents: a.Incidents}
 }
 
 // redactURL masks a password in a URL's user info: a page URL is not a secret in the

@@ -3,14 +3,9 @@ package web
 import (
 	"net/http"
 	"strconv"
-)
 
-// versionItemJSON is one version in GET /api/v1/incidents/{source}/{id}/versions.
-type versionItemJSON struct {
-	Version    int      `json:"version"`
-	ObservedAt jsonTime `json:"observed_at"`
-	Summary    string   `json:"summary"` // of the change from the version before
-}
+	"github.com/statuswatch/statuswatch/internal/api"
+)
 
 // versionsCursor tags the cursors of version lists; they carry the number of the last
 // version of a page.
@@ -40,7 +35,7 @@ func (s *Server) listVersions(w http.ResponseWriter, r *http.Request) {
 		s.archiveError(w, r, err, "unknown incident")
 		return
 	}
-	out := []versionItemJSON{}
+	out := []api.Version{}
 	for i := len(vs) - 1; i >= 0; i-- { // the archive gives them oldest first
 		v := &vs[i]
 		if before > 0 && v.N >= before {
@@ -50,7 +45,7 @@ func (s *Server) listVersions(w http.ResponseWriter, r *http.Request) {
 			setNext(w, r, encodeCursor(versionsCursor, strconv.Itoa(out[len(out)-1].Version)))
 			break
 		}
-		out = append(out, versionItemJSON{Version: v.N, ObservedAt: jsonTime(v.ObservedAt), Summary: v.Summary})
+		out = append(out, api.Version{Version: v.N, ObservedAt: api.Time(v.ObservedAt), Summary: v.Summary})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -1,0 +1,173 @@
+// Package api holds the JSON shapes of the daemon's HTTP API (/api/v1): the web package
+// encodes them and the CLI decodes them, so the two cannot drift apart. It has types
+// only, and imports nothing of the product but model.
+package api
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// TimeLayout is how the API writes times.
+const TimeLayout = time.RFC3339Nano
+
+// Time is a time as the API shows it: RFC 3339 in UTC, with a fraction of a second only
+// when there is one, and null for the zero time ("not given").
+type Time time.Time
+
+// MarshalJSON implements json.Marshaler.
+func (t Time) MarshalJSON() ([]byte, error) {
+	tt := time.Time(t)
+	if tt.IsZero() {
+		return []byte("null"), nil
+	}
+	return strconv.AppendQuote(nil, tt.UTC().Format(TimeLayout)), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler: null is the zero time.
+func (t *Time) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*t = Time{}
+		return nil
+	}
+	var tt time.Time
+	if err := tt.UnmarshalJSON(data); err != nil {
+		return err
+	}
+	*t = Time(tt)
+	return nil
+}
+
+// Error is the body of every error answer.
+type Error struct {
+	Error string `json:"error"`
+}
+
+// Source is one source in GET /api/v1/sources.
+type Source struct {
+	Name                string `json:"name"`
+	Title               string `json:"title"`
+	URL                 string `json:"url"`
+	Kind                string `json:"kind"`
+	Paused              bool   `json:"paused"`
+	LastPollAt          Time   `json:"last_poll_at"`
+	LastSuccessAt       Time   `json:"last_success_at"`
+	LastError           string `json:"last_error"`
+	ConsecutiveFailures int    `json:"consecutive_failures"`
+	// Retired marks a source that is archived but no longer configured (renamed or
+	// deleted): its archive stays browsable (docs/design.md §3).
+	Retired bool `json:"retired"`
+	// Incidents counts the source's archived incidents, removed ones included.
+	Incidents int `json:"incidents"`
+}
+
+// Poll is the answer of a successful POST /api/v1/sources/{name}/poll.
+type Poll struct {
+	Changes int `json:"changes"` // incidents that got a new version
+}
+
+// Snapshot is the answer of GET /api/v1/sources/{source}/snapshots.
+type Snapshot struct {
+	Source    string `json:"source"`
+	FetchedAt Time   `json:"fetched_at"`
+	Bodies    []Body `json:"bodies"`
+}
+
+// Body is one raw body as fetched. Data is the body itself when it is valid UTF-8
+// (Encoding "utf-8"), standard base64 otherwise (Encoding "base64"), and null with no
+// Encoding when its bytes were never archived.
+type Body struct {
+	Endpoint string  `json:"endpoint"`
+	Hash     string  `json:"hash"` // hex SHA-256 of the body
+	Encoding string  `json:"encoding,omitempty"`
+	Data     *string `json:"data"`
+}
+
+// IncidentItem is one incident in GET /api/v1/incidents: its latest version, briefly.
+type IncidentItem struct {
+	Source        string       `json:"source"`
+	ID            string       `json:"id"` // URL id
+	Title         string       `json:"title"`
+	Status        model.Status `json:"status"`
+	Impact        model.Impact `json:"impact"`
+	Kind          model.Kind   `json:"kind"`
+	StartedAt     Time         `json:"started_at"`
+	ResolvedAt    Time         `json:"resolved_at"`
+	Versions      int          `json:"versions"`
+	URL           string       `json:"url"`
+	UIURL         string       `json:"ui_url"`
+	Removed       bool         `json:"removed"` // vanished from the vendor's page
+	LastChangedAt Time         `json:"last_changed_at"`
+}
+
+// Incident is one version of an incident: the answer of /incidents/{source}/{id},
+// /versions/{n} and /at. version and observed_at say which version it is; versions
+// counts them all.
+type Incident struct {
+	Source           string       `json:"source"`
+	ID               string       `json:"id"`          // URL id
+	ProviderID       string       `json:"provider_id"` // the vendor's own id
+	Version          int          `json:"version"`
+	ObservedAt       Time         `json:"observed_at"`
+	Versions         int          `json:"versions"`
+	Kind             model.Kind   `json:"kind"`
+	Title            string       `json:"title"`
+	Status           model.Status `json:"status"`
+	StatusRaw        string       `json:"status_raw,omitempty"`
+	Impact           model.Impact `json:"impact"`
+	ImpactRaw        string       `json:"impact_raw,omitempty"`
+	StartedAt        Time         `json:"started_at"`
+	ResolvedAt       Time         `json:"resolved_at"`
+	ResolvedInferred bool         `json:"resolved_inferred,omitempty"`
+	ScheduledFor     Time         `json:"scheduled_for"`
+	ScheduledUntil   Time         `json:"scheduled_until"`
+	Components       []string     `json:"components"`
+	Updates          []Update     `json:"updates"`
+	Postmortem       *Postmortem  `json:"postmortem"`
+	URL              string       `json:"url"` // the vendor's page for it
+	UIURL            string       `json:"ui_url"`
+	Description      string       `json:"description"`
+}
+
+// Update is one update of an Incident.
+type Update struct {
+	ID       string       `json:"id"`
+	Status   model.Status `json:"status"`
+	Body     string       `json:"body"`
+	Format   model.Format `json:"format"`
+	PostedAt Time         `json:"posted_at"`
+}
+
+// Postmortem is an Incident's postmortem.
+type Postmortem struct {
+	Body        string       `json:"body"`
+	Format      model.Format `json:"format"`
+	PublishedAt Time         `json:"published_at"`
+}
+
+// Version is one version in GET /api/v1/incidents/{source}/{id}/versions.
+type Version struct {
+	Version    int    `json:"version"`
+	ObservedAt Time   `json:"observed_at"`
+	Summary    string `json:"summary"` // of the change from the version before
+}
+
+// Diff is the answer of GET /api/v1/incidents/{source}/{id}/diff.
+type Diff struct {
+	From    int      `json:"from"`
+	To      int      `json:"to"`
+	Summary string   `json:"summary"`
+	Changes []Change `json:"changes"`
+}
+
+// Change is one field's change (docs/design.md §5). Before is null for "not present", After for "removed";
+// ops is the word diff of a text field, and [] for the others, so clients need not test
+// for its absence.
+type Change struct {
+	Field  string     `json:"field"`
+	Before *string    `json:"before"`
+	After  *string    `json:"after"`
+	Ops    []model.Op `json:"ops"`
+}
