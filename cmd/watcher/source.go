@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/diff"
@@ -21,30 +22,30 @@ import (
 
 // incidentRow is one line of `watcher incidents`.
 type incidentRow struct {
-	Source    string       `json:"source"`
-	ID        string       `json:"id"`
-	Title     string       `json:"title"`
-	Status    model.Status `json:"status"`
-	Impact    model.Impact `json:"impact"`
-	StartedAt *time.Time   `json:"started_at"`
-	Versions  int          `json:"versions"`
-	Removed   bool         `json:"removed"`
-	Migrated  bool         `json:"migrated"`
+	Source    string
+	ID        string
+	Title     string
+	Status    model.Status
+	Impact    model.Impact
+	StartedAt *time.Time // nil: not given
+	Versions  int
+	Removed   bool
+	Migrated  bool // known from the archive file only: the API does not say
 }
 
 // versionRow is one line of `watcher history`.
 type versionRow struct {
-	N          int       `json:"version"`
-	ObservedAt time.Time `json:"observed_at"`
-	Summary    string    `json:"summary"`
+	N          int
+	ObservedAt time.Time
+	Summary    string
 }
 
 // changeSet is what `watcher diff` prints.
 type changeSet struct {
-	From    int            `json:"from"`
-	To      int            `json:"to"`
-	Summary string         `json:"summary"`
-	Changes []model.Change `json:"changes"`
+	From    int
+	To      int
+	Summary string
+	Changes []model.Change
 	// incs are the two versions, the later first (nil for version 0), whose updates the
 	// printed change set names by status and time.
 	incs []*model.Incident
@@ -211,7 +212,7 @@ func (a *apiClient) call(ctx context.Context, method, path string, into any) (ht
 		return nil, fmt.Errorf("daemon API: %w", err)
 	}
 	if resp.StatusCode/100 != 2 {
-		var e struct{ Error string }
+		var e api.Error
 		json.Unmarshal(body, &e)
 		if resp.StatusCode == http.StatusNotFound {
 			return nil, fmt.Errorf("%w: %s", archive.ErrNotFound, e.Error)
@@ -263,9 +264,15 @@ func (a *apiClient) Incidents(ctx context.Context, source string, open bool) ([]
 	}
 	var rows []incidentRow
 	err := a.pages(ctx, "/api/v1/incidents", q, func(page []byte) error {
-		var batch []incidentRow
+		var batch []api.IncidentItem
 		err := json.Unmarshal(page, &batch)
-		rows = append(rows, batch...)
+		for _, in := range batch {
+			r := incidentRow{Source: in.Source, ID: in.ID, Title: in.Title, Status: in.Status, Impact: in.Impact, Versions: in.Versions, Removed: in.Removed}
+			if t := time.Time(in.StartedAt); !t.IsZero() {
+				r.StartedAt = &t
+			}
+			rows = append(rows, r)
+		}
 		return err
 	})
 	return rows, err
@@ -274,9 +281,11 @@ func (a *apiClient) Incidents(ctx context.Context, source string, open bool) ([]
 func (a *apiClient) Versions(ctx context.Context, source, id string) ([]versionRow, error) {
 	var rows []versionRow
 	err := a.pages(ctx, "/api/v1/incidents/"+url.PathEscape(source)+"/"+url.PathEscape(id)+"/versions", url.Values{"limit": {"1000"}}, func(page []byte) error {
-		var batch []versionRow
+		var batch []api.Version
 		err := json.Unmarshal(page, &batch)
-		rows = append(rows, batch...)
+		for _, v := range batch {
+			rows = append(rows, versionRow{v.Version, time.Time(v.ObservedAt), v.Summary})
+		}
 		return err
 	})
 	slices.SortFunc(rows, func(a, b versionRow) int { return a.N - b.N }) // the API lists newest first
@@ -291,9 +300,14 @@ func (a *apiClient) Diff(ctx context.Context, source, id string, from, to int) (
 	if to >= 0 {
 		q.Set("to", strconv.Itoa(to))
 	}
-	var cs changeSet
+	var d api.Diff
 	base := "/api/v1/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(id)
-	if _, err := a.call(ctx, http.MethodGet, base+"/diff?"+q.Encode(), &cs); err != nil {
+	_, err := a.call(ctx, http.MethodGet, base+"/diff?"+q.Encode(), &d)
+	cs := changeSet{From: d.From, To: d.To, Summary: d.Summary, Changes: make([]model.Change, len(d.Changes))}
+	for i, c := range d.Changes {
+		cs.Changes[i] = model.Change{Field: c.Field, Before: c.Before, After: c.After, Ops: c.Ops}
+	}
+	if err != nil {
 		return &cs, err
 	}
 	// The updates of both versions, so the printed changes can say which update each is.
@@ -301,18 +315,22 @@ func (a *apiClient) Diff(ctx context.Context, source, id string, from, to int) (
 		if n < 1 {
 			continue
 		}
-		var v struct{ Updates []model.Update }
+		var v api.Incident
 		if _, err := a.call(ctx, http.MethodGet, base+"/versions/"+strconv.Itoa(n), &v); err != nil {
 			return &cs, err
 		}
-		cs.incs = append(cs.incs, &model.Incident{Updates: v.Updates})
+		inc := &model.Incident{Updates: make([]model.Update, len(v.Updates))}
+		for i, u := range v.Updates {
+			inc.Updates[i] = model.Update{ID: u.ID, Status: u.Status, Body: u.Body, Format: u.Format, PostedAt: time.Time(u.PostedAt)}
+		}
+		cs.incs = append(cs.incs, inc)
 	}
 	return &cs, nil
 }
 
 // Poll asks the daemon to poll a source now and returns the incidents that changed.
 func (a *apiClient) Poll(ctx context.Context, source string) (int, error) {
-	var out struct{ Changes int }
+	var out api.Poll
 	_, err := a.call(ctx, http.MethodPost, "/api/v1/sources/"+url.PathEscape(source)+"/poll", &out)
 	return out.Changes, err
 }
