@@ -15,7 +15,8 @@ func (s *Server) routes() {
 		private("GET /metrics", s.metrics)
 	}
 
-	// JSON API, one handler per file. wholeArchive marks the routes that read every
+	// JSON API, one handler per file named after its concept (sources.go, incident.go,
+	// diff.go, …); the JSON shapes are in internal/api. wholeArchive marks the routes that read every
 	// archived incident: a few of them run at a time (guard.go).
 	private("GET /api/v1/sources", http.HandlerFunc(s.listSources))
 	private("POST /api/v1/sources/{name}/poll", http.HandlerFunc(s.pollSource))
@@ -32,7 +33,9 @@ func (s *Server) routes() {
 	private("POST /api/v1/outbox/{id}/retry", http.HandlerFunc(s.retryMessage))
 	private("POST /api/v1/outbox/{id}/drop", http.HandlerFunc(s.dropMessage))
 
-	// UI, server-rendered, one handler per file (page_*.go), private like the API. Every page is linked under the path of BaseURL (Server.prefix).
+	// UI, server-rendered, one handler per file named <concept>_page.go, beside the JSON
+	// handler of the same concept (incident.go, incident_page.go), private like the API.
+	// Every page is linked under the path of BaseURL (Server.prefix).
 	private("GET /{$}", s.wholeArchive(s.dashboard))
 	private("GET /sources/{source}", s.wholeArchive(s.sourcePage))
 	private("GET /incidents/{source}/{id}", http.HandlerFunc(s.incidentPage))
