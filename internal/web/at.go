@@ -44,5 +44,5 @@ func (s *Server) versionAt(w http.ResponseWriter, r *http.Request) {
 		s.archiveError(w, r, err, "unknown incident")
 		return
 	}
-	writeJSON(w, http.StatusOK, s.incidentView(source, id, v, latest.N))
+	writeJSON(w, http.StatusOK, s.incidentJSON(source, id, v, latest.N))
 }

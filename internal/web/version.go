@@ -28,7 +28,7 @@ func (s *Server) version(w http.ResponseWriter, r *http.Request) {
 		s.archiveError(w, r, err, "unknown incident")
 		return
 	}
-	writeJSON(w, http.StatusOK, s.incidentView(source, id, v, latest.N))
+	writeJSON(w, http.StatusOK, s.incidentJSON(source, id, v, latest.N))
 }
 
 // notFoundVersion answers the error of reading version n: a 404 that says whether the
