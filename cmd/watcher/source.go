@@ -71,11 +71,11 @@ func openReader(cfg *config.Config) (archiveReader, error) {
 	if !errors.Is(err, archive.ErrLocked) {
 		return nil, err
 	}
-	api, aerr := newAPIClient(cfg)
+	client, aerr := newAPIClient(cfg)
 	if aerr != nil {
 		return nil, fmt.Errorf("%w; %v", err, aerr)
 	}
-	return api, nil
+	return client, nil
 }
 
 // localReader reads the archive file.
