@@ -102,3 +102,38 @@ func (c outboxCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, float64(counts[state]), string(state))
 	}
 }
+
+func (d *Daemon) refreshGauges() {
+	d.mu.RLock()
+	names := make([]string, 0, len(d.sources))
+	for n := range d.sources {
+		names = append(names, n)
+	}
+	d.mu.RUnlock()
+	for i, n := range names {
+		d.refreshOpen(n)
+		if (i+1)%releaseEvery == 0 {
+			d.releasePages() // a scan of every source's incidents: keep its peak RSS small
+		}
+	}
+}
+
+func (d *Daemon) refreshOpen(source string) {
+	counts, err := d.store.OpenCounts(source)
+	if err != nil {
+		d.log.Warn("count open incidents", "source", source, "err", err)
+		return
+	}
+	for _, imp := range []model.Impact{model.ImpactNone, model.ImpactMinor, model.ImpactMajor, model.ImpactCritical, model.ImpactMaintenance, model.ImpactUnknown} {
+		d.metrics.openIncidents.WithLabelValues(source, string(imp)).Set(float64(counts[imp]))
+	}
+}
+
+// outboxCounts counts the undelivered messages by state, for each scrape of /metrics.
+func (d *Daemon) outboxCounts() (map[model.MessageState]int, error) {
+	counts, err := d.store.OutboxCounts()
+	if err != nil {
+		d.log.Warn("count outbox", "err", err)
+	}
+	return counts, err
+}

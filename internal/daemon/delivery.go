@@ -1,0 +1,77 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/statuswatch/statuswatch/internal/web"
+)
+
+// pauser is a Delivery that can be paused by an auth error (notify.Deliverer).
+type pauser interface {
+	Paused() (bool, string)
+}
+
+// paused reports whether the delivery running now is paused by an auth error.
+func (d *Daemon) paused() bool {
+	d.mu.RLock()
+	deliv := d.deliv
+	d.mu.RUnlock()
+	if p, ok := deliv.(pauser); ok {
+		paused, _ := p.Paused()
+		return paused
+	}
+	return false
+}
+
+func (d *Daemon) startDelivery(ctx context.Context) error {
+	if d.newDeliv == nil {
+		return nil
+	}
+	deliv, err := d.newDeliv(d.config(), func(result string) {
+		d.metrics.notifications.WithLabelValues(result).Inc()
+	})
+	if err != nil {
+		return fmt.Errorf("delivery: %w", err)
+	}
+	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	d.mu.Lock()
+	d.stopDeliv, d.delivDone, d.deliv = cancel, done, deliv
+	d.mu.Unlock()
+	go func() {
+		defer close(done)
+		if err := deliv.Run(dctx, d.wake); err != nil && !errors.Is(err, context.Canceled) {
+			d.log.Error("delivery stopped", "err", err)
+		}
+	}()
+	d.wakeDelivery()
+	return nil
+}
+
+func (d *Daemon) stopDelivery() {
+	d.mu.Lock()
+	cancel, done := d.stopDeliv, d.delivDone
+	d.stopDeliv, d.delivDone = nil, nil
+	d.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}
+
+func (d *Daemon) wakeDelivery() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// OutboxChanged hears of messages retried or dropped through the API: delivery looks at
+// the queue again at once.
+func (d *Daemon) OutboxChanged() {
+	d.wakeDelivery()
+}
+
+var _ web.OutboxChanged = (*Daemon)(nil)

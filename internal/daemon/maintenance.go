@@ -1,0 +1,30 @@
+package daemon
+
+// prune deletes raw snapshots older than retention.raw_snapshots; versions are kept.
+func (d *Daemon) prune() {
+	keep := d.config().Retention.RawSnapshots
+	if keep <= 0 {
+		return
+	}
+	snaps, bodies, err := d.store.PruneSnapshots(d.now().Add(-keep))
+	if err != nil {
+		d.log.Error("prune raw snapshots", "err", err)
+		return
+	}
+	if snaps > 0 {
+		d.log.Info("pruned raw snapshots", "snapshots", snaps, "bodies", bodies, "older_than", keep)
+	}
+}
+
+// releaseEvery is how many sources the start-up count reads between two releases of the
+// archive pages it mapped, as the archive's own scans do.
+const releaseEvery = 64
+
+// releasePages unmaps the archive pages read since the last call, so the daemon's RSS is
+// its own memory plus what the last minute's polls and pages read, not every page any
+// scan ever touched (archive.Store.ReleasePages; the budget is 150 MB at 1,000 sources).
+func (d *Daemon) releasePages() {
+	if err := d.store.ReleasePages(); err != nil {
+		d.log.Warn("release archive pages", "err", err)
+	}
+}

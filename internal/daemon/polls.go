@@ -1,0 +1,112 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/web"
+)
+
+// pollSource polls st now, or waits for the poll in flight, and returns its outcome.
+func (d *Daemon) pollSource(ctx context.Context, st *sourceState) (int, error) {
+	st.mu.Lock()
+	if c := st.running; c != nil {
+		st.mu.Unlock()
+		select {
+		case <-c.done:
+			return c.changes, c.err
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+	c := &pollCall{done: make(chan struct{})}
+	st.running = c
+	src := st.src
+	st.mu.Unlock()
+
+	d.mu.RLock()
+	p := d.poller
+	d.mu.RUnlock()
+	out, err := p.Poll(ctx, src)
+	c.changes, c.err = out.Changes, err
+	d.afterPoll(st, src, out, err)
+
+	st.mu.Lock()
+	st.running = nil
+	st.mu.Unlock()
+	close(c.done)
+	return c.changes, c.err
+}
+
+// afterPoll keeps the in-memory bookkeeping of a poll: last poll and success live here,
+// not in the archive, since a poll that changes nothing writes nothing (they are saved
+// once, at shutdown: savePollTimes).
+func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err error) {
+	now := d.now().UTC()
+	d.polled.Store(true)
+	st.mu.Lock()
+	st.poll.lastPollAt = now
+	switch {
+	case errors.Is(err, archive.ErrStorage):
+		// The archive failed, not the vendor: no backoff, no last_error for the source.
+	case err != nil:
+		st.poll.lastError = err.Error()
+		st.poll.failures++
+		wait := fetch.Backoff(st.interval, st.poll.failures, nil)
+		if ra, ok := fetch.RetryAfter(err); ok {
+			wait = ra // the client caps it (6 h)
+		}
+		st.nextAllowed = now.Add(wait)
+	default:
+		st.poll.lastSuccessAt, st.poll.lastError, st.poll.failures = now, "", 0
+		st.poll.successBeforeRestart = false
+		st.nextAllowed = time.Time{}
+		if out.PageTitle != "" {
+			st.pageTitle = out.PageTitle
+		}
+	}
+	failures := st.poll.failures
+	st.mu.Unlock()
+
+	m := d.metrics
+	switch {
+	case errors.Is(err, archive.ErrStorage):
+		m.polls.WithLabelValues(src.Name, "archive_error").Inc()
+	case err != nil:
+		m.polls.WithLabelValues(src.Name, "failed").Inc()
+	case out.Changes > 0:
+		m.polls.WithLabelValues(src.Name, "ok").Inc()
+	default:
+		m.polls.WithLabelValues(src.Name, "unchanged").Inc()
+	}
+	m.failures.WithLabelValues(src.Name).Set(float64(failures))
+	if err == nil {
+		m.lastSuccess.WithLabelValues(src.Name).Set(float64(now.Unix()))
+	}
+	if out.Changes > 0 {
+		m.changes.WithLabelValues(src.Name).Add(float64(out.Changes))
+		d.refreshOpen(src.Name)
+	}
+	// Any outbox row a poll wrote wakes delivery: a recovery's "readable again" is
+	// written by a poll that is otherwise unchanged (even a 304), and must not wait for
+	// delivery's idle sweep.
+	if out.Messages > 0 || out.Wrote || err != nil {
+		d.wakeDelivery()
+	}
+}
+
+// PollNow polls a source now, or waits for its poll in flight, and returns once the result
+// is archived. Delivery goes on in the background.
+func (d *Daemon) PollNow(ctx context.Context, source string) (int, error) {
+	d.mu.RLock()
+	st := d.sources[source]
+	d.mu.RUnlock()
+	if st == nil {
+		return 0, web.ErrUnknownSource
+	}
+	return d.pollSource(ctx, st)
+}

@@ -1,0 +1,143 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/fetch"
+)
+
+// ErrRestartRequired is returned by Reload for a config that changes what only a restart
+// can change (listen, database): the old config keeps running, whole.
+var ErrRestartRequired = errors.New("needs a restart")
+
+// Reload applies a new, already validated config: sources added, removed or changed keep
+// the state of those that stay; web.auth and base_url apply from the next request on. A
+// config that changes listen or database is refused whole (ErrRestartRequired), with the
+// reason.
+func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) error {
+	d.notify("RELOADING=1")
+	defer d.notify("READY=1")
+	if err := restartRequired(d.config(), cfg); err != nil {
+		return err
+	}
+	if err := d.apply(cfg); err != nil {
+		return err
+	}
+	d.mu.RLock()
+	srv := d.web
+	d.mu.RUnlock()
+	if srv != nil {
+		srv.Reconfigure(d.webOptions(cfg))
+	}
+	d.stopDelivery()
+	if err := d.startDelivery(ctx); err != nil {
+		return err
+	}
+	d.log.Info("config reloaded", "sources", len(cfg.Sources))
+	return nil
+}
+
+// restartRequired says why next cannot be applied to a daemon running cur, if it
+// cannot: the listener and the archive are opened once, at start.
+func restartRequired(cur, next *config.Config) error {
+	for _, f := range []struct{ key, cur, next string }{
+		{"listen", cur.Listen, next.Listen},
+		{"database", cur.Database, next.Database},
+	} {
+		if f.cur != f.next {
+			return fmt.Errorf("%s changed from %q to %q, which %w of the daemon", f.key, f.cur, f.next, ErrRestartRequired)
+		}
+	}
+	return nil
+}
+
+// apply schedules cfg's sources, replacing what changed.
+func (d *Daemon) apply(cfg *config.Config) error {
+	client, err := fetch.NewClient(ClientOptions(cfg))
+	if err != nil {
+		return err
+	}
+	type planned struct {
+		src      *config.Source
+		sched    cron.Schedule
+		interval time.Duration
+	}
+	plans := make(map[string]planned, len(cfg.Sources))
+	for i := range cfg.Sources {
+		src := &cfg.Sources[i]
+		s, err := config.ParseSchedule(src.Schedule)
+		if err != nil {
+			return fmt.Errorf("sources[%d].schedule: %w", i, err)
+		}
+		iv := interval(s, d.now())
+		plans[src.Name] = planned{src, jitter(s, src.Name, iv), iv}
+	}
+
+	// The page names remembered for sources new to the daemon, read before the lock.
+	var fresh []string
+	d.mu.RLock()
+	for name := range plans {
+		if d.sources[name] == nil {
+			fresh = append(fresh, name)
+		}
+	}
+	d.mu.RUnlock()
+	pageTitles := d.pageTitles(fresh)
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	old := d.poller
+	d.poller = &Poller{Store: d.store, Client: client, OnFirstPoll: cfg.OnFirstPoll, Log: d.log, Now: d.now}
+	if old != nil {
+		d.poller.inherit(old)
+	}
+	for name, st := range d.sources {
+		if _, ok := plans[name]; !ok {
+			d.cron.Remove(st.entry)
+			delete(d.sources, name)
+		}
+	}
+	for name, p := range plans {
+		st := d.sources[name]
+		if st == nil {
+			st = &sourceState{pageTitle: pageTitles[name]}
+			d.sources[name] = st
+			d.restore(name, st)
+		}
+		st.mu.Lock()
+		rescheduled := st.entry == 0 || st.schedule != p.src.Schedule
+		st.src, st.interval, st.schedule = p.src, p.interval, p.src.Schedule
+		st.mu.Unlock()
+		if rescheduled {
+			if st.entry != 0 {
+				d.cron.Remove(st.entry)
+			}
+			st.entry = d.cron.Schedule(p.sched, cron.FuncJob(d.job(name)))
+		}
+	}
+	d.cfg = cfg
+	return nil
+}
+
+// ClientOptions are the fetch client's options from a config. The client's timeout is the
+// longest of any source's: each poll narrows it with its own context.
+func ClientOptions(cfg *config.Config) fetch.ClientOptions {
+	timeout := cfg.Defaults.Timeout
+	for i := range cfg.Sources {
+		timeout = max(timeout, cfg.Sources[i].Timeout)
+	}
+	return fetch.ClientOptions{
+		UserAgent:   cfg.HTTP.UserAgent,
+		MaxBody:     cfg.HTTP.MaxBody,
+		Timeout:     timeout,
+		Concurrency: cfg.HTTP.Concurrency,
+		PerHost:     cfg.HTTP.PerHost,
+		CAFile:      cfg.HTTP.CAFile,
+	}
+}
