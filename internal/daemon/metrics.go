@@ -103,6 +103,7 @@ func (c outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
+// refreshGauges sets every source's open-incident gauges from the archive, at start-up.
 func (d *Daemon) refreshGauges() {
 	d.mu.RLock()
 	names := make([]string, 0, len(d.sources))
@@ -118,6 +119,7 @@ func (d *Daemon) refreshGauges() {
 	}
 }
 
+// refreshOpen sets one source's open-incident gauges, one per impact, from the archive.
 func (d *Daemon) refreshOpen(source string) {
 	counts, err := d.store.OpenCounts(source)
 	if err != nil {
