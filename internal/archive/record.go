@@ -23,23 +23,6 @@ import (
 // "everything was deleted": pages have served empty lists during their own outages.
 var ErrVanished = errors.New("incidents vanished from a well-formed answer")
 
-// The first-poll policies of slack.on_first_poll.
-const (
-	FirstPollOpen = "open" // announce incidents still open, archive the rest quietly (default)
-	FirstPollNone = "none" // announce nothing
-	FirstPollAll  = "all"  // announce everything
-)
-
-// Policy is what Record needs to know of a source's notification settings.
-type Policy struct {
-	// FirstPoll is FirstPollOpen (also when empty), FirstPollNone or FirstPollAll.
-	FirstPoll string
-	// Pass reports whether an incident passes the source's filters (components,
-	// min_impact, maintenance); nil passes everything. It gates messages only: the archive
-	// keeps every incident.
-	Pass func(inc *model.Incident) bool
-}
-
 // Result counts what one Record did.
 type Result struct {
 	Changed  int // incidents that got a new version (inferred resolutions included)
@@ -145,10 +128,8 @@ func (s *Store) newRecording(source string, snap *model.Snapshot, state model.Fe
 	if snap.Source != "" && snap.Source != source {
 		return nil, fmt.Errorf("archive: record %s: snapshot is of source %s", source, snap.Source)
 	}
-	switch p.FirstPoll {
-	case "", FirstPollOpen, FirstPollNone, FirstPollAll:
-	default:
-		return nil, fmt.Errorf("archive: record %s: unknown first-poll policy %q", source, p.FirstPoll)
+	if err := p.check(); err != nil {
+		return nil, fmt.Errorf("archive: record %s: %w", source, err)
 	}
 	r := &recording{
 		store: s, source: source, snap: snap, now: s.clock(),
@@ -384,8 +365,9 @@ func (w *writer) seen(firstPoll bool, t touched) error {
 		m.Fingerprint = t.fp
 		return w.putMeta(t.id, &m)
 	}
-	ev, catchUp, announce := w.r.decide(firstPoll, t.known, m.Announced, prev, t.inc, changes)
-	return w.version(t.id, &m, t.inc, t.fp, changes, ev, catchUp, announce)
+	a := w.r.policy.announce(newVersion{firstPoll: firstPoll, known: t.known, announced: m.Announced,
+		prev: prev, cur: t.inc, changes: changes})
+	return w.version(t.id, &m, t.inc, t.fp, changes, a)
 }
 
 // missed handles an archived incident that the snapshot should have listed and did not.
@@ -423,8 +405,8 @@ func (w *writer) missed(ms missed) error {
 		return w.putMeta(ms.id, &m)
 	}
 	w.res.Resolved++
-	ev, catchUp, announce := w.r.decide(false, true, m.Announced, prev, cur, changes)
-	return w.version(ms.id, &m, cur, diff.Fingerprint(cur), changes, ev, catchUp, announce)
+	a := w.r.policy.announce(newVersion{known: true, announced: m.Announced, prev: prev, cur: cur, changes: changes})
+	return w.version(ms.id, &m, cur, diff.Fingerprint(cur), changes, a)
 }
 
 // markPending notes that the source has incidents missed once, so that the next poll
@@ -452,8 +434,8 @@ func inferResolved(prev *model.Incident, at time.Time) *model.Incident {
 	return &cur
 }
 
-// version appends version N+1 of an incident and, if announce, its message.
-func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte, changes []model.Change, ev model.Event, catchUp, announce bool) error {
+// version appends version N+1 of an incident and, if a says so, its message.
+func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte, changes []model.Change, a announcement) error {
 	n := m.Latest + 1
 	v := model.Version{
 		N:          int(n),
@@ -479,11 +461,11 @@ func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte
 	}
 	w.res.Changed++
 	w.evidence = true
-	if announce {
-		if err := w.message(id, n, ev, catchUp); err != nil {
+	if a.send {
+		if err := w.message(id, n, a.event, a.catchUp); err != nil {
 			return err
 		}
-		if ev == model.EventNew {
+		if a.event == model.EventNew {
 			m.Announced = true
 		}
 	}
@@ -519,50 +501,6 @@ func putMessage(outbox *bolt.Bucket, msg model.Message) (uint64, error) {
 	}
 	msg.ID, msg.State = seq, model.MessagePending
 	return seq, putJSON(outbox, seqKey(seq), &msg)
-}
-
-// decide says whether a new version gets a message, and which.
-func (r *recording) decide(firstPoll, known, announced bool, prev, cur *model.Incident, changes []model.Change) (ev model.Event, catchUp, announce bool) {
-	// Filters apply on the first poll too: on_first_poll chooses among the incidents a
-	// source would announce, it does not lift min_impact or components.
-	pass := r.policy.Pass == nil || r.policy.Pass(cur)
-	switch {
-	case !known && firstPoll:
-		switch r.policy.FirstPoll {
-		case FirstPollAll:
-			return model.EventNew, false, pass
-		case FirstPollNone:
-			return model.EventNew, false, false
-		default:
-			return model.EventNew, false, pass && cur.Open()
-		}
-	case !known:
-		return model.EventNew, false, pass
-	case announced:
-		// Once a thread is started every later change set is posted, filters or not: an
-		// incident downgraded below min_impact, or that dropped a watched component, must
-		// still show its resolution in the thread people are reading.
-		return eventFor(prev, cur, changes), false, true
-	default:
-		// Archived quietly so far (first poll, or below a filter): announce it now if it
-		// passes, as a root message with a catch-up of what came before.
-		return model.EventNew, true, pass
-	}
-}
-
-// eventFor names a change set of an announced incident by the most important thing it
-// says. Closing (resolved, completed, or straight to postmortem) wins over a postmortem
-// arriving in the same change set: the change set itself carries the rest.
-func eventFor(prev, cur *model.Incident, changes []model.Change) model.Event {
-	if prev.Status.Open() && !cur.Status.Open() {
-		return model.EventResolved
-	}
-	for _, c := range changes {
-		if c.Field == "postmortem.body" || c.Field == "postmortem.published_at" {
-			return model.EventPostmortem
-		}
-	}
-	return model.EventChanged
 }
 
 // loadVersion decodes version n of an incident.

@@ -885,38 +885,6 @@ func TestStore(t *testing.T) {
 	}
 }
 
-func TestEventFor(t *testing.T) {
-	open, resolved := inc("a"), inc("a", status(model.StatusResolved))
-	pm := inc("a", status(model.StatusPostmortem))
-	ch := func(fields ...string) []model.Change {
-		var out []model.Change
-		for _, f := range fields {
-			out = append(out, model.Change{Field: f})
-		}
-		return out
-	}
-	tests := []struct {
-		name      string
-		prev, cur model.Incident
-		changes   []model.Change
-		want      model.Event
-	}{
-		{"resolved", open, resolved, ch("status"), model.EventResolved},
-		{"straight to postmortem", open, pm, ch("status", "postmortem.body"), model.EventResolved},
-		{"postmortem published", resolved, resolved, ch("postmortem.body", "postmortem.published_at"), model.EventPostmortem},
-		{"postmortem date only", resolved, resolved, ch("postmortem.published_at"), model.EventPostmortem},
-		{"update", open, open, ch("updates[x]"), model.EventChanged},
-		{"reopened", resolved, open, ch("status"), model.EventChanged},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := eventFor(&tt.prev, &tt.cur, tt.changes); got != tt.want {
-				t.Errorf("got %s, want %s", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestMetaRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
