@@ -95,12 +95,8 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 				if err != nil {
 					return fmt.Errorf("incident %s: %w", k, err)
 				}
-				switch {
-				case m.FirstMissed.IsZero() || m.Removed || m.Migrated:
-				case snap.OpenOnly && m.Open:
-					todo = append(todo, missed{id: string(k), meta: m, action: missResolve})
-				case !snap.OpenOnly:
-					todo = append(todo, missed{id: string(k), meta: m, action: missRemove})
+				if action := confirmFor(snap.OpenOnly, &m); action != missNone {
+					todo = append(todo, missed{id: string(k), meta: m, action: action})
 				}
 				return nil
 			})

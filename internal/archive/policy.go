@@ -2,6 +2,9 @@ package archive
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -95,4 +98,101 @@ func eventFor(prev, cur *model.Incident, changes []model.Change) model.Event {
 		}
 	}
 	return model.EventChanged
+}
+
+// missAction is what an archived incident's absence from a well-formed answer calls for.
+type missAction int
+
+const (
+	missNone    missAction = iota // nothing: the answer says nothing of it
+	missFirst                     // first well-formed poll without it: remember when
+	missRemove                    // second in a row, history platform: mark removed
+	missResolve                   // second in a row, open-only platform: resolved by inference
+)
+
+// missFor is the absence rule for archived incident m, which snap does not list. Only a
+// listing that was parsed this time and reaches back to the incident's start says
+// anything about it: an endpoint that answered 304, or a window of the 50 newest that it
+// fell out of, is no evidence it is gone.
+func missFor(snap *model.Snapshot, m *incMeta) missAction {
+	if !snap.Covers(m.Kind, m.StartedAt) {
+		return missNone
+	}
+	return absentFrom(snap.OpenOnly, m)
+}
+
+// confirmFor is the absence rule for archived incident m after a well-formed poll whose
+// bodies were unchanged, so never parsed: the page still says what it said when m was
+// first missed, by a listing that covered it, which makes this the second miss in a row.
+// An incident not missed before is left alone.
+func confirmFor(openOnly bool, m *incMeta) missAction {
+	if m.FirstMissed.IsZero() {
+		return missNone
+	}
+	return absentFrom(openOnly, m)
+}
+
+// absentFrom is the absence rule for archived incident m, missing from a listing of an
+// openOnly (or history) platform that covers it. A removed or migrated incident is out of
+// it. A history platform needs two well-formed polls in a row without the incident before
+// it is removed; an open-only one stops listing what closed, so only an open incident can
+// be missed, and the second miss resolves it.
+func absentFrom(openOnly bool, m *incMeta) missAction {
+	switch {
+	case m.Removed || m.Migrated:
+		return missNone
+	case openOnly && !m.Open:
+		return missNone // closed incidents are simply no longer listed
+	case m.FirstMissed.IsZero():
+		return missFirst
+	case openOnly:
+		return missResolve
+	default:
+		return missRemove
+	}
+}
+
+// vanished finds a kind of which snap, the well-formed answer of a history platform, lists
+// no incident at all while the archive holds some inside that listing's window: absent
+// are the archived incidents missFor found missing. That answer counts as a failure, never
+// as "everything was deleted": pages have served empty lists during their own outages. An
+// open-only platform's empty answer is a healthy page.
+func vanished(snap *model.Snapshot, absent []missed) (kind model.Kind, n int, ok bool) {
+	if snap.OpenOnly {
+		return "", 0, false
+	}
+	inWindow := map[model.Kind]int{}
+	for _, ms := range absent {
+		inWindow[ms.meta.Kind]++
+	}
+	for _, kind := range slices.Sorted(maps.Keys(inWindow)) {
+		if !lists(snap, kind) {
+			return kind, inWindow[kind], true
+		}
+	}
+	return "", 0, false
+}
+
+// lists reports whether snap lists an incident of kind.
+func lists(snap *model.Snapshot, kind model.Kind) bool {
+	for i := range snap.Incidents {
+		if snap.Incidents[i].Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// inferResolved is prev resolved (maintenance: completed) at the time it was first
+// missed, marked inferred. status_raw is cleared: the platform never said that word.
+func inferResolved(prev *model.Incident, at time.Time) *model.Incident {
+	cur := *prev
+	cur.Status = model.StatusResolved
+	if cur.Kind == model.KindMaintenance {
+		cur.Status = model.StatusCompleted
+	}
+	cur.StatusRaw = ""
+	cur.ResolvedAt = at
+	cur.ResolvedInferred = true
+	return &cur
 }

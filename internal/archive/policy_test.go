@@ -2,6 +2,7 @@ package archive
 
 import (
 	"testing"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -98,6 +99,152 @@ func TestEventFor(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := eventFor(&tt.prev, &tt.cur, tt.changes); got != tt.want {
 				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMissFor(t *testing.T) {
+	missed := t0.Add(-time.Minute)
+	history := func(listings ...model.Listing) *model.Snapshot { return &model.Snapshot{Listings: listings} }
+	openOnly := func(listings ...model.Listing) *model.Snapshot {
+		return &model.Snapshot{OpenOnly: true, Listings: listings}
+	}
+	all := model.Listing{Kind: model.KindIncident}
+	since := func(t time.Time) model.Listing { return model.Listing{Kind: model.KindIncident, Since: t} }
+	meta := func(opts ...func(*incMeta)) *incMeta {
+		m := &incMeta{Kind: model.KindIncident, StartedAt: t0, Open: true}
+		for _, o := range opts {
+			o(m)
+		}
+		return m
+	}
+	missedOnce := func(m *incMeta) { m.FirstMissed = missed }
+	closed := func(m *incMeta) { m.Open = false }
+	tests := []struct {
+		name string
+		snap *model.Snapshot
+		m    *incMeta
+		want missAction
+	}{
+		{"history: the first miss is remembered", history(all), meta(), missFirst},
+		{"history: a closed incident missed once is remembered", history(all), meta(closed), missFirst},
+		{"history: the second miss in a row removes", history(all), meta(missedOnce), missRemove},
+		{"history: a closed incident missed twice is removed", history(all), meta(closed, missedOnce), missRemove},
+		{"open-only: the first miss of an open incident is remembered", openOnly(all), meta(), missFirst},
+		{"open-only: the second miss in a row resolves", openOnly(all), meta(missedOnce), missResolve},
+		{"open-only: a closed incident is simply no longer listed", openOnly(all), meta(closed), missNone},
+		{"open-only: a closed incident missed before is left alone", openOnly(all), meta(closed, missedOnce), missNone},
+		{"no listing of its kind says nothing", history(model.Listing{Kind: model.KindMaintenance}), meta(missedOnce), missNone},
+		{"no listing at all says nothing (304)", history(), meta(), missNone},
+		{"a window it fell out of says nothing", history(since(t0.Add(time.Hour))), meta(missedOnce), missNone},
+		{"a window that reaches back to its start counts", history(since(t0)), meta(missedOnce), missRemove},
+		{"an incident without a start counts in any window", history(since(t0)), meta(func(m *incMeta) { m.StartedAt = time.Time{} }), missFirst},
+		{"a removed incident is out of it", history(all), meta(missedOnce, func(m *incMeta) { m.Removed = true }), missNone},
+		{"a migrated incident is out of it", history(all), meta(func(m *incMeta) { m.Migrated = true }), missNone},
+		{"a migrated open-only incident is out of it", openOnly(all), meta(missedOnce, func(m *incMeta) { m.Migrated = true }), missNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := missFor(tt.snap, tt.m); got != tt.want {
+				t.Errorf("got %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// ConfirmMisses' rule: an unchanged answer after a first miss is the second miss in a row.
+func TestConfirmFor(t *testing.T) {
+	once := t0.Add(-time.Minute)
+	tests := []struct {
+		name     string
+		openOnly bool
+		m        incMeta
+		want     missAction
+	}{
+		{"history: missed once, now removed", false, incMeta{FirstMissed: once, Open: true}, missRemove},
+		{"history: a closed incident missed once is removed", false, incMeta{FirstMissed: once}, missRemove},
+		{"open-only: missed once, now resolved", true, incMeta{FirstMissed: once, Open: true}, missResolve},
+		{"open-only: a closed incident is left alone", true, incMeta{FirstMissed: once}, missNone},
+		{"never missed: left alone", false, incMeta{Open: true}, missNone},
+		{"never missed, open-only: left alone", true, incMeta{Open: true}, missNone},
+		{"removed already: left alone", false, incMeta{FirstMissed: once, Removed: true}, missNone},
+		{"migrated: left alone", true, incMeta{FirstMissed: once, Open: true, Migrated: true}, missNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := confirmFor(tt.openOnly, &tt.m); got != tt.want {
+				t.Errorf("got %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// An answer lacking every archived incident of a kind inside its window is a failure.
+func TestVanished(t *testing.T) {
+	absent := func(kinds ...model.Kind) []missed {
+		var out []missed
+		for _, k := range kinds {
+			out = append(out, missed{meta: incMeta{Kind: k}})
+		}
+		return out
+	}
+	listing := func(openOnly bool, incs ...model.Incident) *model.Snapshot {
+		return &model.Snapshot{OpenOnly: openOnly, Incidents: incs}
+	}
+	maint := inc("m", maintenance)
+	tests := []struct {
+		name     string
+		snap     *model.Snapshot
+		absent   []missed
+		wantKind model.Kind
+		wantN    int
+		wantOK   bool
+	}{
+		{"nothing absent is no failure", listing(false), nil, "", 0, false},
+		{"an empty answer with archived incidents in its window is a failure", listing(false),
+			absent(model.KindIncident, model.KindIncident), model.KindIncident, 2, true},
+		{"an answer that still lists one of the kind is no failure", listing(false, inc("a")),
+			absent(model.KindIncident, model.KindIncident), "", 0, false},
+		{"an incident of another kind does not save a kind", listing(false, maint),
+			absent(model.KindIncident), model.KindIncident, 1, true},
+		{"each kind is judged alone", listing(false, inc("a")),
+			absent(model.KindIncident, model.KindMaintenance), model.KindMaintenance, 1, true},
+		{"an open-only platform's empty answer is a healthy page", listing(true),
+			absent(model.KindIncident), "", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kind, n, ok := vanished(tt.snap, tt.absent)
+			if kind != tt.wantKind || n != tt.wantN || ok != tt.wantOK {
+				t.Errorf("got %q, %d, %v; want %q, %d, %v", kind, n, ok, tt.wantKind, tt.wantN, tt.wantOK)
+			}
+		})
+	}
+}
+
+// Open-only platforms resolve an absent incident by inference at the first miss's time.
+func TestInferResolved(t *testing.T) {
+	firstMissed := t0.Add(time.Hour)
+	raw := func(i *model.Incident) { i.StatusRaw = "investigating" }
+	tests := []struct {
+		name       string
+		prev       model.Incident
+		wantStatus model.Status
+	}{
+		{"an incident is resolved", inc("a", raw), model.StatusResolved},
+		{"a maintenance is completed", inc("m", maintenance, raw), model.StatusCompleted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prev := tt.prev
+			got := inferResolved(&prev, firstMissed)
+			if got.Status != tt.wantStatus || !got.ResolvedAt.Equal(firstMissed) || !got.ResolvedInferred || got.StatusRaw != "" {
+				t.Errorf("got status %s, resolved_at %s, inferred %v, status_raw %q; want %s, %s, true, empty",
+					got.Status, got.ResolvedAt, got.ResolvedInferred, got.StatusRaw, tt.wantStatus, firstMissed)
+			}
+			if prev.Status != tt.prev.Status || prev.ResolvedInferred {
+				t.Errorf("prev changed: status %s, inferred %v", prev.Status, prev.ResolvedInferred)
 			}
 		})
 	}

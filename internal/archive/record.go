@@ -107,8 +107,7 @@ type recording struct {
 	bodies  []model.Body
 	policy  Policy
 	seen    []seenIncident
-	present map[string]bool    // URL ids in the snapshot
-	kinds   map[model.Kind]int // incidents per kind in the snapshot
+	present map[string]bool // URL ids in the snapshot
 }
 
 // seenIncident is an incident of the snapshot with its URL id and fingerprint.
@@ -135,7 +134,6 @@ func (s *Store) newRecording(source string, snap *model.Snapshot, state model.Fe
 		store: s, source: source, snap: snap, now: s.clock(),
 		state: state, bodies: bodies, policy: p,
 		present: make(map[string]bool, len(snap.Incidents)),
-		kinds:   make(map[model.Kind]int),
 	}
 	r.at = snap.FetchedAt.UTC()
 	if snap.FetchedAt.IsZero() {
@@ -153,7 +151,6 @@ func (s *Store) newRecording(source string, snap *model.Snapshot, state model.Fe
 			continue
 		}
 		r.present[id] = true
-		r.kinds[inc.Kind]++
 		r.seen = append(r.seen, seenIncident{id: id, inc: inc, fp: diff.Fingerprint(inc)})
 	}
 	return r, nil
@@ -174,14 +171,6 @@ type touched struct {
 	known   bool // archived before this Record
 	changed bool // its fingerprint differs from the latest version's; else only a miss to clear
 }
-
-type missAction int
-
-const (
-	missFirst   missAction = iota // first well-formed poll without it: remember when
-	missRemove                    // second in a row, history provider: mark removed
-	missResolve                   // second in a row, open-only provider: resolved by inference
-)
 
 // missed is an archived incident absent from the snapshot although its listing covers it.
 type missed struct {
@@ -228,7 +217,6 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 		return p, nil
 	}
 
-	inWindow := map[model.Kind]int{} // archived, not removed, covered, absent
 	err := incidents.ForEach(func(k, v []byte) error {
 		if r.present[string(k)] {
 			return nil
@@ -237,37 +225,17 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 		if err != nil {
 			return fmt.Errorf("incident %s: %w", k, err)
 		}
-		// Only a listing that was parsed this time and reaches back to the incident's
-		// start says anything about it: an endpoint that answered 304, or a window of
-		// the 50 newest that it fell out of, is no evidence it is gone.
-		if m.Removed || m.Migrated || !r.snap.Covers(m.Kind, m.StartedAt) {
-			return nil
+		if action := missFor(r.snap, &m); action != missNone {
+			p.missed = append(p.missed, missed{id: string(k), meta: m, action: action})
 		}
-		action := missFirst
-		if r.snap.OpenOnly {
-			if !m.Open {
-				return nil // closed incidents are simply no longer listed
-			}
-			if !m.FirstMissed.IsZero() {
-				action = missResolve
-			}
-		} else {
-			inWindow[m.Kind]++
-			if !m.FirstMissed.IsZero() {
-				action = missRemove
-			}
-		}
-		p.missed = append(p.missed, missed{id: string(k), meta: m, action: action})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
 	}
-	for _, kind := range slices.Sorted(maps.Keys(inWindow)) {
-		if r.kinds[kind] == 0 {
-			return nil, fmt.Errorf("archive: record %s: the answer lists no %s but %d archived are inside its window: %w",
-				r.source, kind, inWindow[kind], ErrVanished)
-		}
+	if kind, n, ok := vanished(r.snap, p.missed); ok {
+		return nil, fmt.Errorf("archive: record %s: the answer lists no %s but %d archived are inside its window: %w",
+			r.source, kind, n, ErrVanished)
 	}
 	return p, nil
 }
@@ -374,6 +342,8 @@ func (w *writer) seen(firstPoll bool, t touched) error {
 func (w *writer) missed(ms missed) error {
 	m := ms.meta
 	switch ms.action {
+	case missNone:
+		return nil
 	case missFirst:
 		m.FirstMissed = w.r.at
 		if err := w.markPending(); err != nil {
@@ -418,20 +388,6 @@ func (w *writer) markPending() error {
 		kind = []byte("open-only")
 	}
 	return w.state.Put(keyPending, kind)
-}
-
-// inferResolved is prev resolved (maintenance: completed) at the time it was first
-// missed, marked inferred. status_raw is cleared: the provider never said that word.
-func inferResolved(prev *model.Incident, at time.Time) *model.Incident {
-	cur := *prev
-	cur.Status = model.StatusResolved
-	if cur.Kind == model.KindMaintenance {
-		cur.Status = model.StatusCompleted
-	}
-	cur.StatusRaw = ""
-	cur.ResolvedAt = at
-	cur.ResolvedInferred = true
-	return &cur
 }
 
 // version appends version N+1 of an incident and, if a says so, its message.
