@@ -379,3 +379,14 @@ func (s *Store) RootEdits() ([]model.Message, error) {
 	slices.SortFunc(out, func(a, b model.Message) int { return cmp.Compare(a.ID, b.ID) })
 	return out, wrapErr("root edits", err)
 }
+
+// putMessage appends msg to the outbox as pending, numbered by the bucket's sequence so
+// the outbox reads oldest first; the sequence rolls back with a failed transaction.
+func putMessage(outbox *bolt.Bucket, msg model.Message) (uint64, error) {
+	seq, err := outbox.NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	msg.ID, msg.State = seq, model.MessagePending
+	return seq, putJSON(outbox, seqKey(seq), &msg)
+}

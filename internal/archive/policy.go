@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,6 +13,12 @@ import (
 // This file holds the rules a Record follows: what a new version announces, and what an
 // archived incident's absence from an answer means. They are pure functions of what the
 // writer read (record.go, misses.go), which applies them: no storage, no clock.
+
+// ErrVanished is returned by Record, which then writes nothing, when a well-formed
+// snapshot of a history provider lists no incident of a kind while the archive holds some
+// inside that listing's window. That counts as a fetch failure, never as
+// "everything was deleted": pages have served empty lists during their own outages.
+var ErrVanished = errors.New("incidents vanished from a well-formed answer")
 
 // The first-poll policies of the top-level on_first_poll key.
 const (

@@ -352,3 +352,27 @@ func (s *Store) OpenCounts(source string) (map[model.Impact]int, error) {
 	})
 	return counts, wrapErr("open counts "+source, err)
 }
+
+// loadVersion decodes version n of an incident.
+func loadVersion(versions *bolt.Bucket, id string, n uint32) (*model.Version, error) {
+	data := get(versions, versionKey(id, n))
+	if data == nil {
+		return nil, fmt.Errorf("version %d: %w", n, ErrNotFound)
+	}
+	v, err := decodeVersion(data)
+	if err != nil {
+		return nil, fmt.Errorf("version %d: %w", n, err)
+	}
+	return v, nil
+}
+
+func decodeFetchState(data []byte) (model.FetchState, error) {
+	st := model.FetchState{}
+	if data == nil {
+		return st, nil
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("fetch state: %w", err)
+	}
+	return st, nil
+}

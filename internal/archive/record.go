@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -16,12 +15,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
-
-// ErrVanished is returned by Record, which then writes nothing, when a well-formed
-// snapshot of a history provider lists no incident of a kind while the archive holds some
-// inside that listing's window. That counts as a fetch failure, never as
-// "everything was deleted": pages have served empty lists during their own outages.
-var ErrVanished = errors.New("incidents vanished from a well-formed answer")
 
 // Result counts what one Record did.
 type Result struct {
@@ -446,41 +439,6 @@ func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool) erro
 		w.res.Messages++
 	}
 	return err
-}
-
-// putMessage appends msg to the outbox as pending, numbered by the bucket's sequence so
-// the outbox reads oldest first; the sequence rolls back with a failed transaction.
-func putMessage(outbox *bolt.Bucket, msg model.Message) (uint64, error) {
-	seq, err := outbox.NextSequence()
-	if err != nil {
-		return 0, err
-	}
-	msg.ID, msg.State = seq, model.MessagePending
-	return seq, putJSON(outbox, seqKey(seq), &msg)
-}
-
-// loadVersion decodes version n of an incident.
-func loadVersion(versions *bolt.Bucket, id string, n uint32) (*model.Version, error) {
-	data := get(versions, versionKey(id, n))
-	if data == nil {
-		return nil, fmt.Errorf("version %d: %w", n, ErrNotFound)
-	}
-	v, err := decodeVersion(data)
-	if err != nil {
-		return nil, fmt.Errorf("version %d: %w", n, err)
-	}
-	return v, nil
-}
-
-func decodeFetchState(data []byte) (model.FetchState, error) {
-	st := model.FetchState{}
-	if data == nil {
-		return st, nil
-	}
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("fetch state: %w", err)
-	}
-	return st, nil
 }
 
 // snapshotIndex is what a snapshot key maps to: which body each endpoint had.
