@@ -92,6 +92,12 @@ func (p Policy) announce(v newVersion) announcement {
 	}
 }
 
+// removal is the message of an incident's removal: sent only into the thread of an
+// incident that was announced, since no one was told of the others.
+func removal(announced bool) announcement {
+	return announcement{event: model.EventRemoved, send: announced}
+}
+
 // eventFor names a change set of an announced incident by the most important thing it
 // says. Closing (resolved, completed, or straight to postmortem) wins over a postmortem
 // arriving in the same change set: the change set itself carries the rest.

@@ -72,6 +72,24 @@ func TestAnnounce(t *testing.T) {
 	}
 }
 
+func TestRemoval(t *testing.T) {
+	tests := []struct {
+		name      string
+		announced bool
+		want      announcement
+	}{
+		{"an announced incident's removal is posted in its thread", true, announcement{event: model.EventRemoved, send: true}},
+		{"a quiet incident's removal stays quiet", false, announcement{event: model.EventRemoved}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := removal(tt.announced); got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestEventFor(t *testing.T) {
 	open, resolved := inc("a"), inc("a", status(model.StatusResolved))
 	pm := inc("a", status(model.StatusPostmortem))

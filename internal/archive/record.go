@@ -42,7 +42,8 @@ type Result struct {
 // Message rules: the source's first Record follows p.FirstPoll; later, a
 // new incident is announced (EventNew) if p.Pass; an announced incident gets a message
 // for every later change set; one never announced gets EventNew with CatchUp once a
-// change of it passes; a removal is announced only for an announced incident.
+// change of it passes; a removal is announced only for an announced incident. The rules
+// are policy.go's.
 func (s *Store) Record(source string, snap *model.Snapshot, state model.FetchState, bodies []model.Body, p Policy) (Result, error) {
 	r, err := s.newRecording(source, snap, state, bodies, p)
 	if err != nil {
@@ -347,8 +348,8 @@ func (w *writer) missed(ms missed) error {
 		m.Removed, m.RemovedAt = true, w.r.at
 		w.res.Removed++
 		w.evidence = true
-		if m.Announced {
-			if err := w.message(ms.id, m.Latest, model.EventRemoved, false); err != nil {
+		if a := removal(m.Announced); a.send {
+			if err := w.message(ms.id, m.Latest, a.event, a.catchUp); err != nil {
 				return err
 			}
 		}
