@@ -19,7 +19,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
 	"golang.org/x/text/encoding/unicode"
 
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -397,13 +396,9 @@ func decodeAWSCurrentEvents(contentType string, body []byte) ([]awsEvent, error)
 	if err != nil {
 		return nil, err
 	}
-	b, err := checkJSONArray(contentType, u)
-	if err != nil {
-		return nil, err
-	}
 	var events []awsEvent
-	if err := json.Unmarshal(b, &events, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONArray(contentType, u, &events); err != nil {
+		return nil, err
 	}
 	for i := range events {
 		if strings.TrimSpace(events[i].Service) == "" {

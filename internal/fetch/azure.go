@@ -7,15 +7,11 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/mmcdole/gofeed"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -88,47 +84,6 @@ func (p *Azure) Poll(ctx context.Context, req Request) (*Result, error) {
 }
 
 // ---- Decoding ----
-
-// parseStatusFeed parses an RSS or Atom document with gofeed (shared by the aws and
-// azure adapters). It rejects what is no feed: an empty body, an HTML page, truncated or
-// otherwise invalid XML, a JSON feed, and a document with neither items nor a channel
-// title or link. gofeed is third-party code fed vendor bytes, so a panic in it is turned
-// into a malformed-response error rather than taking the daemon down.
-func parseStatusFeed(body []byte) (f *gofeed.Feed, err error) {
-	b := bytes.TrimLeft(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if len(b) == 0 {
-		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
-	}
-	if looksHTML(b) {
-		return nil, fmt.Errorf("%w: got HTML, not a feed", ErrMalformed)
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			f, err = nil, fmt.Errorf("%w: feed parser panicked: %v", ErrMalformed, r)
-		}
-	}()
-	f, err = gofeed.NewParser().Parse(bytes.NewReader(body))
-	if err != nil {
-		if errors.Is(err, gofeed.ErrFeedTypeNotDetected) {
-			return nil, fmt.Errorf("%w: not an RSS or Atom feed", ErrMalformed)
-		}
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	if f.FeedType != "rss" && f.FeedType != "atom" {
-		return nil, fmt.Errorf("%w: a %s feed, not RSS or Atom", ErrMalformed, f.FeedType)
-	}
-	if len(f.Items) == 0 && strings.TrimSpace(f.Title) == "" && strings.TrimSpace(f.Link) == "" {
-		return nil, fmt.Errorf("%w: a feed with no channel", ErrMalformed)
-	}
-	return f, nil
-}
-
-// looksHTML reports whether a body starts like an HTML page; any other page that is no
-// feed (XHTML behind an XML declaration, say) fails gofeed's detection.
-func looksHTML(b []byte) bool {
-	head := bytes.ToLower(b[:min(len(b), 16)])
-	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))
-}
 
 // azureItem is one decoded item of the Azure feed.
 type azureItem struct {

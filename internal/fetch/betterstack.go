@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -146,13 +144,9 @@ type bsPage struct {
 // decodeBetterStack decodes index.json. A document without a status page in "data" is
 // not the answer of that endpoint; a report without id is malformed.
 func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var doc bsDoc
-	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+		return nil, err
 	}
 	if doc.Data == nil || (doc.Data.Type != "" && doc.Data.Type != "status_page") {
 		return nil, fmt.Errorf("%w: no status_page in \"data\"", ErrMalformed)
@@ -253,7 +247,7 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 			if n := pg.resources[x.ResourceID]; n != "" {
 				names = append(names, n)
 			}
-			if i := bsImpact(x.Status); impactRank(i) > impactRank(worst) {
+			if i := bsImpact(x.Status); i.Worse(worst) {
 				worst, worstRaw = i, x.Status
 			}
 		}

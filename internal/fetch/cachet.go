@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -157,13 +155,9 @@ type ctList struct {
 // decodeCachetIncidents decodes /api/v1/incidents. Without a "data" array it is not the
 // answer of that endpoint; an incident without id is malformed.
 func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var doc ctDoc
-	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+		return nil, err
 	}
 	if doc.Data == nil {
 		return nil, fmt.Errorf("%w: no \"data\" array", ErrMalformed)
@@ -188,13 +182,9 @@ func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 
 // decodeCachetComponents decodes /api/v1/components into id → name.
 func decodeCachetComponents(contentType string, body []byte) (map[string]string, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var doc ctComponents
-	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+		return nil, err
 	}
 	if doc.Data == nil {
 		return nil, fmt.Errorf("%w: no \"data\" array", ErrMalformed)

@@ -115,14 +115,6 @@ func feedURL(src model.Source) (string, error) {
 	return raw, nil
 }
 
-// redactURL is a URL as errors show it: a password in it is masked.
-func redactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return "(unreadable url)"
-}
-
 // ---- Parsing ----
 
 // historyFeed is a parsed RSS or Atom feed, reduced to what we use.

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -120,13 +118,9 @@ type gcpProduct struct {
 // decodeGCP decodes incidents.json: a JSON array of incidents, each with an id. An empty
 // array is well-formed (the archive decides whether it is suspicious).
 func decodeGCP(contentType string, body []byte) ([]gcpIncident, error) {
-	b, err := checkJSONArray(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var list []gcpIncident
-	if err := json.Unmarshal(b, &list, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONArray(contentType, body, &list); err != nil {
+		return nil, err
 	}
 	for i := range list {
 		if list[i].ID == "" {

@@ -26,8 +26,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -301,16 +299,6 @@ func parseEnrichment(g *groupRead, now time.Time) (map[string]iioEnrichment, err
 	return out, nil
 }
 
-// lastURLSegment returns the last non-empty path segment of a URL (or of an id that is a
-// path), "" when there is none.
-func lastURLSegment(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.Path != "" {
-		raw = u.Path
-	}
-	raw = strings.TrimRight(raw, "/")
-	return raw[strings.LastIndexByte(raw, '/')+1:]
-}
-
 // enrich adds what the feed or proxy says to the incidents of the JSON: its components,
 // and its timeline where the JSON has none. An incident it does not cover (older than the
 // feed's window, or not ongoing for the proxy) keeps what its archived version had, so
@@ -423,13 +411,9 @@ func (n *iioNode) text() string {
 // decodeIncidentIOProxy decodes /proxy/<host> into what it says per ongoing incident or
 // maintenance. A document without its summary object is malformed.
 func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnrichment, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var doc iioProxyDoc
-	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+		return nil, err
 	}
 	s := doc.Summary
 	if s == nil {

@@ -30,8 +30,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -283,13 +281,9 @@ type insItem struct {
 // decodeInstatusSummary decodes summary.json. A document without its page object is
 // malformed, and so is an item that has neither id nor URL to know it by.
 func decodeInstatusSummary(contentType string, body []byte) (*insSummary, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var s insSummary
-	if err := json.Unmarshal(b, &s, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &s); err != nil {
+		return nil, err
 	}
 	if s.Page == nil {
 		return nil, fmt.Errorf("%w: no \"page\" object", ErrMalformed)

@@ -150,3 +150,11 @@ func baseURL(raw string) (*url.URL, error) {
 	}
 	return &b, nil
 }
+
+// redactURL is a URL as errors show it: a password in it is masked.
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return "(unreadable url)"
+}

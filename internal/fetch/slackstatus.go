@@ -9,16 +9,10 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-json-experiment/json"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -142,13 +136,9 @@ type slCurrent struct {
 // well-formed (the archive decides whether it is suspicious); anything else that is not an
 // array is malformed.
 func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
-	b, err := checkJSONArray(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var list []slIncident
-	if err := json.Unmarshal(b, &list, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONArray(contentType, body, &list); err != nil {
+		return nil, err
 	}
 	return list, checkSlackIDs(list)
 }
@@ -156,13 +146,9 @@ func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
 // decodeSlackCurrent decodes /current: {"status": "ok"|"active"|…, "active_incidents": […]}.
 // Without "status" it is not the answer of that endpoint.
 func decodeSlackCurrent(contentType string, body []byte) ([]slIncident, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var cur slCurrent
-	if err := json.Unmarshal(b, &cur, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &cur); err != nil {
+		return nil, err
 	}
 	if cur.Status == nil {
 		return nil, fmt.Errorf("%w: no \"status\"", ErrMalformed)
@@ -307,136 +293,4 @@ func slackNotes(incidentID string, notes []slNote) []model.Update {
 		stamps[i] = stableStamp(n.DateCreated)
 	}
 	return keyUpdates(incidentID, out, stamps)
-}
-
-// flexID is an id a provider sends as a JSON string or as a number (Slack's history has
-// numbers where its documented current answer has strings; JSON:API ids are strings whose
-// references are sometimes numbers). Either way it is kept as its text; null is empty.
-type flexID string
-
-// UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
-func (f *flexID) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) > 0 && b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s, jsonOptions); err != nil {
-			return err
-		}
-		*f = flexID(strings.TrimSpace(s))
-	case string(b) == "null":
-		*f = ""
-	default:
-		if _, err := strconv.ParseFloat(string(b), 64); err != nil {
-			return fmt.Errorf("id %.20q is neither a string nor a number", b)
-		}
-		*f = flexID(b)
-	}
-	return nil
-}
-
-// int returns the id as an integer, ok false when it is not one.
-func (f flexID) int() (int, bool) {
-	n, err := strconv.Atoi(string(f))
-	return n, err == nil
-}
-
-// checkJSONArray is checkJSONBody for endpoints that answer a JSON array.
-func checkJSONArray(contentType string, body []byte) ([]byte, error) {
-	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
-	b = bytes.TrimLeft(b, " \t\r\n")
-	switch {
-	case len(b) == 0:
-		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
-	case b[0] == '<' || strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/html"):
-		return nil, fmt.Errorf("%w: got HTML, not JSON", ErrMalformed)
-	case b[0] != '[':
-		return nil, fmt.Errorf("%w: not a JSON array", ErrMalformed)
-	}
-	return b, nil
-}
-
-// htmlTag recognises vendor text written as HTML: it holds at least one of the tags status
-// pages write (a bare "<" or "a < b" in plain text is not a tag).
-var htmlTag = regexp.MustCompile(`(?i)</?(?:p|br|div|span|a|b|i|u|strong|em|ul|ol|li|h[1-6]|code|pre|blockquote|table|thead|tbody|tr|td|th|hr|img|font|small|sup|sub)\b[^<>]*>`)
-
-// vendorBody turns a body as the vendor sent it into the model's form: HTML becomes clean
-// text with Format html and the sanitised HTML kept for the UI; anything else is
-// kept as text in format plain (text or markdown, as the platform writes it).
-func vendorBody(raw string, plain model.Format) (body string, format model.Format, html string) {
-	s := cleanBody(raw)
-	if !htmlTag.MatchString(s) {
-		return s, plain, ""
-	}
-	return cleanBody(HTMLToText(s)), model.FormatHTML, SanitizeHTML(s)
-}
-
-// stableStamp is the timestamp an update without provider id is keyed by: the time in UTC
-// RFC 3339 when it can be read (so a change of the offset the vendor writes it in keeps the
-// key), else the text as given.
-func stableStamp(raw string) string {
-	if t := parseTime(raw); !t.IsZero() {
-		return t.Format(time.RFC3339Nano)
-	}
-	return strings.TrimSpace(raw)
-}
-
-// keyUpdates sorts updates oldest first (by PostedAt; ties keep their given order, which
-// callers pass oldest first), gives every update without an id its key (incident id, timestamp, ordinal) from
-// stamps, the provider's timestamp of each update, and returns them with an id listed twice
-// taken once (first wins): a version holds each update once.
-func keyUpdates(incidentID string, ups []model.Update, stamps []string) []model.Update {
-	perm := make([]int, len(ups))
-	for i := range perm {
-		perm[i] = i
-	}
-	slices.SortStableFunc(perm, func(a, b int) int { return ups[a].PostedAt.Compare(ups[b].PostedAt) })
-	sorted := make([]model.Update, len(ups))
-	sortedStamps := make([]string, len(ups))
-	for i, p := range perm {
-		sorted[i], sortedStamps[i] = ups[p], stamps[p]
-	}
-	copy(ups, sorted)
-	seen := map[string]int{}
-	for i := range ups {
-		if ups[i].ID != "" {
-			continue
-		}
-		st := sortedStamps[i]
-		ups[i].ID = updateKey(incidentID, st, seen[st])
-		seen[st]++
-	}
-	taken := make(map[string]bool, len(ups))
-	return slices.DeleteFunc(ups, func(u model.Update) bool {
-		dup := taken[u.ID]
-		taken[u.ID] = true
-		return dup
-	})
-}
-
-// sortedNames is the sorted set of the non-empty names, never nil.
-func sortedNames(names []string) []string {
-	out := make([]string, 0, len(names))
-	for _, n := range names {
-		if n = strings.TrimSpace(n); n != "" {
-			out = append(out, n)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// impactRank orders the impacts that have an order; the others rank below none.
-func impactRank(i model.Impact) int {
-	switch i {
-	case model.ImpactNone:
-		return 0
-	case model.ImpactMinor:
-		return 1
-	case model.ImpactMajor:
-		return 2
-	case model.ImpactCritical:
-		return 3
-	}
-	return -1
 }

@@ -306,13 +306,9 @@ type sioAPI struct {
 // decodeStatusIO decodes the API's answer. Without "result" it is not a status: status.io
 // answers an unknown page id with 200 {"error": "status page not found"}.
 func decodeStatusIO(contentType string, body []byte) (*sioAPI, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var doc sioDoc
-	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+		return nil, err
 	}
 	if doc.Result == nil {
 		if doc.Error != "" {
@@ -570,7 +566,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 	}
 	inc.Impact, inc.ImpactRaw = model.ImpactUnknown, ""
 	consider := func(code flexID) {
-		if i := sioImpact(code); impactRank(i) > impactRank(inc.Impact) {
+		if i := sioImpact(code); i.Worse(inc.Impact) {
 			inc.Impact, inc.ImpactRaw = i, string(code)
 		}
 	}

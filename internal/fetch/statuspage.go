@@ -6,21 +6,12 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -61,19 +52,6 @@ type spOptions struct {
 // statuspageOptions are Atlassian Statuspage's: 50 items, every list always present,
 // plain-text bodies.
 var statuspageOptions = spOptions{listSize: statuspageListSize, format: model.FormatText}
-
-// ErrMalformed is matched (errors.Is) by the error of a body that is not the JSON the
-// endpoint should answer: HTML, empty, truncated, or lacking its list. Such an answer is a
-// failed fetch, never an empty page.
-var ErrMalformed = errors.New("malformed response")
-
-// jsonOptions make the decoder lenient where leniency costs nothing and strictness would
-// fail a whole page over a cosmetic defect: duplicate keys (last wins) and invalid UTF-8
-// (replaced) are accepted. Unknown keys are always ignored.
-var jsonOptions = json.JoinOptions(
-	jsontext.AllowDuplicateNames(true),
-	jsontext.AllowInvalidUTF8(true),
-)
 
 func init() {
 	register(KindStatuspage, func(c *Client) Provider { return &Statuspage{c: c} },
@@ -365,17 +343,6 @@ func pathSafe(id string) bool {
 	return true
 }
 
-// permanent reports whether a failed lookup would fail the same way next time: a 4xx
-// other than 408 and 429 (gone, private, or a bot wall), or a body over the size cap.
-func permanent(err error) bool {
-	if errors.Is(err, ErrTooLarge) {
-		return true
-	}
-	var se *StatusError
-	return errors.As(err, &se) && se.Code >= 400 && se.Code < 500 &&
-		se.Code != http.StatusRequestTimeout && se.Code != http.StatusTooManyRequests
-}
-
 // withoutMaintenance drops the maintenances from a list, in place.
 func withoutMaintenance(list []model.Incident) []model.Incident {
 	return slices.DeleteFunc(list, func(inc model.Incident) bool { return inc.Kind == model.KindMaintenance })
@@ -467,35 +434,6 @@ type spAffected struct {
 	Name string `json:"name"`
 }
 
-// looseTime reads a time that has been seen as a string, null and a boolean
-// (postmortem_published_at: true in Atlassian's own example). Anything but a readable
-// RFC 3339 string is "not given", never an error.
-type looseTime struct{ t time.Time }
-
-// UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
-func (lt *looseTime) UnmarshalJSON(b []byte) error {
-	lt.t = time.Time{}
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
-		lt.t = parseTime(string(b[1 : len(b)-1]))
-	}
-	return nil
-}
-
-// checkJSONBody rejects what cannot be the JSON object an endpoint should answer.
-func checkJSONBody(contentType string, body []byte) ([]byte, error) {
-	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")) // a BOM is harmless; drop it
-	b = bytes.TrimLeft(b, " \t\r\n")
-	switch {
-	case len(b) == 0:
-		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
-	case b[0] == '<' || strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/html"):
-		return nil, fmt.Errorf("%w: got HTML, not JSON", ErrMalformed)
-	case b[0] != '{':
-		return nil, fmt.Errorf("%w: not a JSON object", ErrMalformed)
-	}
-	return b, nil
-}
-
 // decodeStatuspageList decodes a list endpoint whose list is under key ("incidents" or
 // "scheduled_maintenances"). A document without that array is malformed; an empty array
 // is well-formed (the archive decides whether it is suspicious).
@@ -506,13 +444,9 @@ func decodeStatuspageList(contentType string, body []byte, key string) (*spList,
 // decodeList is decodeStatuspageList under o: with o.lenientLists, a document that has a
 // page object but lacks the array is an empty list.
 func (o spOptions) decodeList(contentType string, body []byte, key string) (*spList, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var doc spDoc
-	if err := json.Unmarshal(b, &doc, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+		return nil, err
 	}
 	list := doc.Incidents
 	if key == "scheduled_maintenances" {
@@ -538,13 +472,9 @@ func (o spOptions) decodeList(contentType string, body []byte, key string) (*spL
 
 // decodeStatuspageSummary decodes summary.json for the page's name.
 func decodeStatuspageSummary(contentType string, body []byte) (string, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return "", err
-	}
 	var s spSummary
-	if err := json.Unmarshal(b, &s, jsonOptions); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &s); err != nil {
+		return "", err
 	}
 	if s.Page == nil {
 		return "", fmt.Errorf("%w: no \"page\" object", ErrMalformed)
@@ -554,13 +484,9 @@ func decodeStatuspageSummary(contentType string, body []byte) (string, error) {
 
 // decodeStatuspageIncident decodes a per-incident document, {"incident": {...}}.
 func decodeStatuspageIncident(contentType string, body []byte) (*spIncident, error) {
-	b, err := checkJSONBody(contentType, body)
-	if err != nil {
-		return nil, err
-	}
 	var d spIncidentDoc
-	if err := json.Unmarshal(b, &d, jsonOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := decodeJSONObject(contentType, body, &d); err != nil {
+		return nil, err
 	}
 	if d.Incident == nil || d.Incident.ID == "" {
 		return nil, fmt.Errorf("%w: no \"incident\" object with an id", ErrMalformed)
@@ -791,19 +717,6 @@ func spUpdateStatus(raw string) model.Status {
 	return model.Status(strings.TrimSpace(raw))
 }
 
-func knownStatus(raw string) (model.Status, bool) {
-	s := model.Status(strings.ToLower(strings.TrimSpace(raw)))
-	switch s {
-	case model.StatusInvestigating, model.StatusIdentified, model.StatusMonitoring,
-		model.StatusResolved, model.StatusPostmortem,
-		model.StatusScheduled, model.StatusInProgress, model.StatusVerifying, model.StatusCompleted:
-		return s, true
-	case "in progress":
-		return model.StatusInProgress, true
-	}
-	return "", false
-}
-
 // spImpact maps a Statuspage impact; maintenance is always "maintenance".
 func spImpact(raw string, kind model.Kind) model.Impact {
 	if kind == model.KindMaintenance {
@@ -814,32 +727,4 @@ func spImpact(raw string, kind model.Kind) model.Impact {
 		return i
 	}
 	return model.ImpactUnknown
-}
-
-// parseTime reads an RFC 3339 time as UTC; empty or unreadable is the zero time.
-func parseTime(s string) time.Time {
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t.UTC()
-}
-
-// cleanBody trims a body and turns CRLF into LF: neither is a change a reader would see.
-func cleanBody(s string) string {
-	s = strings.TrimSpace(s)
-	if strings.IndexByte(s, '\r') >= 0 {
-		s = strings.ReplaceAll(s, "\r\n", "\n")
-	}
-	return s
-}
-
-// updateKey is the key of an update without provider id: the first 8 bytes of
-// SHA-256 of (incident id, the update's timestamp, its ordinal), in hex.
-func updateKey(incidentID, stamp string, ordinal int) string {
-	sum := sha256.Sum256([]byte(incidentID + "\x00" + stamp + "\x00" + strconv.Itoa(ordinal)))
-	return hex.EncodeToString(sum[:8])
 }

@@ -74,6 +74,11 @@ func (i Impact) rank() int {
 	return -1
 }
 
+// Worse reports whether i ranks above j in the order none < minor < major < critical.
+// Maintenance and unknown have no rank: every ranked impact is worse than them, and they
+// are worse than none.
+func (i Impact) Worse(j Impact) bool { return i.rank() > j.rank() }
+
 // AtLeast reports whether i passes a min_impact filter of min. Unknown and maintenance
 // pass every filter, and so does every impact when min is empty: an impact we cannot place
 // must never hide an incident.
