@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mmcdole/gofeed"
 	"golang.org/x/text/encoding/unicode"
 
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -40,8 +41,15 @@ const (
 const awsEpisodeState = "episodes/"
 
 func init() {
-	register(KindAWS, func(c *Client) Provider { return &AWS{c: c} },
-		EndpointAWSRSS, EndpointAWSCurrentEvents)
+	Register(Platform{
+		Kind:          KindAWS,
+		New:           func(c *Client) Provider { return &AWS{c: c} },
+		Endpoints:     []string{EndpointAWSRSS, EndpointAWSCurrentEvents},
+		Hosts:         []string{"health.aws.amazon.com", "status.aws.amazon.com"},
+		PageURL:       func(u *url.URL) string { return u.String() }, // the adapter reads fixed URLs on the official hosts
+		EndpointPaths: []string{"/rss/all.rss", "/public/currentevents"},
+		Feed:          awsFeedDetection,
+	})
 }
 
 // AWS is the Provider of the AWS Health Dashboard. It combines two endpoints into one
@@ -956,4 +964,18 @@ func awsHTML(body string) string {
 		sb.WriteString("</p>")
 	}
 	return sb.String()
+}
+
+// awsFeedDetection recognises the AWS Health Dashboard's rss/all.rss, at the path the adapter reads.
+func awsFeedDetection(u *url.URL, f *gofeed.Feed) *Detection {
+	base := *u
+	base.RawQuery, base.RawPath = "", ""
+	if strings.Contains(f.Generator, "AWS Service Health Dashboard") {
+		if p, ok := strings.CutSuffix(base.Path, "/rss/all.rss"); ok {
+			base.Path = p + "/"
+			return &Detection{Kind: KindAWS, URL: base.String(),
+				Evidence: fmt.Sprintf("URL is rss/all.rss with generator %s (AWS Health Dashboard)", quoteShort(f.Generator))}
+		}
+	}
+	return nil
 }

@@ -9,9 +9,12 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mmcdole/gofeed"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -23,8 +26,15 @@ const KindAzure = "azure"
 const EndpointAzureFeed = "feed"
 
 func init() {
-	register(KindAzure, func(c *Client) Provider { return &Azure{c: c} },
-		EndpointAzureFeed)
+	Register(Platform{
+		Kind:      KindAzure,
+		New:       func(c *Client) Provider { return &Azure{c: c} },
+		Endpoints: []string{EndpointAzureFeed},
+		Hosts:     []string{"azure.status.microsoft", "status.azure.com"},
+		PageURL:   azurePageURL,
+		// feed/ is no endpoint path: that is any bespoke feed's name too.
+		Feed: azureFeedDetection,
+	})
 }
 
 // Azure is the Provider of the Azure status page. Its feed is open-only: the
@@ -220,4 +230,33 @@ func azureImpact(title string) (model.Impact, string) {
 		return model.ImpactMinor, "degradation"
 	}
 	return model.ImpactUnknown, ""
+}
+
+// azureFeedDetection recognises the Azure status feed, feed/ of an RSS channel titled "Azure Status".
+func azureFeedDetection(u *url.URL, f *gofeed.Feed) *Detection {
+	base := *u
+	base.RawQuery, base.RawPath = "", ""
+	if strings.TrimSpace(f.Title) == "Azure Status" {
+		p := strings.TrimSuffix(base.Path, "/")
+		if q, ok := strings.CutSuffix(p, "/feed"); ok {
+			base.Path = q + "/"
+			return &Detection{Kind: KindAzure, URL: base.String(),
+				Evidence: `URL is feed/ of an RSS channel titled "Azure Status" (Azure status feed)`}
+		}
+	}
+	return nil
+}
+
+// azurePageURL is the source URL of an Azure page a host rule recognised: the adapter
+// reads feed/ under the status page, which lives under a locale:
+// https://azure.status.microsoft/en-us/status/.
+func azurePageURL(u *url.URL) string {
+	c := *u
+	c.RawQuery, c.RawPath = "", ""
+	p := strings.TrimSuffix(strings.TrimSuffix(c.Path, "/"), "/feed")
+	if !strings.Contains(p+"/", "/status/") {
+		p = "/en-us/status"
+	}
+	c.Path = p + "/"
+	return c.String()
 }

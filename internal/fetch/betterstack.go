@@ -25,8 +25,17 @@ const KindBetterStack = "betterstack"
 const EndpointBetterStackIndex = "index"
 
 func init() {
-	register(KindBetterStack, func(c *Client) Provider { return &BetterStack{c: c} },
-		EndpointBetterStackIndex)
+	Register(Platform{
+		Kind:         KindBetterStack,
+		New:          func(c *Client) Provider { return &BetterStack{c: c} },
+		Endpoints:    []string{EndpointBetterStackIndex},
+		HostSuffixes: []string{".betteruptime.com", ".betterstack.com"},
+		NotPages: []string{"www.betteruptime.com", "api.betteruptime.com",
+			"www.betterstack.com", "api.betterstack.com", "uptime.betterstack.com",
+			"docs.betterstack.com", "logs.betterstack.com", "telemetry.betterstack.com"},
+		EndpointPaths: []string{"/index.json"},
+		Probes:        []Probe{{Order: 30, Rel: "index.json", Check: checkBetterStack}},
+	})
 }
 
 // BetterStack is the Provider of Better Stack status pages. It is a history provider:
@@ -358,4 +367,36 @@ func bsUpdateStatus(aff []bsAffected, kind model.Kind) model.Status {
 		return model.StatusInvestigating
 	}
 	return ""
+}
+
+// checkBetterStack accepts Better Stack's /index.json: JSON:API whose data is the
+// status_page resource, with its aggregate_state.
+func checkBetterStack(contentType string, body []byte) (string, string, string) {
+	m, why := decodeObject(contentType, body)
+	if m == nil {
+		return "", "", why
+	}
+	data := objAt(m, "data")
+	if data == nil {
+		return "", "", `JSON without a JSON:API "data" object`
+	}
+	if t, _ := strAt(data, "type"); t != "status_page" {
+		return "", "", fmt.Sprintf("JSON:API data.type is %s, not \"status_page\"", quoteShort(t))
+	}
+	attrs := objAt(data, "attributes")
+	if id, _ := strAt(data, "id"); (id == "" && !isNumber(data["id"])) || attrs == nil {
+		return "", "", "data.type \"status_page\" without an id and attributes"
+	}
+	if _, ok := strAt(attrs, "aggregate_state"); !ok {
+		return "", "", "data.type \"status_page\" without attributes.aggregate_state"
+	}
+	if inc, present := m["included"]; present && inc != nil {
+		if _, ok := inc.([]any); !ok {
+			return "", "", `"included" is no list`
+		}
+	}
+	if _, err := decodeBetterStack(contentType, body); err != nil {
+		return "", "", "Better Stack-like, but " + jsonWhy(err)
+	}
+	return KindBetterStack, `is JSON:API with data.type "status_page" and aggregate_state (Better Stack shape)`, ""
 }

@@ -30,8 +30,13 @@ const EndpointCachetComponents = "components"
 const cachetListSize = 50
 
 func init() {
-	register(KindCachet, func(c *Client) Provider { return &Cachet{c: c} },
-		EndpointIncidents, EndpointCachetComponents)
+	Register(Platform{
+		Kind:          KindCachet,
+		New:           func(c *Client) Provider { return &Cachet{c: c} },
+		Endpoints:     []string{EndpointIncidents, EndpointCachetComponents},
+		EndpointPaths: []string{"/api/v1/incidents", "/api/v1/components"},
+		Probes:        []Probe{{Order: 40, Rel: "api/v1/incidents?per_page=5", Check: checkCachet}},
+	})
 }
 
 // Cachet is the Provider of Cachet status pages. It is a history provider: the incident
@@ -389,4 +394,45 @@ func stableCachetStamp(raw string) string {
 		return t.Format(time.RFC3339Nano)
 	}
 	return strings.TrimSpace(raw)
+}
+
+// checkCachet accepts Cachet 2.x's /api/v1/incidents: meta.pagination (Laravel's
+// paginator) and data[], incidents with a numeric id and a status code 0–4.
+func checkCachet(contentType string, body []byte) (string, string, string) {
+	m, why := decodeObject(contentType, body)
+	if m == nil {
+		return "", "", why
+	}
+	pg := objAt(objAt(m, "meta"), "pagination")
+	if pg == nil {
+		return "", "", "JSON without meta.pagination"
+	}
+	for _, k := range []string{"total", "per_page", "current_page", "total_pages"} {
+		if !isNumber(pg[k]) {
+			return "", "", "meta.pagination without " + k
+		}
+	}
+	list, ok := arrAt(m, "data")
+	if !ok {
+		return "", "", "meta.pagination without data[]"
+	}
+	items, ok := objects(list)
+	if !ok {
+		return "", "", "data[] holds a non-object"
+	}
+	for _, it := range items {
+		_, hasName := strAt(it, "name")
+		st := it["status"]
+		code, _ := st.(float64)
+		if s, ok := st.(string); ok && len(s) == 1 {
+			code = float64(s[0] - '0')
+		}
+		if !isNumber(it["id"]) || !hasName || !isNumber(st) || code < 0 || code > 4 {
+			return "", "", "data[] items unlike Cachet incidents (numeric id, name, status 0-4)"
+		}
+	}
+	if _, err := decodeCachetIncidents(contentType, body); err != nil {
+		return "", "", "Cachet-like, but " + jsonWhy(err)
+	}
+	return KindCachet, "has meta.pagination and data[] of incidents with status codes (Cachet shape)", ""
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -547,15 +548,20 @@ func TestDefaultHostRules(t *testing.T) {
 			t.Errorf("DefaultHostRules(%q) = %q, %v; want %q", tt.host, kind, ok, tt.kind)
 		}
 	}
-	// Every kind a rule names is a registered one.
-	for _, s := range hostSuffixes {
-		if _, ok := factories[s.kind]; !ok {
-			t.Errorf("rule *%s names unregistered kind %q", s.suffix, s.kind)
+	// Every host a platform declares is recognised as that platform, and no two
+	// platforms declare the same host or suffix.
+	owner := map[string]string{}
+	for _, p := range platforms() {
+		for _, h := range append(slices.Clone(p.Hosts), p.HostSuffixes...) {
+			if o, dup := owner[h]; dup {
+				t.Errorf("host rule %s declared by %s and %s", h, o, p.Kind)
+			}
+			owner[h] = p.Kind
 		}
-	}
-	for h, k := range hostExact {
-		if _, ok := factories[k]; !ok {
-			t.Errorf("rule %s names unregistered kind %q", h, k)
+		for _, h := range p.Hosts {
+			if kind, ok := DefaultHostRules(h); !ok || kind != p.Kind {
+				t.Errorf("DefaultHostRules(%q) = %q, %v; want %q", h, kind, ok, p.Kind)
+			}
 		}
 	}
 }

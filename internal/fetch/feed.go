@@ -57,8 +57,12 @@ const EndpointFeed = "feed"
 const feedTruncatedAt = 10
 
 func init() {
-	register(KindFeed, func(c *Client) Provider { return &HistoryFeed{c: c} },
-		EndpointFeed)
+	Register(Platform{
+		Kind:      KindFeed,
+		New:       func(c *Client) Provider { return &HistoryFeed{c: c} },
+		Endpoints: []string{EndpointFeed},
+		PageURL:   func(u *url.URL) string { return u.String() }, // a feed is its own URL
+	})
 }
 
 // HistoryFeed is the Provider of kind feed. It is a history provider: the feed lists

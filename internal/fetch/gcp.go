@@ -6,12 +6,18 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -20,8 +26,14 @@ import (
 const KindGCP = "gcp"
 
 func init() {
-	register(KindGCP, func(c *Client) Provider { return &GCP{c: c} },
-		EndpointIncidents)
+	Register(Platform{
+		Kind:          KindGCP,
+		New:           func(c *Client) Provider { return &GCP{c: c} },
+		Endpoints:     []string{EndpointIncidents},
+		Hosts:         []string{"status.cloud.google.com"},
+		EndpointPaths: []string{"/incidents.json"},
+		Probes:        []Probe{{Order: 50, Rel: "incidents.json", Check: checkGCP}},
+	})
 }
 
 // GCP is the Provider of Google Cloud Service Health. Its one endpoint, incidents.json
@@ -334,4 +346,45 @@ func gcpImpact(raw string) model.Impact {
 		return model.ImpactCritical
 	}
 	return model.ImpactUnknown
+}
+
+// checkGCP accepts Google Cloud's /incidents.json: an array of incidents with id, number,
+// external_desc, begin, updates[] and the affected product or service. Only the first
+// few items are decoded: the document is the whole history, megabytes of it.
+func checkGCP(contentType string, body []byte) (string, string, string) {
+	b, err := checkJSONArray(contentType, body)
+	if err != nil {
+		return "", "", jsonWhy(err)
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(b), jsonOptions)
+	if _, err := dec.ReadToken(); err != nil {
+		return "", "", "invalid JSON"
+	}
+	n := 0
+	for ; n < 5 && dec.PeekKind() != ']'; n++ {
+		v, err := dec.ReadValue()
+		if err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				return "", "", "truncated JSON"
+			}
+			return "", "", "invalid JSON"
+		}
+		var it map[string]any
+		if err := json.Unmarshal(v, &it, jsonOptions); err != nil {
+			return "", "", "an array of non-objects"
+		}
+		id, _ := strAt(it, "id")
+		_, hasDesc := strAt(it, "external_desc")
+		_, hasBegin := strAt(it, "begin")
+		_, hasUpdates := arrAt(it, "updates")
+		_, hasProducts := arrAt(it, "affected_products")
+		_, hasService := strAt(it, "service_name")
+		if id == "" || !hasDesc || !hasBegin || !hasUpdates || !(hasProducts || hasService) || !hasAny(it, "number") {
+			return "", "", "an array whose items lack Google Cloud's id, number, external_desc, begin and updates"
+		}
+	}
+	if n == 0 {
+		return "", "", "an empty array (nothing to tell its platform by)"
+	}
+	return KindGCP, "is an array of incidents with number, external_desc, begin and updates[] (Google Cloud shape)", ""
 }

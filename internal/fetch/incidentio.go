@@ -41,8 +41,15 @@ const EndpointProxy = "proxy"
 var incidentIOOptions = spOptions{listSize: 25, lenientLists: true, format: model.FormatMarkdown}
 
 func init() {
-	register(KindIncidentIO, func(c *Client) Provider { return &IncidentIO{c: c} },
-		EndpointIncidents, EndpointMaintenances, EndpointSummary, EndpointFeed, EndpointProxy)
+	Register(Platform{
+		Kind:      KindIncidentIO,
+		New:       func(c *Client) Provider { return &IncidentIO{c: c} },
+		Endpoints: []string{EndpointIncidents, EndpointMaintenances, EndpointSummary, EndpointFeed, EndpointProxy},
+		// incident.io's own page, and the pages hosted under its domain without a custom
+		// one: https://statuspage.incident.io/<slug>. Its Statuspage-compatible
+		// summary is told apart by Statuspage's probe.
+		Hosts: []string{"status.incident.io", "statuspage.incident.io"},
+	})
 }
 
 // IncidentIO is the Provider of incident.io status pages. It is a history provider.

@@ -55,8 +55,16 @@ const (
 )
 
 func init() {
-	register(KindInstatus, func(c *Client) Provider { return &Instatus{c: c} },
-		EndpointSummary, EndpointHistory)
+	Register(Platform{
+		Kind:          KindInstatus,
+		New:           func(c *Client) Provider { return &Instatus{c: c} },
+		Endpoints:     []string{EndpointSummary, EndpointHistory},
+		HostSuffixes:  []string{".instatus.com"},
+		NotPages:      []string{"www.instatus.com", "api.instatus.com", "dashboard.instatus.com"},
+		EndpointPaths: []string{"/summary.json"},
+		// Instatus answers Statuspage's /api/v2/summary.json too: that probe tells them apart.
+		Probes: []Probe{{Order: 20, Rel: "summary.json", Check: checkInstatusOnly}},
+	})
 }
 
 // Instatus is the Provider of Instatus status pages. Its snapshots are open-only.
@@ -450,4 +458,71 @@ func (d *insDuration) UnmarshalJSON(b []byte) error {
 		d.minutes = int(f)
 	}
 	return nil
+}
+
+// checkInstatusOnly accepts Instatus's documented /summary.json and nothing else.
+func checkInstatusOnly(contentType string, body []byte) (string, string, string) {
+	m, why := decodeObject(contentType, body)
+	if m == nil {
+		return "", "", why
+	}
+	page := objAt(m, "page")
+	if page == nil {
+		return "", "", `JSON without a "page" object`
+	}
+	kind, ev := instatusShape(m, page)
+	if kind == "" {
+		return "", "", "not Instatus's shape (page.status is no upper-case word)"
+	}
+	if _, err := decodeInstatusSummary(contentType, body); err != nil {
+		return "", "", "Instatus-like, but " + jsonWhy(err)
+	}
+	return kind, ev, ""
+}
+
+// instatusShape recognises Instatus's summary: page.status one upper-case word, page.name,
+// no Statuspage page id or status object, and active items (when listed) with a name,
+// an upper-case status and an id or URL.
+func instatusShape(m, page map[string]any) (kind, evidence string) {
+	st, _ := strAt(page, "status")
+	if !instatusWord.MatchString(st) {
+		return "", ""
+	}
+	if _, ok := strAt(page, "name"); !ok {
+		return "", ""
+	}
+	if objAt(m, "status") != nil {
+		return "", ""
+	}
+	if id, _ := strAt(page, "id"); spID.MatchString(id) || ulid.MatchString(id) {
+		return "", ""
+	}
+	var lists []string
+	for _, key := range []string{"activeIncidents", "activeMaintenances"} {
+		v, present := m[key]
+		if !present || v == nil {
+			continue
+		}
+		list, ok := v.([]any)
+		if !ok {
+			return "", ""
+		}
+		items, ok := objects(list)
+		if !ok {
+			return "", ""
+		}
+		for _, it := range items {
+			_, hasName := strAt(it, "name")
+			s, _ := strAt(it, "status")
+			if !hasName || !instatusWord.MatchString(s) || !hasAny(it, "id", "url") {
+				return "", ""
+			}
+		}
+		lists = append(lists, key+"[]")
+	}
+	ev := fmt.Sprintf("has page.status %q", st)
+	if len(lists) > 0 {
+		ev += " and " + strings.Join(lists, " and ")
+	}
+	return KindInstatus, ev + " (Instatus shape)"
 }

@@ -57,30 +57,9 @@ func (r *Result) StateChanged(prev model.FetchState) bool {
 	return !maps.Equal(r.State, prev)
 }
 
-// factory builds a Provider of one kind around the shared client.
-type factory func(c *Client) Provider
-
-// factories holds every provider kind, and endpoints the endpoint names each declares.
-// Each provider file registers itself from init, so adding a platform is adding a file,
-// never a case in a switch.
-var (
-	factories = map[string]factory{}
-	endpoints = map[string][]string{}
-)
-
-// register adds a provider kind and the names of its endpoints (the keys a source's
-// endpoints: may override); it is called from init functions only.
-func register(kind string, f factory, endpointNames ...string) {
-	if _, dup := factories[kind]; dup {
-		panic("fetch: provider " + kind + " registered twice")
-	}
-	factories[kind] = f
-	endpoints[kind] = slices.Compact(slices.Sorted(slices.Values(endpointNames)))
-}
-
 // Kinds returns the registered provider kinds, sorted, for config validation.
 func Kinds() []string {
-	return slices.Sorted(maps.Keys(factories))
+	return slices.Sorted(maps.Keys(registry))
 }
 
 // EndpointNames returns, sorted, the endpoint names a source of kind may override in its
@@ -88,11 +67,14 @@ func Kinds() []string {
 // is every platform's names; for an unknown kind, nil.
 func EndpointNames(kind string) []string {
 	if kind != "" && kind != "auto" {
-		return slices.Clone(endpoints[kind])
+		if p, ok := registry[kind]; ok {
+			return slices.Clone(p.Endpoints)
+		}
+		return nil
 	}
 	var all []string
-	for _, names := range endpoints {
-		all = append(all, names...)
+	for _, p := range registry {
+		all = append(all, p.Endpoints...)
 	}
 	slices.Sort(all)
 	return slices.Compact(all)
@@ -104,11 +86,11 @@ func New(kind string, c *Client) (Provider, error) {
 	if kind == "" || kind == "auto" {
 		kind = KindStatuspage
 	}
-	f, ok := factories[kind]
+	p, ok := registry[kind]
 	if !ok {
 		return nil, fmt.Errorf("unknown provider kind %q (known: %s)", kind, strings.Join(Kinds(), ", "))
 	}
-	return f(c), nil
+	return p.New(c), nil
 }
 
 // endpointURL resolves an endpoint of a source. Source.Endpoints[name] wins when set;

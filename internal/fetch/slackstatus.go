@@ -27,8 +27,14 @@ const (
 )
 
 func init() {
-	register(KindSlack, func(c *Client) Provider { return &SlackStatus{c: c} },
-		EndpointSlackHistory, EndpointSlackCurrent)
+	Register(Platform{
+		Kind:          KindSlack,
+		New:           func(c *Client) Provider { return &SlackStatus{c: c} },
+		Endpoints:     []string{EndpointSlackHistory, EndpointSlackCurrent},
+		Hosts:         []string{"slack-status.com", "www.slack-status.com", "status.slack.com"},
+		EndpointPaths: []string{"/api/v2.0.0/current", "/api/v2.0.0/history"},
+		Probes:        []Probe{{Order: 60, Rel: "api/v2.0.0/current", Check: checkSlackCurrent}},
+	})
 }
 
 // SlackStatus is the Provider of Slack's status page. It is a history provider: the history
@@ -293,4 +299,38 @@ func slackNotes(incidentID string, notes []slNote) []model.Update {
 		stamps[i] = stableStamp(n.DateCreated)
 	}
 	return keyUpdates(incidentID, out, stamps)
+}
+
+// checkSlackCurrent accepts Slack's /api/v2.0.0/current: status, active_incidents[] and
+// its dates; listed incidents have Slack's type, status and notes.
+func checkSlackCurrent(contentType string, body []byte) (string, string, string) {
+	m, why := decodeObject(contentType, body)
+	if m == nil {
+		return "", "", why
+	}
+	st, ok := strAt(m, "status")
+	list, hasList := arrAt(m, "active_incidents")
+	if !ok || !hasList {
+		return "", "", "JSON without status and active_incidents[]"
+	}
+	if _, ok := strAt(m, "date_updated"); !ok {
+		if _, ok := strAt(m, "date_created"); !ok {
+			return "", "", "status and active_incidents[] without date_created/date_updated"
+		}
+	}
+	items, ok := objects(list)
+	if !ok {
+		return "", "", "active_incidents[] holds a non-object"
+	}
+	for _, it := range items {
+		_, hasTitle := strAt(it, "title")
+		_, hasType := strAt(it, "type")
+		if !isNumber(it["id"]) || !hasTitle || !hasType || !hasAny(it, "notes", "services") {
+			return "", "", "active_incidents[] unlike Slack's (id, title, type, notes)"
+		}
+	}
+	if _, err := decodeSlackCurrent(contentType, body); err != nil {
+		return "", "", "Slack-like, but " + jsonWhy(err)
+	}
+	return KindSlack, fmt.Sprintf("has status %s and active_incidents[] (Slack shape)", quoteShort(st)), ""
 }

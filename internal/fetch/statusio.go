@@ -45,8 +45,17 @@ const statusIOAPI = "https://api.status.io/1.0/status/{id}"
 const statusIOPageIDState = "page-id/"
 
 func init() {
-	register(KindStatusIO, func(c *Client) Provider { return &StatusIO{c: c} },
-		EndpointStatusIOPage, EndpointStatusIOStatus, EndpointStatusIOFeed)
+	Register(Platform{
+		Kind:         KindStatusIO,
+		New:          func(c *Client) Provider { return &StatusIO{c: c} },
+		Endpoints:    []string{EndpointStatusIOPage, EndpointStatusIOStatus, EndpointStatusIOFeed},
+		HostSuffixes: []string{".status.io"},
+		NotPages: []string{"www.status.io", "api.status.io", "app.status.io", "kb.status.io",
+			"image.status.io", "cdn.status.io"},
+		PageURL: func(u *url.URL) string { return u.String() }, // the adapter cuts a /pages/<id> tail itself
+		Feed:    statusIOFeedDetection,
+		Page:    statusIOPageDetection,
+	})
 }
 
 // StatusIO is the Provider of status.io pages. The API lists only what is open, so its
@@ -680,3 +689,50 @@ func sioComponents(list []sioNamed) []string {
 	}
 	return sortedNames(names)
 }
+
+// statusIOFeedDetection recognises a status.io page's /pages/<id>/rss whose items link
+// that page's incidents (or that has no item yet).
+func statusIOFeedDetection(u *url.URL, f *gofeed.Feed) *Detection {
+	base := *u
+	base.RawQuery, base.RawPath = "", ""
+	if m := sioFeedPath.FindStringSubmatch(base.Path); m != nil {
+		id, linked := m[1], 0
+		for _, it := range f.Items {
+			if it == nil {
+				continue
+			}
+			if l := it.Link; strings.Contains(l, "/pages/incident/"+id+"/") || strings.Contains(l, "/pages/maintenance/"+id+"/") {
+				linked++
+			}
+		}
+		if linked > 0 || len(f.Items) == 0 {
+			return &Detection{Kind: KindStatusIO, URL: u.String(),
+				Evidence: "URL is the status.io history feed /pages/" + id + "/rss"}
+		}
+	}
+	return nil
+}
+
+// statusIOPageDetection recognises a page that names its status.io page id.
+func statusIOPageDetection(u *url.URL, body []byte) *Detection {
+	if id, ok := statusIOPageOn(body); ok {
+		return &Detection{Kind: KindStatusIO, URL: u.String(), Evidence: "page names status.io page id " + id}
+	}
+	return nil
+}
+
+// statusIOPageOn finds a status.io page id on a page that is a status.io page: the id
+// where the adapter looks for it (sioPageIDInPage), and status.io named on the page.
+func statusIOPageOn(body []byte) (string, bool) {
+	if !bytes.Contains(bytes.ToLower(body), []byte("status.io")) {
+		return "", false
+	}
+	m := sioPageIDInPage.FindSubmatch(body)
+	if m == nil {
+		return "", false
+	}
+	return string(m[1]), true
+}
+
+// sioFeedPath is the path of a status.io page's history feed, /pages/<page id>/rss.
+var sioFeedPath = regexp.MustCompile(`/pages/([0-9a-fA-F]{24})/rss/?$`)

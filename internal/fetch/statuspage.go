@@ -54,8 +54,24 @@ type spOptions struct {
 var statuspageOptions = spOptions{listSize: statuspageListSize, format: model.FormatText}
 
 func init() {
-	register(KindStatuspage, func(c *Client) Provider { return &Statuspage{c: c} },
-		EndpointIncidents, EndpointMaintenances, EndpointSummary, EndpointIncident, EndpointIncidentPage)
+	Register(Platform{
+		Kind:      KindStatuspage,
+		New:       func(c *Client) Provider { return &Statuspage{c: c} },
+		Endpoints: []string{EndpointIncidents, EndpointMaintenances, EndpointSummary, EndpointIncident, EndpointIncidentPage},
+		// Atlassian's own pages run on Statuspage (metastatuspage.com is Statuspage's).
+		Hosts:        []string{"status.atlassian.com", "metastatuspage.com"},
+		HostSuffixes: []string{".statuspage.io", ".status.atlassian.com"},
+		NotPages:     []string{"www.statuspage.io", "api.statuspage.io", "manage.statuspage.io"},
+		EndpointPaths: []string{"/api/v2/summary.json", "/api/v2/status.json", "/api/v2/incidents.json",
+			"/api/v2/incidents/unresolved.json", "/api/v2/scheduled-maintenances.json",
+			"/api/v2/components.json", "/history.atom", "/history.rss", "/feed.atom"},
+		// Statuspage answers every request with these (seen on githubstatus.com's
+		// responses; both are also its signatures in the intrigue-ident fingerprint set).
+		Headers: []string{"X-Statuspage-Version", "X-Statuspage-Skip-Logging"},
+		// The most common platform's probe comes first. incident.io and Instatus answer
+		// /api/v2/summary.json too; one check tells the three apart.
+		Probes: []Probe{{Order: 10, Rel: "api/v2/summary.json", Check: checkV2Summary}},
+	})
 }
 
 // Statuspage is the Provider of Atlassian Statuspage pages.
@@ -728,3 +744,93 @@ func spImpact(raw string, kind model.Kind) model.Impact {
 	}
 	return model.ImpactUnknown
 }
+
+// checkV2Summary tells Atlassian Statuspage, incident.io and Instatus apart by the shape
+// of their /api/v2/summary.json.
+func checkV2Summary(contentType string, body []byte) (string, string, string) {
+	m, why := decodeObject(contentType, body)
+	if m == nil {
+		return "", "", why
+	}
+	page := objAt(m, "page")
+	if page == nil {
+		return "", "", `JSON without a "page" object`
+	}
+	if kind, ev := instatusShape(m, page); kind != "" {
+		if _, err := decodeInstatusSummary(contentType, body); err != nil {
+			return "", "", "Instatus-like, but " + jsonWhy(err)
+		}
+		return kind, ev, ""
+	}
+	id, _ := strAt(page, "id")
+	status := objAt(m, "status")
+	indicator, _ := strAt(status, "indicator")
+	if !spIndicators[indicator] {
+		return "", "", fmt.Sprintf("page.id %s without a Statuspage status.indicator", quoteShort(id))
+	}
+	if _, err := decodeStatuspageSummary(contentType, body); err != nil {
+		return "", "", jsonWhy(err)
+	}
+	comps, ok := arrAt(m, "components")
+	if !ok && m["components"] != nil {
+		return "", "", `"components" is no list`
+	}
+	cs, ok := objects(comps)
+	if !ok {
+		return "", "", "components[] holds a non-object"
+	}
+	switch {
+	case spID.MatchString(id):
+		// Atlassian: every component has a Statuspage id, the page's id as page_id and
+		// Atlassian's own fields; both lists are always present.
+		for _, c := range cs {
+			cid, _ := strAt(c, "id")
+			pid, _ := strAt(c, "page_id")
+			if !spID.MatchString(cid) || pid != id || !hasAny(c, spOnlyComponentKeys...) {
+				return "", "", fmt.Sprintf("page.id %s but components[] lack Statuspage's id, page_id and group/showcase fields", quoteShort(id))
+			}
+		}
+		_, hasIncidents := arrAt(m, "incidents")
+		_, hasMaint := arrAt(m, "scheduled_maintenances")
+		if !hasIncidents || !hasMaint {
+			return "", "", fmt.Sprintf("page.id %s but no incidents[] and scheduled_maintenances[]", quoteShort(id))
+		}
+		if len(cs) == 0 {
+			if _, ok := strAt(page, "time_zone"); !ok {
+				return "", "", fmt.Sprintf("page.id %s, no components[] and no page.time_zone", quoteShort(id))
+			}
+			return KindStatuspage, fmt.Sprintf("has page.id %q, page.time_zone and no components (Statuspage shape)", id), ""
+		}
+		return KindStatuspage, fmt.Sprintf("has page.id %q and components[] with page_id and group/showcase (Statuspage shape)", id), ""
+	case ulid.MatchString(id):
+		// incident.io's compatible copy: ULIDs everywhere, components without
+		// Atlassian's fields, incidents without shortlink.
+		for _, c := range cs {
+			cid, _ := strAt(c, "id")
+			if !ulid.MatchString(cid) || hasAny(c, spOnlyComponentKeys...) {
+				return "", "", fmt.Sprintf("ULID page.id %s but components[] unlike incident.io's", quoteShort(id))
+			}
+		}
+		incs, _ := arrAt(m, "incidents")
+		is, ok := objects(incs)
+		if !ok {
+			return "", "", "incidents[] holds a non-object"
+		}
+		for _, in := range is {
+			iid, _ := strAt(in, "id")
+			if !ulid.MatchString(iid) || hasAny(in, "shortlink") {
+				return "", "", fmt.Sprintf("ULID page.id %s but incidents[] unlike incident.io's", quoteShort(id))
+			}
+		}
+		return KindIncidentIO, fmt.Sprintf("has ULID page.id %q and ULID ids, no shortlink or Statuspage component fields (incident.io's Statuspage-compatible shape)", id), ""
+	}
+	return "", "", fmt.Sprintf("page.id %s is neither a Statuspage id nor a ULID", quoteShort(id))
+}
+
+// spIndicators are the page status indicators of the Statuspage v2 API (shared by
+// incident.io's compatible copy).
+var spIndicators = map[string]bool{"none": true, "minor": true, "major": true, "critical": true, "maintenance": true}
+
+// spOnlyComponentKeys are component fields Atlassian's summary has and incident.io's
+// compatible copy lacks (see the captures in testdata/statuspage and testdata/incident.io).
+var spOnlyComponentKeys = []string{"group", "only_show_if_degraded", "showcase", "group_id"}

@@ -1,0 +1,98 @@
+package fetch
+
+import (
+	"cmp"
+	"maps"
+	"net/url"
+	"slices"
+
+	"github.com/mmcdole/gofeed"
+)
+
+// Platform is one kind of status page: how to poll it and how detection recognises it.
+// Each platform registers itself from init (Register), so adding a platform is adding a
+// package and one import line, never a case in a switch or an entry in a central list.
+type Platform struct {
+	// Kind is the provider kind a source's kind: names.
+	Kind string
+	// New builds the platform's Provider around the shared client.
+	New func(c *Client) Provider
+	// Endpoints are the names of the endpoints a source's endpoints: may override.
+	Endpoints []string
+
+	// Hosts are host names (lower case) that are one of this platform's pages.
+	Hosts []string
+	// HostSuffixes are the platform's default page domains, ".statuspage.io": a host
+	// <page><suffix> is a page of it, unless it is one of NotPages.
+	HostSuffixes []string
+	// NotPages are the platform's own hosts under HostSuffixes that are no status page
+	// (its site, app, API and asset hosts).
+	NotPages []string
+	// PageURL is the source URL for a page a host rule recognised; nil means the page as
+	// a directory, its platform endpoint (if any) cut off.
+	PageURL func(u *url.URL) string
+	// EndpointPaths are the platform's endpoint paths: a URL given as one of them is cut
+	// back to its page.
+	EndpointPaths []string
+	// Headers are response headers only this platform's pages send.
+	Headers []string
+	// Probes read the platform's endpoints relative to the page and judge their shape.
+	Probes []Probe
+	// Feed recognises the platform's own feed: u is the URL that answered the feed f.
+	// nil when f is not the platform's.
+	Feed func(u *url.URL, f *gofeed.Feed) *Detection
+	// Page recognises a page that names the platform in its body (after every probe
+	// failed); nil when it does not.
+	Page func(u *url.URL, body []byte) *Detection
+}
+
+// Probe is one structural probe: Rel is read relative to the page, and Check returns the
+// kind and the evidence (after the path) when the answer has a platform's shape, else
+// why not.
+type Probe struct {
+	// Order places the probe among every platform's: the most common platform first.
+	Order int
+	Rel   string
+	Check func(contentType string, body []byte) (kind, evidence, why string)
+}
+
+// registry holds every platform by kind. It is written only from init functions.
+var registry = map[string]Platform{}
+
+// Register adds a platform; it is called from init functions only, and panics on a
+// kind registered twice or without a New.
+func Register(p Platform) {
+	if _, dup := registry[p.Kind]; dup {
+		panic("fetch: provider " + p.Kind + " registered twice")
+	}
+	if p.Kind == "" || p.New == nil {
+		panic("fetch: provider registered without a kind or a New")
+	}
+	p.Endpoints = slices.Compact(slices.Sorted(slices.Values(p.Endpoints)))
+	registry[p.Kind] = p
+}
+
+// Lookup returns the platform registered as kind.
+func Lookup(kind string) (Platform, bool) {
+	p, ok := registry[kind]
+	return p, ok
+}
+
+// platforms returns every registered platform, sorted by kind.
+func platforms() []Platform {
+	out := make([]Platform, 0, len(registry))
+	for _, k := range slices.Sorted(maps.Keys(registry)) {
+		out = append(out, registry[k])
+	}
+	return out
+}
+
+// probes returns every platform's probes in their order.
+func probes() []Probe {
+	var out []Probe
+	for _, p := range platforms() {
+		out = append(out, p.Probes...)
+	}
+	slices.SortStableFunc(out, func(a, b Probe) int { return cmp.Compare(a.Order, b.Order) })
+	return out
+}
