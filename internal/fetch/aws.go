@@ -146,43 +146,43 @@ var _ Provider = (*AWS)(nil)
 
 // Poll reads the RSS feed and currentevents conditionally; see AWS.
 func (p *AWS) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := newPollReader(p.c, req)
+	pl := NewPoll(p.c, req)
 	rssURL, ceURL, err := awsEndpoints(req.Source)
 	if err != nil {
-		return pl.failed(), err
+		return pl.Failed(), err
 	}
-	rss, err := pl.read(ctx, EndpointAWSRSS, rssURL)
+	rss, err := pl.Read(ctx, EndpointAWSRSS, rssURL)
 	if err != nil {
-		return pl.failed(), err
+		return pl.Failed(), err
 	}
-	ce, err := pl.read(ctx, EndpointAWSCurrentEvents, ceURL)
+	ce, err := pl.Read(ctx, EndpointAWSCurrentEvents, ceURL)
 	if err != nil {
-		return pl.failed(), err
+		return pl.Failed(), err
 	}
 	// While an episode is missed once, an unchanged poll is still the second well-formed
 	// answer without it: it must be parsed, or the miss would wait for the next change.
 	memo := awsMemoFrom(req.State)
-	if !toParse(rss) && !toParse(ce) && !memo.pending() {
-		return pl.res, nil
+	if !ToParse(rss) && !ToParse(ce) && !memo.pending() {
+		return pl.Res, nil
 	}
-	if !toParse(rss) {
-		if rss, err = pl.reread(ctx, EndpointAWSRSS, rssURL); err != nil {
-			return pl.failed(), err
+	if !ToParse(rss) {
+		if rss, err = pl.Reread(ctx, EndpointAWSRSS, rssURL); err != nil {
+			return pl.Failed(), err
 		}
 	}
-	if !toParse(ce) {
-		if ce, err = pl.reread(ctx, EndpointAWSCurrentEvents, ceURL); err != nil {
-			return pl.failed(), err
+	if !ToParse(ce) {
+		if ce, err = pl.Reread(ctx, EndpointAWSCurrentEvents, ceURL); err != nil {
+			return pl.Failed(), err
 		}
 	}
 
 	feed, err := decodeAWSRSS(rss.Body)
 	if err != nil {
-		return pl.failed(), fmt.Errorf("%s %s: %w", EndpointAWSRSS, rssURL, err)
+		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointAWSRSS, rssURL, err)
 	}
 	events, err := decodeAWSCurrentEvents(ce.ContentType, ce.Body)
 	if err != nil {
-		return pl.failed(), fmt.Errorf("%s %s: %w", EndpointAWSCurrentEvents, ceURL, err)
+		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointAWSCurrentEvents, ceURL, err)
 	}
 	b := awsBuild{
 		feed:     feed,
@@ -193,20 +193,20 @@ func (p *AWS) Poll(ctx context.Context, req Request) (*Result, error) {
 		now:      req.Now.UTC(),
 	}
 	incidents, listing, memo := b.run()
-	for k := range pl.res.State {
+	for k := range pl.Res.State {
 		if strings.HasPrefix(k, awsEpisodeState) {
-			delete(pl.res.State, k)
+			delete(pl.Res.State, k)
 		}
 	}
-	maps.Copy(pl.res.State, memo.state())
-	pl.res.Snapshot = &model.Snapshot{
+	maps.Copy(pl.Res.State, memo.state())
+	pl.Res.Snapshot = &model.Snapshot{
 		Source:    req.Source.Name,
 		FetchedAt: req.Now.UTC(),
 		PageTitle: feed.title,
 		Listings:  []model.Listing{listing},
 		Incidents: incidents,
 	}
-	return pl.res, nil
+	return pl.Res, nil
 }
 
 // awsEndpoints derives the two endpoint URLs. Source.Endpoints overrides either. The
@@ -223,7 +223,7 @@ func awsEndpoints(src model.Source) (rss, ce string, err error) {
 	}
 	resolve := func(name, rel, abs string) (string, error) {
 		if u := src.Endpoints[name]; u != "" || !official {
-			return endpointURL(src, name, rel, "")
+			return EndpointURL(src, name, rel, "")
 		}
 		return abs, nil
 	}
@@ -258,7 +258,7 @@ type awsFeed struct {
 // "…#<service>_<unix>" and that has no readable pubDate) is malformed: without it, a post
 // cannot be placed in an incident.
 func decodeAWSRSS(body []byte) (*awsFeed, error) {
-	f, err := parseStatusFeed(body)
+	f, err := ParseStatusFeed(body)
 	if err != nil {
 		return nil, err
 	}
@@ -405,7 +405,7 @@ func decodeAWSCurrentEvents(contentType string, body []byte) ([]awsEvent, error)
 		return nil, err
 	}
 	var events []awsEvent
-	if err := decodeJSONArray(contentType, u, &events); err != nil {
+	if err := DecodeJSONArray(contentType, u, &events); err != nil {
 		return nil, err
 	}
 	for i := range events {
@@ -974,7 +974,7 @@ func awsFeedDetection(u *url.URL, f *gofeed.Feed) *Detection {
 		if p, ok := strings.CutSuffix(base.Path, "/rss/all.rss"); ok {
 			base.Path = p + "/"
 			return &Detection{Kind: KindAWS, URL: base.String(),
-				Evidence: fmt.Sprintf("URL is rss/all.rss with generator %s (AWS Health Dashboard)", quoteShort(f.Generator))}
+				Evidence: fmt.Sprintf("URL is rss/all.rss with generator %s (AWS Health Dashboard)", QuoteShort(f.Generator))}
 		}
 	}
 	return nil

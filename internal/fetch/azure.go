@@ -66,23 +66,23 @@ var _ Provider = (*Azure)(nil)
 
 // Poll reads the feed conditionally; a 304 or byte-identical body is not parsed.
 func (p *Azure) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := newPollReader(p.c, req)
-	u, err := endpointURL(req.Source, EndpointAzureFeed, "feed/", "")
+	pl := NewPoll(p.c, req)
+	u, err := EndpointURL(req.Source, EndpointAzureFeed, "feed/", "")
 	if err != nil {
-		return pl.failed(), err
+		return pl.Failed(), err
 	}
-	resp, err := pl.read(ctx, EndpointAzureFeed, u)
+	resp, err := pl.Read(ctx, EndpointAzureFeed, u)
 	if err != nil {
-		return pl.failed(), err
+		return pl.Failed(), err
 	}
-	if !toParse(resp) {
-		return pl.res, nil
+	if !ToParse(resp) {
+		return pl.Res, nil
 	}
 	feed, err := decodeAzure(resp.Body)
 	if err != nil {
-		return pl.failed(), fmt.Errorf("%s %s: %w", EndpointAzureFeed, u, err)
+		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointAzureFeed, u, err)
 	}
-	pl.res.Snapshot = &model.Snapshot{
+	pl.Res.Snapshot = &model.Snapshot{
 		Source:    req.Source.Name,
 		FetchedAt: req.Now.UTC(),
 		PageTitle: feed.title,
@@ -90,7 +90,7 @@ func (p *Azure) Poll(ctx context.Context, req Request) (*Result, error) {
 		Incidents: normaliseAzure(feed.items, req.Source.URL, req.Archived),
 		OpenOnly:  true,
 	}
-	return pl.res, nil
+	return pl.Res, nil
 }
 
 // ---- Decoding ----
@@ -111,7 +111,7 @@ type azureFeed struct {
 
 // decodeAzure parses the feed. An item needs an id (guid, else link).
 func decodeAzure(body []byte) (*azureFeed, error) {
-	f, err := parseStatusFeed(body)
+	f, err := ParseStatusFeed(body)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func normaliseAzure(items []azureItem, pageURL string, archived func(id string) 
 		var updates []model.Update
 		if html := strings.TrimSpace(it.description); html != "" {
 			updates = append(updates, model.Update{
-				ID:       updateKey(it.id, it.stamp, 0),
+				ID:       UpdateKey(it.id, it.stamp, 0),
 				Status:   model.StatusInvestigating,
 				Body:     HTMLToText(html),
 				Format:   model.FormatHTML,

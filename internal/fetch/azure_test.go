@@ -82,7 +82,7 @@ func TestAzureRealPayloads(t *testing.T) {
 		t.Fatalf("%d updates", len(inc.Updates))
 	}
 	u := inc.Updates[0]
-	if u.ID != updateKey(inc.ID, "2026-07-23T16:29:09Z", 0) || u.Status != model.StatusInvestigating || u.Format != model.FormatHTML ||
+	if u.ID != UpdateKey(inc.ID, "2026-07-23T16:29:09Z", 0) || u.Status != model.StatusInvestigating || u.Format != model.FormatHTML ||
 		!u.PostedAt.Equal(inc.StartedAt) {
 		t.Errorf("update %s %s %s %v", u.ID, u.Status, u.Format, u.PostedAt)
 	}

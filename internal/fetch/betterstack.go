@@ -62,19 +62,19 @@ var _ Provider = (*BetterStack)(nil)
 
 // Poll reads /index.json conditionally, and nothing else.
 func (p *BetterStack) Poll(ctx context.Context, req Request) (*Result, error) {
-	return runPoll(ctx, p.c, req, (*pollReader).betterStack)
+	return RunPoll(ctx, p.c, req, (*Poll).betterStack)
 }
 
-func (pl *pollReader) betterStack(ctx context.Context) (*model.Snapshot, error) {
-	base, err := baseURL(pl.req.Source.URL)
+func (pl *Poll) betterStack(ctx context.Context) (*model.Snapshot, error) {
+	base, err := BaseURL(pl.Req.Source.URL)
 	if err != nil {
 		return nil, err
 	}
-	u, err := endpointURL(pl.req.Source, EndpointBetterStackIndex, "index.json", "")
+	u, err := EndpointURL(pl.Req.Source, EndpointBetterStackIndex, "index.json", "")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := pl.get(ctx, EndpointBetterStackIndex, u, pl.req.State[EndpointBetterStackIndex])
+	resp, err := pl.Get(ctx, EndpointBetterStackIndex, u, pl.Req.State[EndpointBetterStackIndex])
 	if err != nil {
 		return nil, err
 	}
@@ -85,9 +85,9 @@ func (pl *pollReader) betterStack(ctx context.Context) (*model.Snapshot, error) 
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", EndpointBetterStackIndex, u, err)
 	}
-	snap := pl.snapshot()
+	snap := pl.Snapshot()
 	snap.PageTitle = doc.title
-	snap.Incidents, snap.Listings = doc.normalise(base, pl.req.Now)
+	snap.Incidents, snap.Listings = doc.normalise(base, pl.Req.Now)
 	return snap, nil
 }
 
@@ -102,7 +102,7 @@ type bsDoc struct {
 // used from the status page, its resources, reports and updates: one pass of the decoder
 // reads them all and skips the rest (the resources' 90-day status history included).
 type bsResource struct {
-	ID            flexID          `json:"id"`
+	ID            FlexID          `json:"id"`
 	Type          string          `json:"type"`
 	Attributes    bsAttributes    `json:"attributes"`
 	Relationships bsRelationships `json:"relationships"`
@@ -124,7 +124,7 @@ type bsAttributes struct {
 }
 
 type bsAffected struct {
-	ResourceID flexID `json:"status_page_resource_id"`
+	ResourceID FlexID `json:"status_page_resource_id"`
 	Status     string `json:"status"`
 }
 
@@ -138,7 +138,7 @@ type bsRefs struct {
 }
 
 type bsRef struct {
-	ID   flexID `json:"id"`
+	ID   FlexID `json:"id"`
 	Type string `json:"type"`
 }
 
@@ -146,15 +146,15 @@ type bsRef struct {
 type bsPage struct {
 	title     string
 	reports   []*bsResource // in the page's order
-	updates   map[flexID]*bsResource
-	resources map[flexID]string // status_page_resource id → public name
+	updates   map[FlexID]*bsResource
+	resources map[FlexID]string // status_page_resource id → public name
 }
 
 // decodeBetterStack decodes index.json. A document without a status page in "data" is
 // not the answer of that endpoint; a report without id is malformed.
 func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
 	var doc bsDoc
-	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil || (doc.Data.Type != "" && doc.Data.Type != "status_page") {
@@ -162,14 +162,14 @@ func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
 	}
 	page := &bsPage{
 		title:     strings.TrimSpace(doc.Data.Attributes.CompanyName),
-		updates:   map[flexID]*bsResource{},
-		resources: map[flexID]string{},
+		updates:   map[FlexID]*bsResource{},
+		resources: map[FlexID]string{},
 	}
 	var included []bsResource
 	if doc.Included != nil {
 		included = *doc.Included
 	}
-	reports := map[flexID]*bsResource{}
+	reports := map[FlexID]*bsResource{}
 	var inOrder []*bsResource
 	for i := range included {
 		r := &included[i]
@@ -190,7 +190,7 @@ func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
 	}
 	// The page's own list gives the order; a report it does not name is still a report
 	// the page published (included holds nothing else), so it is kept, after the others.
-	taken := map[flexID]bool{}
+	taken := map[FlexID]bool{}
 	for _, ref := range doc.Data.Relationships.StatusReports.Data {
 		if r := reports[ref.ID]; r != nil && !taken[ref.ID] {
 			taken[ref.ID] = true
@@ -236,7 +236,7 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 	if strings.EqualFold(strings.TrimSpace(a.ReportType), "maintenance") {
 		kind = model.KindMaintenance
 	}
-	starts, ends := parseTime(a.StartsAt), parseTime(a.EndsAt)
+	starts, ends := ParseTime(a.StartsAt), ParseTime(a.EndsAt)
 	state := strings.ToLower(strings.TrimSpace(a.AggregateState))
 	closed := state == "resolved" || state == "operational"
 	inc := model.Incident{
@@ -268,14 +268,14 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 			continue
 		}
 		see(su.Attributes.AffectedResources)
-		body, format, html := vendorBody(su.Attributes.Message, model.FormatText)
+		body, format, html := VendorBody(su.Attributes.Message, model.FormatText)
 		inc.Updates = append(inc.Updates, model.Update{
 			ID:       string(su.ID),
 			Status:   bsUpdateStatus(su.Attributes.AffectedResources, kind),
 			Body:     body,
 			Format:   format,
 			HTML:     html,
-			PostedAt: parseTime(su.Attributes.PublishedAt),
+			PostedAt: ParseTime(su.Attributes.PublishedAt),
 		})
 	}
 	// Better Stack lists a report's updates in no useful order (the real page has the
@@ -290,7 +290,7 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 	if inc.Updates == nil {
 		inc.Updates = []model.Update{}
 	}
-	inc.Components = sortedNames(names)
+	inc.Components = SortedNames(names)
 
 	if kind == model.KindMaintenance {
 		inc.Impact, inc.ImpactRaw = model.ImpactMaintenance, ""
@@ -372,22 +372,22 @@ func bsUpdateStatus(aff []bsAffected, kind model.Kind) model.Status {
 // checkBetterStack accepts Better Stack's /index.json: JSON:API whose data is the
 // status_page resource, with its aggregate_state.
 func checkBetterStack(contentType string, body []byte) (string, string, string) {
-	m, why := decodeObject(contentType, body)
+	m, why := DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
-	data := objAt(m, "data")
+	data := ObjAt(m, "data")
 	if data == nil {
 		return "", "", `JSON without a JSON:API "data" object`
 	}
-	if t, _ := strAt(data, "type"); t != "status_page" {
-		return "", "", fmt.Sprintf("JSON:API data.type is %s, not \"status_page\"", quoteShort(t))
+	if t, _ := StrAt(data, "type"); t != "status_page" {
+		return "", "", fmt.Sprintf("JSON:API data.type is %s, not \"status_page\"", QuoteShort(t))
 	}
-	attrs := objAt(data, "attributes")
-	if id, _ := strAt(data, "id"); (id == "" && !isNumber(data["id"])) || attrs == nil {
+	attrs := ObjAt(data, "attributes")
+	if id, _ := StrAt(data, "id"); (id == "" && !IsNumber(data["id"])) || attrs == nil {
 		return "", "", "data.type \"status_page\" without an id and attributes"
 	}
-	if _, ok := strAt(attrs, "aggregate_state"); !ok {
+	if _, ok := StrAt(attrs, "aggregate_state"); !ok {
 		return "", "", "data.type \"status_page\" without attributes.aggregate_state"
 	}
 	if inc, present := m["included"]; present && inc != nil {
@@ -396,7 +396,7 @@ func checkBetterStack(contentType string, body []byte) (string, string, string) 
 		}
 	}
 	if _, err := decodeBetterStack(contentType, body); err != nil {
-		return "", "", "Better Stack-like, but " + jsonWhy(err)
+		return "", "", "Better Stack-like, but " + JSONWhy(err)
 	}
 	return KindBetterStack, `is JSON:API with data.type "status_page" and aggregate_state (Better Stack shape)`, ""
 }

@@ -62,22 +62,22 @@ var _ Provider = (*Cachet)(nil)
 // names a component, the component list, without validators: the names are needed every
 // time the incidents are parsed, and caching them between polls is not worth the state.
 func (p *Cachet) Poll(ctx context.Context, req Request) (*Result, error) {
-	return runPoll(ctx, p.c, req, (*pollReader).cachet)
+	return RunPoll(ctx, p.c, req, (*Poll).cachet)
 }
 
-func (pl *pollReader) cachet(ctx context.Context) (*model.Snapshot, error) {
-	base, err := baseURL(pl.req.Source.URL)
+func (pl *Poll) cachet(ctx context.Context) (*model.Snapshot, error) {
+	base, err := BaseURL(pl.Req.Source.URL)
 	if err != nil {
 		return nil, err
 	}
 	// Sorted by id, newest first: Cachet's default order is the database's, oldest first,
 	// and its first page would then be the oldest incidents.
 	rel := "api/v1/incidents?sort=id&order=desc&per_page=" + strconv.Itoa(cachetListSize)
-	u, err := endpointURL(pl.req.Source, EndpointIncidents, rel, "")
+	u, err := EndpointURL(pl.Req.Source, EndpointIncidents, rel, "")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := pl.get(ctx, EndpointIncidents, u, pl.req.State[EndpointIncidents])
+	resp, err := pl.Get(ctx, EndpointIncidents, u, pl.Req.State[EndpointIncidents])
 	if err != nil {
 		return nil, err
 	}
@@ -90,11 +90,11 @@ func (pl *pollReader) cachet(ctx context.Context) (*model.Snapshot, error) {
 	}
 	var names map[string]string
 	if list.namesComponents() {
-		cu, err := endpointURL(pl.req.Source, EndpointCachetComponents, "api/v1/components?per_page=1000", "")
+		cu, err := EndpointURL(pl.Req.Source, EndpointCachetComponents, "api/v1/components?per_page=1000", "")
 		if err != nil {
 			return nil, err
 		}
-		resp, err := pl.get(ctx, EndpointCachetComponents, cu, model.EndpointState{})
+		resp, err := pl.Get(ctx, EndpointCachetComponents, cu, model.EndpointState{})
 		if err != nil {
 			return nil, err
 		}
@@ -102,10 +102,10 @@ func (pl *pollReader) cachet(ctx context.Context) (*model.Snapshot, error) {
 			return nil, fmt.Errorf("%s %s: %w", EndpointCachetComponents, cu, err)
 		}
 	} else {
-		delete(pl.res.State, EndpointCachetComponents)
+		delete(pl.Res.State, EndpointCachetComponents)
 	}
-	snap := pl.snapshot()
-	snap.Incidents, snap.Listings = list.normalise(names, base, pl.req.Now)
+	snap := pl.Snapshot()
+	snap.Incidents, snap.Listings = list.normalise(names, base, pl.Req.Now)
 	return snap, nil
 }
 
@@ -114,19 +114,19 @@ func (pl *pollReader) cachet(ctx context.Context) (*model.Snapshot, error) {
 type ctDoc struct {
 	Meta *struct {
 		Pagination *struct {
-			Total      flexID `json:"total"`
-			Count      flexID `json:"count"`
-			TotalPages flexID `json:"total_pages"`
+			Total      FlexID `json:"total"`
+			Count      FlexID `json:"count"`
+			TotalPages FlexID `json:"total_pages"`
 		} `json:"pagination"`
 	} `json:"meta"`
 	Data *[]ctIncident `json:"data"`
 }
 
 type ctIncident struct {
-	ID          flexID      `json:"id"`
-	ComponentID flexID      `json:"component_id"`
+	ID          FlexID      `json:"id"`
+	ComponentID FlexID      `json:"component_id"`
 	Name        string      `json:"name"`
-	Status      flexID      `json:"status"`
+	Status      FlexID      `json:"status"`
 	Message     string      `json:"message"`
 	ScheduledAt string      `json:"scheduled_at"`
 	OccurredAt  string      `json:"occurred_at"`
@@ -136,14 +136,14 @@ type ctIncident struct {
 }
 
 type ctUpdate struct {
-	ID        flexID `json:"id"`
-	Status    flexID `json:"status"`
+	ID        FlexID `json:"id"`
+	Status    FlexID `json:"status"`
 	Message   string `json:"message"`
 	CreatedAt string `json:"created_at"`
 }
 
 type ctNamedRef struct {
-	ID   flexID `json:"id"`
+	ID   FlexID `json:"id"`
 	Name string `json:"name"`
 }
 
@@ -161,7 +161,7 @@ type ctList struct {
 // answer of that endpoint; an incident without id is malformed.
 func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 	var doc ctDoc
-	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil {
@@ -188,7 +188,7 @@ func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 // decodeCachetComponents decodes /api/v1/components into id → name.
 func decodeCachetComponents(contentType string, body []byte) (map[string]string, error) {
 	var doc ctComponents
-	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil {
@@ -223,7 +223,7 @@ func (l *ctList) namesComponents() bool {
 // its oldest page, which covers nothing, and is then said to cover nothing (Since = now).
 func (l *ctList) normalise(names map[string]string, base *url.URL, now time.Time) ([]model.Incident, []model.Listing) {
 	out := make([]model.Incident, 0, len(l.incidents))
-	seen := map[flexID]bool{}
+	seen := map[FlexID]bool{}
 	var oldest time.Time
 	descending, prev := true, -1
 	for i := range l.incidents {
@@ -287,12 +287,12 @@ func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.In
 			comps = append(comps, name)
 		}
 	}
-	inc.Components = sortedNames(comps)
+	inc.Components = SortedNames(comps)
 
 	// The incident's message first, then the updates (Cachet lists them newest first).
 	var ups []model.Update
 	var stamps []string
-	if body := cleanBody(in.Message); body != "" {
+	if body := CleanBody(in.Message); body != "" {
 		st := model.Status("")
 		if len(in.Updates) == 0 {
 			st = inc.Status
@@ -317,13 +317,13 @@ func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.In
 		ups = append(ups, model.Update{
 			ID:       string(u.ID),
 			Status:   cachetStatus(u.Status, kind),
-			Body:     cleanBody(u.Message),
+			Body:     CleanBody(u.Message),
 			Format:   model.FormatMarkdown,
 			PostedAt: parseCachetTime(u.CreatedAt),
 		})
 		stamps = append(stamps, stableCachetStamp(u.CreatedAt))
 	}
-	ups = keyUpdates(id, ups, stamps)
+	ups = KeyUpdates(id, ups, stamps)
 	if ups == nil {
 		ups = []model.Update{}
 	}
@@ -346,10 +346,10 @@ func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.In
 
 // cachetStatus maps a Cachet status code (see Cachet). An unknown code of an incident is
 // investigating: it is not known to be over.
-func cachetStatus(raw flexID, kind model.Kind) model.Status {
+func cachetStatus(raw FlexID, kind model.Kind) model.Status {
 	code, ok := raw.int()
 	if !ok {
-		if s, known := knownStatus(string(raw)); known {
+		if s, known := KnownStatus(string(raw)); known {
 			return s
 		}
 		code = -1
@@ -378,7 +378,7 @@ const cachetTimeLayout = "2006-01-02 15:04:05"
 // or unreadable is the zero time.
 func parseCachetTime(s string) time.Time {
 	s = strings.TrimSpace(s)
-	if t := parseTime(s); !t.IsZero() {
+	if t := ParseTime(s); !t.IsZero() {
 		return t
 	}
 	t, err := time.Parse(cachetTimeLayout, s)
@@ -388,7 +388,7 @@ func parseCachetTime(s string) time.Time {
 	return t.UTC()
 }
 
-// stableCachetStamp is stableStamp for Cachet's time format.
+// stableCachetStamp is StableStamp for Cachet's time format.
 func stableCachetStamp(raw string) string {
 	if t := parseCachetTime(raw); !t.IsZero() {
 		return t.Format(time.RFC3339Nano)
@@ -399,40 +399,40 @@ func stableCachetStamp(raw string) string {
 // checkCachet accepts Cachet 2.x's /api/v1/incidents: meta.pagination (Laravel's
 // paginator) and data[], incidents with a numeric id and a status code 0–4.
 func checkCachet(contentType string, body []byte) (string, string, string) {
-	m, why := decodeObject(contentType, body)
+	m, why := DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
-	pg := objAt(objAt(m, "meta"), "pagination")
+	pg := ObjAt(ObjAt(m, "meta"), "pagination")
 	if pg == nil {
 		return "", "", "JSON without meta.pagination"
 	}
 	for _, k := range []string{"total", "per_page", "current_page", "total_pages"} {
-		if !isNumber(pg[k]) {
+		if !IsNumber(pg[k]) {
 			return "", "", "meta.pagination without " + k
 		}
 	}
-	list, ok := arrAt(m, "data")
+	list, ok := ArrAt(m, "data")
 	if !ok {
 		return "", "", "meta.pagination without data[]"
 	}
-	items, ok := objects(list)
+	items, ok := Objects(list)
 	if !ok {
 		return "", "", "data[] holds a non-object"
 	}
 	for _, it := range items {
-		_, hasName := strAt(it, "name")
+		_, hasName := StrAt(it, "name")
 		st := it["status"]
 		code, _ := st.(float64)
 		if s, ok := st.(string); ok && len(s) == 1 {
 			code = float64(s[0] - '0')
 		}
-		if !isNumber(it["id"]) || !hasName || !isNumber(st) || code < 0 || code > 4 {
+		if !IsNumber(it["id"]) || !hasName || !IsNumber(st) || code < 0 || code > 4 {
 			return "", "", "data[] items unlike Cachet incidents (numeric id, name, status 0-4)"
 		}
 	}
 	if _, err := decodeCachetIncidents(contentType, body); err != nil {
-		return "", "", "Cachet-like, but " + jsonWhy(err)
+		return "", "", "Cachet-like, but " + JSONWhy(err)
 	}
 	return KindCachet, "has meta.pagination and data[] of incidents with status codes (Cachet shape)", ""
 }

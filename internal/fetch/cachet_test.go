@@ -79,19 +79,19 @@ func TestCachetIncidents(t *testing.T) {
 	}{
 		{"12", "Elevated API error rates", model.KindIncident, model.StatusMonitoring, "3", model.ImpactUnknown, []string{"API"},
 			"2026-08-17T14:02:00Z", "", "", []upd{
-				{updateKey("12", "2026-08-17T14:05:11Z", 0), "", "2026-08-17T14:05:11Z", "We are seeing **elevated error rates** on the public API."},
+				{UpdateKey("12", "2026-08-17T14:05:11Z", 0), "", "2026-08-17T14:05:11Z", "We are seeing **elevated error rates** on the public API."},
 				{"30", model.StatusIdentified, "2026-08-17T14:40:00Z", "The cause is a faulty deploy of the API gateway; we are rolling it back."},
 				{"31", model.StatusMonitoring, "2026-08-17T15:10:00Z", "A fix has been deployed and we are monitoring the results."},
 			}},
 		{"11", "Dashboard login failures", model.KindIncident, model.StatusResolved, "4", model.ImpactUnknown, []string{},
 			"2026-08-10T08:50:00Z", "2026-08-10T09:30:00Z", "", []upd{
-				{updateKey("11", "2026-08-10T08:55:00Z", 0), "", "2026-08-10T08:55:00Z", "Some users cannot log in to the dashboard."},
+				{UpdateKey("11", "2026-08-10T08:55:00Z", 0), "", "2026-08-10T08:55:00Z", "Some users cannot log in to the dashboard."},
 				{"28", model.StatusInvestigating, "2026-08-10T09:05:00Z", "We are still investigating."},
 				{"29", model.StatusResolved, "2026-08-10T09:30:00Z", "Logins work again for everyone."},
 			}},
 		{"9", "Database maintenance", model.KindMaintenance, model.StatusScheduled, "0", model.ImpactMaintenance, []string{"Database"},
 			"2026-08-05T12:00:00Z", "", "2026-08-20T02:00:00Z", []upd{
-				{updateKey("9", "2026-08-05T12:00:00Z", 0), model.StatusScheduled, "2026-08-05T12:00:00Z", "The primary database is upgraded; writes pause for up to 10 minutes."},
+				{UpdateKey("9", "2026-08-05T12:00:00Z", 0), model.StatusScheduled, "2026-08-05T12:00:00Z", "The primary database is upgraded; writes pause for up to 10 minutes."},
 			}},
 	}
 	if len(incs) != len(want) {
@@ -147,7 +147,7 @@ func TestCachetStatuses(t *testing.T) {
 		{"", model.KindIncident, model.StatusInvestigating},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
-			in := ctIncident{ID: "1", Name: "x", Status: flexID(tc.code), Message: "m", CreatedAt: "2026-01-01 00:00:00"}
+			in := ctIncident{ID: "1", Name: "x", Status: FlexID(tc.code), Message: "m", CreatedAt: "2026-01-01 00:00:00"}
 			got := in.normalise(nil, cachetBase)
 			if got.Kind != tc.kind || got.Status != tc.want || got.StatusRaw != tc.code {
 				t.Errorf("got %s %s (%s), want %s %s (%s)", got.Kind, got.Status, got.StatusRaw, tc.kind, tc.want, tc.code)

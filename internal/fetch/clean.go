@@ -15,26 +15,26 @@ func Clean(s *model.Snapshot) {
 	if s == nil {
 		return
 	}
-	s.PageTitle = cleanText(s.PageTitle)
+	s.PageTitle = CleanText(s.PageTitle)
 	for i := range s.Incidents {
 		inc := &s.Incidents[i]
 		for _, p := range []*string{&inc.Title, &inc.StatusRaw, &inc.ImpactRaw, &inc.URL} {
-			*p = cleanText(*p)
+			*p = CleanText(*p)
 		}
 		for j := range inc.Components {
-			inc.Components[j] = cleanText(inc.Components[j])
+			inc.Components[j] = CleanText(inc.Components[j])
 		}
 		for j := range inc.Updates {
 			u := &inc.Updates[j]
-			u.Body, u.HTML = cleanText(u.Body), cleanText(u.HTML)
-			u.Status = model.Status(cleanText(string(u.Status)))
+			u.Body, u.HTML = CleanText(u.Body), CleanText(u.HTML)
+			u.Status = model.Status(CleanText(string(u.Status)))
 		}
 		if pm := inc.Postmortem; pm != nil {
-			pm.Body, pm.HTML = cleanText(pm.Body), cleanText(pm.HTML)
+			pm.Body, pm.HTML = CleanText(pm.Body), CleanText(pm.HTML)
 		}
 	}
 }
 
-// cleanText is sanitize.Text: valid UTF-8 without control or invisible format
+// CleanText is sanitize.Text: valid UTF-8 without control or invisible format
 // characters (bidirectional overrides, zero-width spaces), newline and tab kept.
-func cleanText(s string) string { return sanitize.Text(s) }
+func CleanText(s string) string { return sanitize.Text(s) }

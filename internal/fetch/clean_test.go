@@ -32,7 +32,7 @@ func TestClean(t *testing.T) {
 func BenchmarkCleanText(b *testing.B) {
 	s := "We are investigating elevated error rates on the API. Customers may see delays in workflow runs starting and in page builds completing."
 	for b.Loop() {
-		cleanText(s)
+		CleanText(s)
 	}
 }
 

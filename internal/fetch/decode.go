@@ -17,26 +17,26 @@ import (
 	"github.com/mmcdole/gofeed"
 )
 
-// decodeJSONObject decodes body, which must be one JSON object, into v under jsonOptions.
+// DecodeJSONObject decodes body, which must be one JSON object, into v under JSONOptions.
 // What is no JSON object, or does not decode into v, is ErrMalformed.
-func decodeJSONObject(contentType string, body []byte, v any) error {
-	b, err := checkJSONBody(contentType, body)
+func DecodeJSONObject(contentType string, body []byte, v any) error {
+	b, err := CheckJSONBody(contentType, body)
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(b, v, jsonOptions); err != nil {
+	if err := json.Unmarshal(b, v, JSONOptions); err != nil {
 		return fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	return nil
 }
 
-// decodeJSONArray is decodeJSONObject for a body that must be one JSON array.
-func decodeJSONArray(contentType string, body []byte, v any) error {
-	b, err := checkJSONArray(contentType, body)
+// DecodeJSONArray is DecodeJSONObject for a body that must be one JSON array.
+func DecodeJSONArray(contentType string, body []byte, v any) error {
+	b, err := CheckJSONArray(contentType, body)
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(b, v, jsonOptions); err != nil {
+	if err := json.Unmarshal(b, v, JSONOptions); err != nil {
 		return fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	return nil
@@ -47,16 +47,16 @@ func decodeJSONArray(contentType string, body []byte, v any) error {
 // failed fetch, never an empty page.
 var ErrMalformed = errors.New("malformed response")
 
-// jsonOptions make the decoder lenient where leniency costs nothing and strictness would
+// JSONOptions make the decoder lenient where leniency costs nothing and strictness would
 // fail a whole page over a cosmetic defect: duplicate keys (last wins) and invalid UTF-8
 // (replaced) are accepted. Unknown keys are always ignored.
-var jsonOptions = json.JoinOptions(
+var JSONOptions = json.JoinOptions(
 	jsontext.AllowDuplicateNames(true),
 	jsontext.AllowInvalidUTF8(true),
 )
 
-// checkJSONBody rejects what cannot be the JSON object an endpoint should answer.
-func checkJSONBody(contentType string, body []byte) ([]byte, error) {
+// CheckJSONBody rejects what cannot be the JSON object an endpoint should answer.
+func CheckJSONBody(contentType string, body []byte) ([]byte, error) {
 	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")) // a BOM is harmless; drop it
 	b = bytes.TrimLeft(b, " \t\r\n")
 	switch {
@@ -70,22 +70,22 @@ func checkJSONBody(contentType string, body []byte) ([]byte, error) {
 	return b, nil
 }
 
-// looseTime reads a time that has been seen as a string, null and a boolean
+// LooseTime reads a time that has been seen as a string, null and a boolean
 // (postmortem_published_at: true in Atlassian's own example). Anything but a readable
 // RFC 3339 string is "not given", never an error.
-type looseTime struct{ t time.Time }
+type LooseTime struct{ t time.Time }
 
 // UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
-func (lt *looseTime) UnmarshalJSON(b []byte) error {
+func (lt *LooseTime) UnmarshalJSON(b []byte) error {
 	lt.t = time.Time{}
 	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
-		lt.t = parseTime(string(b[1 : len(b)-1]))
+		lt.t = ParseTime(string(b[1 : len(b)-1]))
 	}
 	return nil
 }
 
-// parseTime reads an RFC 3339 time as UTC; empty or unreadable is the zero time.
-func parseTime(s string) time.Time {
+// ParseTime reads an RFC 3339 time as UTC; empty or unreadable is the zero time.
+func ParseTime(s string) time.Time {
 	if s == "" {
 		return time.Time{}
 	}
@@ -96,8 +96,8 @@ func parseTime(s string) time.Time {
 	return t.UTC()
 }
 
-// checkJSONArray is checkJSONBody for endpoints that answer a JSON array.
-func checkJSONArray(contentType string, body []byte) ([]byte, error) {
+// CheckJSONArray is CheckJSONBody for endpoints that answer a JSON array.
+func CheckJSONArray(contentType string, body []byte) ([]byte, error) {
 	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
 	b = bytes.TrimLeft(b, " \t\r\n")
 	switch {
@@ -111,49 +111,49 @@ func checkJSONArray(contentType string, body []byte) ([]byte, error) {
 	return b, nil
 }
 
-// flexID is an id a provider sends as a JSON string or as a number (Slack's history has
+// FlexID is an id a provider sends as a JSON string or as a number (Slack's history has
 // numbers where its documented current answer has strings; JSON:API ids are strings whose
 // references are sometimes numbers). Either way it is kept as its text; null is empty.
-type flexID string
+type FlexID string
 
 // UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
-func (f *flexID) UnmarshalJSON(b []byte) error {
+func (f *FlexID) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	switch {
 	case len(b) > 0 && b[0] == '"':
 		var s string
-		if err := json.Unmarshal(b, &s, jsonOptions); err != nil {
+		if err := json.Unmarshal(b, &s, JSONOptions); err != nil {
 			return err
 		}
-		*f = flexID(strings.TrimSpace(s))
+		*f = FlexID(strings.TrimSpace(s))
 	case string(b) == "null":
 		*f = ""
 	default:
 		if _, err := strconv.ParseFloat(string(b), 64); err != nil {
 			return fmt.Errorf("id %.20q is neither a string nor a number", b)
 		}
-		*f = flexID(b)
+		*f = FlexID(b)
 	}
 	return nil
 }
 
 // int returns the id as an integer, ok false when it is not one.
-func (f flexID) int() (int, bool) {
+func (f FlexID) int() (int, bool) {
 	n, err := strconv.Atoi(string(f))
 	return n, err == nil
 }
 
-// parseStatusFeed parses an RSS or Atom document with gofeed (shared by the aws and
+// ParseStatusFeed parses an RSS or Atom document with gofeed (shared by the aws and
 // azure adapters). It rejects what is no feed: an empty body, an HTML page, truncated or
 // otherwise invalid XML, a JSON feed, and a document with neither items nor a channel
 // title or link. gofeed is third-party code fed vendor bytes, so a panic in it is turned
 // into a malformed-response error rather than taking the daemon down.
-func parseStatusFeed(body []byte) (f *gofeed.Feed, err error) {
+func ParseStatusFeed(body []byte) (f *gofeed.Feed, err error) {
 	b := bytes.TrimLeft(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(b) == 0 {
 		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
 	}
-	if looksHTML(b) {
+	if LooksHTML(b) {
 		return nil, fmt.Errorf("%w: got HTML, not a feed", ErrMalformed)
 	}
 	defer func() {
@@ -177,9 +177,9 @@ func parseStatusFeed(body []byte) (f *gofeed.Feed, err error) {
 	return f, nil
 }
 
-// looksHTML reports whether a body starts like an HTML page; any other page that is no
+// LooksHTML reports whether a body starts like an HTML page; any other page that is no
 // feed (XHTML behind an XML declaration, say) fails gofeed's detection.
-func looksHTML(b []byte) bool {
+func LooksHTML(b []byte) bool {
 	head := bytes.ToLower(b[:min(len(b), 16)])
 	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))
 }

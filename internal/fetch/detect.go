@@ -326,7 +326,7 @@ func (p *detectResp) describe() string {
 	switch {
 	case len(b) == 0:
 		return "empty 200"
-	case b[0] == '<' && (looksHTML(b) || strings.Contains(strings.ToLower(p.contentType), "html")):
+	case b[0] == '<' && (LooksHTML(b) || strings.Contains(strings.ToLower(p.contentType), "html")):
 		return "200 HTML"
 	case b[0] == '<':
 		return "200 XML"
@@ -398,7 +398,7 @@ func feedDetection(u *url.URL, body []byte) (*Detection, string) {
 	if _, err := parseHistoryFeed(body); err != nil {
 		return nil, "not a feed"
 	}
-	f, err := parseStatusFeed(body)
+	f, err := ParseStatusFeed(body)
 	if err != nil {
 		return nil, "not a feed"
 	}
@@ -417,14 +417,14 @@ func feedDetection(u *url.URL, body []byte) (*Detection, string) {
 	}
 	ev := "URL answers an " + kind + " feed"
 	if title != "" {
-		ev += " titled " + quoteShort(title)
+		ev += " titled " + QuoteShort(title)
 	}
 	return &Detection{Kind: KindFeed, URL: u.String(), Evidence: ev}, ""
 }
 
-// quoteShort quotes vendor text for the evidence: escaped (no tab or newline survives)
+// QuoteShort quotes vendor text for the evidence: escaped (no tab or newline survives)
 // and cut to a few words.
-func quoteShort(s string) string {
+func QuoteShort(s string) string {
 	r := []rune(strings.TrimSpace(s))
 	if len(r) > 60 {
 		return fmt.Sprintf("%q…", string(r[:60]))
@@ -438,5 +438,5 @@ func safeWord(s string) string {
 	if s == "" {
 		return "(no content type)"
 	}
-	return quoteShort(s)
+	return QuoteShort(s)
 }

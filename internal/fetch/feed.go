@@ -74,32 +74,32 @@ var _ Provider = (*HistoryFeed)(nil)
 // Poll reads the feed conditionally, and nothing else. On error the Result is non-nil
 // only to report Requests.
 func (p *HistoryFeed) Poll(ctx context.Context, req Request) (*Result, error) {
-	r := newPollReader(p.c, req)
+	r := NewPoll(p.c, req)
 	u, err := feedURL(req.Source)
 	if err != nil {
-		return r.failed(), err
+		return r.Failed(), err
 	}
-	resp, err := r.read(ctx, EndpointFeed, u)
+	resp, err := r.Read(ctx, EndpointFeed, u)
 	if err != nil {
-		return r.failed(), err
+		return r.Failed(), err
 	}
-	if !toParse(resp) {
-		return r.res, nil
+	if !ToParse(resp) {
+		return r.Res, nil
 	}
 	f, err := parseHistoryFeed(resp.Body)
 	if err != nil {
-		return r.failed(), fmt.Errorf("%s %s: %w", EndpointFeed, redactURL(u), err)
+		return r.Failed(), fmt.Errorf("%s %s: %w", EndpointFeed, RedactURL(u), err)
 	}
 	now := req.Now.UTC()
 	incidents, listings := f.incidents(now, req.Archived)
-	r.res.Snapshot = &model.Snapshot{
+	r.Res.Snapshot = &model.Snapshot{
 		Source:    req.Source.Name,
 		FetchedAt: now,
 		PageTitle: f.pageTitle(),
 		Listings:  listings,
 		Incidents: incidents,
 	}
-	return r.res, nil
+	return r.Res, nil
 }
 
 // feedURL is the feed of a kind feed source: the endpoint override, else the source URL
@@ -400,7 +400,7 @@ func applyFeedTimeline(inc *model.Incident, paras []feedPara) {
 		if inc.StartedAt.IsZero() && !p.at.IsZero() {
 			inc.StartedAt = p.at
 		}
-		key := updateKey(inc.ID, p.stamp, ordinals[p.stamp])
+		key := UpdateKey(inc.ID, p.stamp, ordinals[p.stamp])
 		ordinals[p.stamp]++
 		if status == model.StatusPostmortem && strings.EqualFold(p.label, "postmortem") {
 			// Statuspage feeds list the postmortem as a paragraph of its own; the model
@@ -464,7 +464,7 @@ func labelStatus(label string) (model.Status, bool) {
 	case "", "update", "updated":
 		return "", false
 	}
-	if s, ok := knownStatus(l); ok {
+	if s, ok := KnownStatus(l); ok {
 		return s, true
 	}
 	return "", false
@@ -527,7 +527,7 @@ func parseFeedContent(content string, ref time.Time) feedContent {
 	var fc feedContent
 	nodes, err := html.ParseFragment(strings.NewReader(content), feedBodyContext)
 	if err != nil {
-		t := cleanBody(content)
+		t := CleanBody(content)
 		fc.undated = feedPara{text: t, html: SanitizeHTML(html.EscapeString(t))}
 		return fc
 	}
@@ -616,7 +616,7 @@ func renderSegment(seg *html.Node) (string, string) {
 			break
 		}
 	}
-	return SanitizeHTML(b.String()), cleanBody(htmlText(seg, nil))
+	return SanitizeHTML(b.String()), CleanBody(htmlText(seg, nil))
 }
 
 // embeddedStamp finds the date of a paragraph that does not start with one: a <time
@@ -627,7 +627,7 @@ func renderSegment(seg *html.Node) (string, string) {
 func embeddedStamp(seg *html.Node, ref time.Time) (time.Time, string, bool) {
 	if el := feedFind(seg, func(n *html.Node) bool { return n.DataAtom == atom.Time && feedAttr(n, "datetime") != "" }); el != nil {
 		v := strings.TrimSpace(feedAttr(el, "datetime"))
-		if t := parseTime(v); !t.IsZero() {
+		if t := ParseTime(v); !t.IsZero() {
 			el.Parent.RemoveChild(el)
 			return t, v, true
 		}

@@ -150,7 +150,7 @@ func TestFeedStatuspageHistory(t *testing.T) {
 			t.Errorf("got updates %q, want %q", got, want)
 		}
 		stamp := "Mar 20, 08:02 UTC"
-		if inc.Updates[0].ID != updateKey(inc.ID, stamp, 0) || inc.Updates[1].ID != updateKey(inc.ID, stamp, 1) {
+		if inc.Updates[0].ID != UpdateKey(inc.ID, stamp, 0) || inc.Updates[1].ID != UpdateKey(inc.ID, stamp, 1) {
 			t.Errorf("got ids %s %s, want the keys of %q with ordinals 0 and 1 from the oldest", inc.Updates[0].ID, inc.Updates[1].ID, stamp)
 		}
 	})
@@ -225,7 +225,7 @@ func TestFeedBespokeDatedParagraphs(t *testing.T) {
 		!one.Updates[0].PostedAt.Equal(mustTime("2020-09-07T12:00:00Z")) || !one.StartedAt.Equal(one.Updates[0].PostedAt) {
 		t.Errorf("got %+v", one)
 	}
-	if one.Updates[0].ID != updateKey(one.ID, "Mon, 07 Sep 2020 12:00:00 +0000", 0) {
+	if one.Updates[0].ID != UpdateKey(one.ID, "Mon, 07 Sep 2020 12:00:00 +0000", 0) {
 		t.Errorf("got update id %s, want the key of the item's pubDate", one.Updates[0].ID)
 	}
 }
@@ -571,7 +571,7 @@ func TestFeedOneMessageEntries(t *testing.T) {
 	}
 	first := r1.Snapshot.Incidents[0]
 	if len(first.Updates) != 1 || first.Status != model.StatusInvestigating || !first.StartedAt.Equal(mustTime("2026-03-25T10:00:00Z")) ||
-		first.Updates[0].ID != updateKey(first.ID, "2026-03-25T10:05:00Z", 0) {
+		first.Updates[0].ID != UpdateKey(first.ID, "2026-03-25T10:05:00Z", 0) {
 		t.Fatalf("first: got %+v, want one update keyed by the entry's time, started when published", first)
 	}
 

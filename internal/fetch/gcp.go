@@ -69,33 +69,33 @@ var _ Provider = (*GCP)(nil)
 // Poll reads incidents.json conditionally; a 304 or byte-identical body is not parsed
 // and gives no snapshot. The listing covers the whole history (Since zero).
 func (p *GCP) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := newPollReader(p.c, req)
-	base, err := baseURL(req.Source.URL)
+	pl := NewPoll(p.c, req)
+	base, err := BaseURL(req.Source.URL)
 	if err != nil {
-		return pl.failed(), err
+		return pl.Failed(), err
 	}
-	u, err := endpointURL(req.Source, EndpointIncidents, "incidents.json", "")
+	u, err := EndpointURL(req.Source, EndpointIncidents, "incidents.json", "")
 	if err != nil {
-		return pl.failed(), err
+		return pl.Failed(), err
 	}
-	resp, err := pl.read(ctx, EndpointIncidents, u)
+	resp, err := pl.Read(ctx, EndpointIncidents, u)
 	if err != nil {
-		return pl.failed(), err
+		return pl.Failed(), err
 	}
-	if !toParse(resp) {
-		return pl.res, nil
+	if !ToParse(resp) {
+		return pl.Res, nil
 	}
 	list, err := decodeGCP(resp.ContentType, resp.Body)
 	if err != nil {
-		return pl.failed(), fmt.Errorf("%s %s: %w", EndpointIncidents, u, err)
+		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointIncidents, u, err)
 	}
-	pl.res.Snapshot = &model.Snapshot{
+	pl.Res.Snapshot = &model.Snapshot{
 		Source:    req.Source.Name,
 		FetchedAt: req.Now.UTC(),
 		Listings:  []model.Listing{{Kind: model.KindIncident}},
 		Incidents: normaliseGCP(list, base),
 	}
-	return pl.res, nil
+	return pl.Res, nil
 }
 
 // ---- Decoding ----
@@ -131,7 +131,7 @@ type gcpProduct struct {
 // array is well-formed (the archive decides whether it is suspicious).
 func decodeGCP(contentType string, body []byte) ([]gcpIncident, error) {
 	var list []gcpIncident
-	if err := decodeJSONArray(contentType, body, &list); err != nil {
+	if err := DecodeJSONArray(contentType, body, &list); err != nil {
 		return nil, err
 	}
 	for i := range list {
@@ -164,14 +164,14 @@ func (in *gcpIncident) normalise(base *url.URL) model.Incident {
 		ID:         in.ID,
 		Kind:       model.KindIncident,
 		Title:      strings.TrimSpace(in.ExternalDesc),
-		StartedAt:  parseTime(in.Begin),
-		ResolvedAt: parseTime(in.End),
+		StartedAt:  ParseTime(in.Begin),
+		ResolvedAt: ParseTime(in.End),
 		ImpactRaw:  in.Severity,
 		Impact:     gcpImpact(in.Severity),
 		Components: in.components(),
 	}
 	if inc.StartedAt.IsZero() {
-		inc.StartedAt = parseTime(in.Created)
+		inc.StartedAt = ParseTime(in.Created)
 	}
 	if base != nil {
 		inc.URL = base.JoinPath("incidents", in.ID).String()
@@ -220,7 +220,7 @@ func (in *gcpIncident) timeline() ([]model.Update, *model.Postmortem, string) {
 		if raw == "" {
 			raw = u.Created
 		}
-		posted := parseTime(raw)
+		posted := ParseTime(raw)
 		stamp := raw
 		if !posted.IsZero() {
 			// The normalised time, so a change of format alone ("+00:00" → "Z") does
@@ -235,9 +235,9 @@ func (in *gcpIncident) timeline() ([]model.Update, *model.Postmortem, string) {
 	var pm *model.Postmortem
 	seen := make(map[string]int, n)
 	for _, e := range all {
-		id := updateKey(in.ID, e.stamp, seen[e.stamp])
+		id := UpdateKey(in.ID, e.stamp, seen[e.stamp])
 		seen[e.stamp]++
-		body := cleanBody(e.u.Text)
+		body := CleanBody(e.u.Text)
 		if gcpIsReport(body) {
 			// Sorted oldest first: a later report replaces an earlier one.
 			pm = &model.Postmortem{Body: body, Format: model.FormatMarkdown, PublishedAt: e.posted}
@@ -352,11 +352,11 @@ func gcpImpact(raw string) model.Impact {
 // external_desc, begin, updates[] and the affected product or service. Only the first
 // few items are decoded: the document is the whole history, megabytes of it.
 func checkGCP(contentType string, body []byte) (string, string, string) {
-	b, err := checkJSONArray(contentType, body)
+	b, err := CheckJSONArray(contentType, body)
 	if err != nil {
-		return "", "", jsonWhy(err)
+		return "", "", JSONWhy(err)
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(b), jsonOptions)
+	dec := jsontext.NewDecoder(bytes.NewReader(b), JSONOptions)
 	if _, err := dec.ReadToken(); err != nil {
 		return "", "", "invalid JSON"
 	}
@@ -370,16 +370,16 @@ func checkGCP(contentType string, body []byte) (string, string, string) {
 			return "", "", "invalid JSON"
 		}
 		var it map[string]any
-		if err := json.Unmarshal(v, &it, jsonOptions); err != nil {
+		if err := json.Unmarshal(v, &it, JSONOptions); err != nil {
 			return "", "", "an array of non-objects"
 		}
-		id, _ := strAt(it, "id")
-		_, hasDesc := strAt(it, "external_desc")
-		_, hasBegin := strAt(it, "begin")
-		_, hasUpdates := arrAt(it, "updates")
-		_, hasProducts := arrAt(it, "affected_products")
-		_, hasService := strAt(it, "service_name")
-		if id == "" || !hasDesc || !hasBegin || !hasUpdates || !(hasProducts || hasService) || !hasAny(it, "number") {
+		id, _ := StrAt(it, "id")
+		_, hasDesc := StrAt(it, "external_desc")
+		_, hasBegin := StrAt(it, "begin")
+		_, hasUpdates := ArrAt(it, "updates")
+		_, hasProducts := ArrAt(it, "affected_products")
+		_, hasService := StrAt(it, "service_name")
+		if id == "" || !hasDesc || !hasBegin || !hasUpdates || !(hasProducts || hasService) || !HasAny(it, "number") {
 			return "", "", "an array whose items lack Google Cloud's id, number, external_desc, begin and updates"
 		}
 	}

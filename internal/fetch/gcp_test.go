@@ -45,7 +45,7 @@ func gcpBase(tb testing.TB) []model.Incident {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	base, _ := baseURL("https://status.cloud.google.com")
+	base, _ := BaseURL("https://status.cloud.google.com")
 	return normaliseGCP(list, base)
 }
 
@@ -336,8 +336,8 @@ func TestGCPStableUpdateKeys(t *testing.T) {
 		{When: "2026-01-01T00:00:00+00:00", Text: "first"},
 	}}
 	got := in.normalise(nil)
-	if got.Updates[0].Body != "first" || got.Updates[0].ID != updateKey("x", "2026-01-01T00:00:00Z", 0) ||
-		got.Updates[1].ID != updateKey("x", "2026-01-01T00:00:00Z", 1) {
+	if got.Updates[0].Body != "first" || got.Updates[0].ID != UpdateKey("x", "2026-01-01T00:00:00Z", 0) ||
+		got.Updates[1].ID != UpdateKey("x", "2026-01-01T00:00:00Z", 1) {
 		t.Errorf("same-time updates: %+v", got.Updates)
 	}
 	// A new update at another time keys none of the others differently.

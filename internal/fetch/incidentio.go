@@ -65,49 +65,49 @@ var _ Provider = (*IncidentIO)(nil)
 // built half from a body that was not parsed. On error the Result is non-nil only to
 // report Requests.
 func (p *IncidentIO) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := &iioPoll{r: newPollReader(p.c, req), req: req}
+	pl := &iioPoll{r: NewPoll(p.c, req), Req: req}
 	if err := pl.run(ctx); err != nil {
-		return pl.r.failed(), err
+		return pl.r.Failed(), err
 	}
-	return pl.r.res, nil
+	return pl.r.Res, nil
 }
 
 // iioPoll is the state of one incident.io poll.
 type iioPoll struct {
-	r   *pollReader
-	req Request
+	r   *Poll
+	Req Request
 }
 
 func (pl *iioPoll) run(ctx context.Context) error {
-	src := pl.req.Source
-	base, err := baseURL(src.URL)
+	src := pl.Req.Source
+	base, err := BaseURL(src.URL)
 	if err != nil {
 		return err
 	}
-	now := pl.req.Now
+	now := pl.Req.Now
 	maintFailed := false
-	lists := []*groupRead{{name: EndpointIncidents}}
-	if src.Maintenance && !skipAbsent(pl.req.State[EndpointMaintenances], now) {
-		lists = append(lists, &groupRead{name: EndpointMaintenances})
+	lists := []*GroupRead{{Name: EndpointIncidents}}
+	if src.Maintenance && !SkipAbsent(pl.Req.State[EndpointMaintenances], now) {
+		lists = append(lists, &GroupRead{Name: EndpointMaintenances})
 	}
 	for i, g := range lists {
 		rel := "api/v2/incidents.json"
-		if g.name == EndpointMaintenances {
+		if g.Name == EndpointMaintenances {
 			rel = "api/v2/scheduled-maintenances.json"
 		}
-		if g.url, err = endpointURL(src, g.name, rel, ""); err != nil {
+		if g.URL, err = EndpointURL(src, g.Name, rel, ""); err != nil {
 			return err
 		}
-		g.resp, err = pl.r.read(ctx, g.name, g.url)
+		g.Resp, err = pl.r.Read(ctx, g.Name, g.URL)
 		if i > 0 && err != nil && ctx.Err() == nil {
 			// The incident list alone decides whether the page can be read. No maintenance
-			// list on this page (404, 410): no listing, and asked again in absentRetry. One
+			// list on this page (404, 410): no listing, and asked again in AbsentRetry. One
 			// that fails otherwise: left out of this poll, its state kept for the next.
-			if gone(err) {
-				pl.r.res.State[g.name] = absentState(now)
-				pl.req.logger().Info("page has no maintenance list; asking again later", "endpoint", g.name, "err", err)
+			if Gone(err) {
+				pl.r.Res.State[g.Name] = AbsentState(now)
+				pl.Req.Logger().Info("page has no maintenance list; asking again later", "endpoint", g.Name, "err", err)
 			} else {
-				pl.req.logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.name, "err", err)
+				pl.Req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
 				maintFailed = true
 			}
 			lists = lists[:i]
@@ -125,58 +125,58 @@ func (pl *iioPoll) run(ctx context.Context) error {
 	if enrich != nil {
 		group = append(slices.Clone(lists), enrich)
 	}
-	if err := pl.r.rereadGroup(ctx, group); err != nil {
+	if err := pl.r.RereadGroup(ctx, group); err != nil {
 		return err
 	}
 
 	var pageTitle string
 	summaryParsed := false
-	if pl.req.Summary && !skipAbsent(pl.req.State[EndpointSummary], now) {
-		u, err := endpointURL(src, EndpointSummary, "api/v2/summary.json", "")
+	if pl.Req.Summary && !SkipAbsent(pl.Req.State[EndpointSummary], now) {
+		u, err := EndpointURL(src, EndpointSummary, "api/v2/summary.json", "")
 		if err != nil {
 			return err
 		}
-		resp, err := pl.r.read(ctx, EndpointSummary, u)
+		resp, err := pl.r.Read(ctx, EndpointSummary, u)
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
-		case gone(err):
-			pl.r.res.State[EndpointSummary] = absentState(now)
-			pl.req.logger().Info("page has no summary; asking again later", "endpoint", EndpointSummary, "err", err)
+		case Gone(err):
+			pl.r.Res.State[EndpointSummary] = AbsentState(now)
+			pl.Req.Logger().Info("page has no summary; asking again later", "endpoint", EndpointSummary, "err", err)
 		case err != nil:
-			pl.req.logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary, "err", err)
-		case toParse(resp):
+			pl.Req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary, "err", err)
+		case ToParse(resp):
 			// The summary gives only the page's name: a broken one is logged, its body
 			// kept as evidence, and the poll goes on.
 			if name, err := decodeStatuspageSummary(resp.ContentType, resp.Body); err != nil {
-				pl.req.logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary,
-					"err", fmt.Errorf("%s %s: %w", EndpointSummary, redactURL(u), err))
+				pl.Req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary,
+					"err", fmt.Errorf("%s %s: %w", EndpointSummary, RedactURL(u), err))
 			} else {
 				pageTitle, summaryParsed = name, true
 			}
 		}
 	}
-	if !toParse(lists[0].resp) && !summaryParsed {
+	if !ToParse(lists[0].Resp) && !summaryParsed {
 		return nil // nothing changed: the group was not read again, so nothing to parse
 	}
 
 	now = now.UTC()
 	snap := &model.Snapshot{Source: src.Name, FetchedAt: now, PageTitle: pageTitle, Incidents: []model.Incident{}}
-	if toParse(lists[0].resp) {
+	if ToParse(lists[0].Resp) {
 		var incidents []model.Incident
 		for _, g := range lists {
 			key := "incidents"
 			kind := model.KindIncident
-			if g.name == EndpointMaintenances {
+			if g.Name == EndpointMaintenances {
 				key, kind = "scheduled_maintenances", model.KindMaintenance
 			}
-			doc, err := incidentIOOptions.decodeList(g.resp.ContentType, g.resp.Body, key)
+			doc, err := incidentIOOptions.decodeList(g.Resp.ContentType, g.Resp.Body, key)
 			if err != nil {
-				err = fmt.Errorf("%s %s: %w", g.name, redactURL(g.url), err)
+				err = fmt.Errorf("%s %s: %w", g.Name, RedactURL(g.URL), err)
 				if kind == model.KindIncident {
 					return err
 				}
-				pl.req.logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.name, "err", err)
+				pl.Req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
 				maintFailed = true
 				continue
 			}
@@ -207,44 +207,44 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			snap.Incidents = incidents
 		}
 	}
-	pl.r.res.Snapshot = snap
+	pl.r.Res.Snapshot = snap
 	return nil
 }
 
 // readEnrichment reads the feed, or when the page has none the proxy, conditionally. It
 // returns nil when the page has neither. "Has none" is a permanent answer (a 4xx other
 // than 408 and 429); a 404 or 410 is remembered, and that endpoint is asked again only
-// after absentRetry. Anything that may pass fails the poll, since without the feed the
+// after AbsentRetry. Anything that may pass fails the poll, since without the feed the
 // incidents would lose their components.
-func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*groupRead, error) {
-	src := pl.req.Source
-	now := pl.req.Now
-	read := func(name, u string) (*groupRead, error) {
-		if skipAbsent(pl.req.State[name], now) {
+func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*GroupRead, error) {
+	src := pl.Req.Source
+	now := pl.Req.Now
+	read := func(name, u string) (*GroupRead, error) {
+		if SkipAbsent(pl.Req.State[name], now) {
 			return nil, nil
 		}
-		resp, err := pl.r.read(ctx, name, u)
+		resp, err := pl.r.Read(ctx, name, u)
 		switch {
 		case err == nil:
-			return &groupRead{name: name, url: u, resp: resp}, nil
-		case gone(err):
-			pl.r.res.State[name] = absentState(now)
-			pl.req.logger().Info("page has no "+name+"; asking again later", "endpoint", name, "err", err)
+			return &GroupRead{Name: name, URL: u, Resp: resp}, nil
+		case Gone(err):
+			pl.r.Res.State[name] = AbsentState(now)
+			pl.Req.Logger().Info("page has no "+name+"; asking again later", "endpoint", name, "err", err)
 			return nil, nil
-		case permanent(err):
-			pl.r.forget(name)
+		case Permanent(err):
+			pl.r.Forget(name)
 			return nil, nil
 		}
 		return nil, err
 	}
-	u, err := endpointURL(src, EndpointFeed, "feed.atom", "")
+	u, err := EndpointURL(src, EndpointFeed, "feed.atom", "")
 	if err != nil {
 		return nil, err
 	}
 	g, err := read(EndpointFeed, u)
 	if err != nil || g != nil {
 		if g != nil {
-			pl.r.forget(EndpointProxy)
+			pl.r.Forget(EndpointProxy)
 		}
 		return g, err
 	}
@@ -274,24 +274,24 @@ type iioEnrichment struct {
 }
 
 // parseEnrichment parses the feed or the proxy into what it says per incident id.
-func parseEnrichment(g *groupRead, now time.Time) (map[string]iioEnrichment, error) {
-	if g.name == EndpointProxy {
-		out, err := decodeIncidentIOProxy(g.resp.ContentType, g.resp.Body)
+func parseEnrichment(g *GroupRead, now time.Time) (map[string]iioEnrichment, error) {
+	if g.Name == EndpointProxy {
+		out, err := decodeIncidentIOProxy(g.Resp.ContentType, g.Resp.Body)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", g.name, redactURL(g.url), err)
+			return nil, fmt.Errorf("%s %s: %w", g.Name, RedactURL(g.URL), err)
 		}
 		return out, nil
 	}
-	f, err := parseHistoryFeed(g.resp.Body)
+	f, err := parseHistoryFeed(g.Resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", g.name, redactURL(g.url), err)
+		return nil, fmt.Errorf("%s %s: %w", g.Name, RedactURL(g.URL), err)
 	}
 	out := make(map[string]iioEnrichment, len(f.entries))
 	for _, e := range f.entries {
 		// Entries are https://<page>/incidents/<ULID>: the last segment is the JSON's id.
-		id := lastURLSegment(e.link)
+		id := LastURLSegment(e.link)
 		if id == "" {
-			id = lastURLSegment(e.id)
+			id = LastURLSegment(e.id)
 		}
 		if _, dup := out[id]; dup || id == "" {
 			continue
@@ -315,10 +315,10 @@ func (pl *iioPoll) enrich(incidents []model.Incident, enr map[string]iioEnrichme
 		inc := &incidents[i]
 		e, ok := enr[inc.ID]
 		if !ok {
-			if pl.req.Archived == nil {
+			if pl.Req.Archived == nil {
 				continue
 			}
-			a := pl.req.Archived(inc.ID)
+			a := pl.Req.Archived(inc.ID)
 			if a == nil {
 				continue
 			}
@@ -419,7 +419,7 @@ func (n *iioNode) text() string {
 // maintenance. A document without its summary object is malformed.
 func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnrichment, error) {
 	var doc iioProxyDoc
-	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	s := doc.Summary
@@ -474,13 +474,13 @@ func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnric
 			e := iioEnrichment{components: slices.Compact(comps)}
 			seen := map[string]int{}
 			for _, u := range in.Updates {
-				body := cleanBody(u.MessageString)
+				body := CleanBody(u.MessageString)
 				if body == "" {
-					body = cleanBody(u.Message.text())
+					body = CleanBody(u.Message.text())
 				}
 				id := u.ID
 				if id == "" {
-					id = updateKey(in.ID, u.PublishedAt, seen[u.PublishedAt])
+					id = UpdateKey(in.ID, u.PublishedAt, seen[u.PublishedAt])
 					seen[u.PublishedAt]++
 				}
 				e.updates = append(e.updates, model.Update{
@@ -488,7 +488,7 @@ func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnric
 					Status:   spUpdateStatus(u.ToStatus),
 					Body:     body,
 					Format:   model.FormatText,
-					PostedAt: parseTime(u.PublishedAt),
+					PostedAt: ParseTime(u.PublishedAt),
 				})
 			}
 			slices.SortStableFunc(e.updates, func(a, b model.Update) int { return a.PostedAt.Compare(b.PostedAt) })

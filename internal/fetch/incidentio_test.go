@@ -172,7 +172,7 @@ func TestIncidentIOProxyURL(t *testing.T) {
 		if tc.override != "" {
 			src.Endpoints = map[string]string{EndpointProxy: tc.override}
 		}
-		base, err := baseURL(tc.src)
+		base, err := BaseURL(tc.src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,12 +341,12 @@ func TestIncidentIOConditional(t *testing.T) {
 	if r2.Snapshot != nil || r2.StateChanged(r1.State) {
 		t.Errorf("second poll: got %+v, want nothing parsed", r2.Snapshot)
 	}
-	// After absentRetry both are asked again.
-	if _, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow.Add(absentRetry)}); err != nil {
+	// After AbsentRetry both are asked again.
+	if _, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow.Add(AbsentRetry)}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := page.paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
-		t.Errorf("after %v: got requests %v, want %v", absentRetry, got, want)
+		t.Errorf("after %v: got requests %v, want %v", AbsentRetry, got, want)
 	}
 }
 
@@ -418,7 +418,7 @@ func TestIncidentIOFeedTimeline(t *testing.T) {
 	}
 	u := inc.Updates[0]
 	if u.Status != model.StatusInvestigating || u.Body != "We are investigating the issue for the listed services." || u.Format != model.FormatHTML ||
-		!u.PostedAt.Equal(mustTime("2026-07-22T14:48:46Z")) || u.ID != updateKey(inc.ID, "2026-07-22T14:48:46Z", 0) {
+		!u.PostedAt.Equal(mustTime("2026-07-22T14:48:46Z")) || u.ID != UpdateKey(inc.ID, "2026-07-22T14:48:46Z", 0) {
 		t.Errorf("got %+v, want the feed's message keyed by the incident's id and the entry's time", u)
 	}
 }
@@ -505,7 +505,7 @@ func FuzzIncidentIO(f *testing.F) {
 		if _, err := decodeIncidentIOProxy("application/json", data); err != nil && !errors.Is(err, ErrMalformed) {
 			t.Fatalf("proxy: got %v, want ErrMalformed", err)
 		}
-		g := &groupRead{name: EndpointFeed, resp: &Response{Body: data}}
+		g := &GroupRead{Name: EndpointFeed, Resp: &Response{Body: data}}
 		if _, err := parseEnrichment(g, pollNow); err != nil && !errors.Is(err, ErrMalformed) {
 			t.Fatalf("feed: got %v, want ErrMalformed", err)
 		}

@@ -78,75 +78,75 @@ var _ Provider = (*Instatus)(nil)
 // set of open items changed parses both even when unchanged (instatusRecheck). On error
 // the Result is non-nil only to report Requests.
 func (p *Instatus) Poll(ctx context.Context, req Request) (*Result, error) {
-	r := newPollReader(p.c, req)
+	r := NewPoll(p.c, req)
 	snap, err := p.poll(ctx, r, req)
 	if err != nil {
-		return r.failed(), err
+		return r.Failed(), err
 	}
-	r.res.Snapshot = snap
-	return r.res, nil
+	r.Res.Snapshot = snap
+	return r.Res, nil
 }
 
-func (p *Instatus) poll(ctx context.Context, r *pollReader, req Request) (*model.Snapshot, error) {
+func (p *Instatus) poll(ctx context.Context, r *Poll, req Request) (*model.Snapshot, error) {
 	src := req.Source
-	base, err := baseURL(src.URL)
+	base, err := BaseURL(src.URL)
 	if err != nil {
 		return nil, err
 	}
-	sum := &groupRead{name: EndpointSummary}
-	if sum.url, err = endpointURL(src, EndpointSummary, "summary.json", ""); err != nil {
+	sum := &GroupRead{Name: EndpointSummary}
+	if sum.URL, err = EndpointURL(src, EndpointSummary, "summary.json", ""); err != nil {
 		return nil, err
 	}
-	if sum.resp, err = r.read(ctx, sum.name, sum.url); err != nil {
+	if sum.Resp, err = r.Read(ctx, sum.Name, sum.URL); err != nil {
 		return nil, err
 	}
-	group := []*groupRead{sum}
-	hist := &groupRead{name: EndpointHistory}
-	if hist.url, err = endpointURL(src, EndpointHistory, "history.atom", ""); err != nil {
+	group := []*GroupRead{sum}
+	hist := &GroupRead{Name: EndpointHistory}
+	if hist.URL, err = EndpointURL(src, EndpointHistory, "history.atom", ""); err != nil {
 		return nil, err
 	}
-	hist.resp, err = r.read(ctx, hist.name, hist.url)
+	hist.Resp, err = r.Read(ctx, hist.Name, hist.URL)
 	switch {
 	case err == nil:
 		group = append(group, hist)
-	case permanent(err):
-		r.forget(EndpointHistory)
+	case Permanent(err):
+		r.Forget(EndpointHistory)
 		hist = nil
 	default:
 		return nil, err
 	}
-	if err := r.rereadGroup(ctx, group); err != nil {
+	if err := r.RereadGroup(ctx, group); err != nil {
 		return nil, err
 	}
-	if !toParse(sum.resp) {
+	if !ToParse(sum.Resp) {
 		if _, due := req.State[instatusRecheck]; !due {
 			return nil, nil
 		}
 		for _, g := range group {
-			if g.resp, err = r.reread(ctx, g.name, g.url); err != nil {
+			if g.Resp, err = r.Reread(ctx, g.Name, g.URL); err != nil {
 				return nil, err
 			}
 		}
 	}
 
-	s, err := decodeInstatusSummary(sum.resp.ContentType, sum.resp.Body)
+	s, err := decodeInstatusSummary(sum.Resp.ContentType, sum.Resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", sum.name, redactURL(sum.url), err)
+		return nil, fmt.Errorf("%s %s: %w", sum.Name, RedactURL(sum.URL), err)
 	}
 	open := s.open(base)
 	set := instatusSetHash(open)
-	delete(r.res.State, instatusRecheck)
+	delete(r.Res.State, instatusRecheck)
 	if prev := req.State[instatusOpenSet].Hash; prev != "" && prev != set {
-		r.res.State[instatusRecheck] = model.EndpointState{}
+		r.Res.State[instatusRecheck] = model.EndpointState{}
 	}
-	r.res.State[instatusOpenSet] = model.EndpointState{Hash: set}
+	r.Res.State[instatusOpenSet] = model.EndpointState{Hash: set}
 
 	now := req.Now.UTC()
 	var history []model.Incident
 	if hist != nil {
-		f, err := parseHistoryFeed(hist.resp.Body)
+		f, err := parseHistoryFeed(hist.Resp.Body)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", hist.name, redactURL(hist.url), err)
+			return nil, fmt.Errorf("%s %s: %w", hist.Name, RedactURL(hist.URL), err)
 		}
 		history = instatusHistory(f, now)
 	}
@@ -178,9 +178,9 @@ func instatusHistory(f *historyFeed, now time.Time) []model.Incident {
 	out := make([]model.Incident, 0, len(f.entries))
 	seen := map[string]bool{}
 	for _, e := range f.entries {
-		id := lastURLSegment(e.link)
+		id := LastURLSegment(e.link)
 		if id == "" {
-			id = lastURLSegment(e.id)
+			id = LastURLSegment(e.id)
 		}
 		if id == "" || seen[id] {
 			continue
@@ -290,7 +290,7 @@ type insItem struct {
 // malformed, and so is an item that has neither id nor URL to know it by.
 func decodeInstatusSummary(contentType string, body []byte) (*insSummary, error) {
 	var s insSummary
-	if err := decodeJSONObject(contentType, body, &s); err != nil {
+	if err := DecodeJSONObject(contentType, body, &s); err != nil {
 		return nil, err
 	}
 	if s.Page == nil {
@@ -315,7 +315,7 @@ func (it *insItem) id() string {
 	if id := strings.TrimSpace(it.ID); id != "" {
 		return id
 	}
-	return lastURLSegment(it.URL)
+	return LastURLSegment(it.URL)
 }
 
 // open normalises the open items, incidents then maintenances.
@@ -369,7 +369,7 @@ func instatusStatus(raw string, kind model.Kind) model.Status {
 	case "INPROGRESS":
 		return model.StatusInProgress
 	}
-	if s, ok := knownStatus(raw); ok {
+	if s, ok := KnownStatus(raw); ok {
 		return s
 	}
 	if kind == model.KindMaintenance {
@@ -432,7 +432,7 @@ func (it *insTime) UnmarshalJSON(b []byte) error {
 // parseInstatusTime reads the string forms of insTime.
 func parseInstatusTime(s string) time.Time {
 	s = strings.TrimSpace(s)
-	if t := parseTime(s); !t.IsZero() {
+	if t := ParseTime(s); !t.IsZero() {
 		return t
 	}
 	if i := strings.IndexByte(s, '('); i > 0 {
@@ -462,11 +462,11 @@ func (d *insDuration) UnmarshalJSON(b []byte) error {
 
 // checkInstatusOnly accepts Instatus's documented /summary.json and nothing else.
 func checkInstatusOnly(contentType string, body []byte) (string, string, string) {
-	m, why := decodeObject(contentType, body)
+	m, why := DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
-	page := objAt(m, "page")
+	page := ObjAt(m, "page")
 	if page == nil {
 		return "", "", `JSON without a "page" object`
 	}
@@ -475,7 +475,7 @@ func checkInstatusOnly(contentType string, body []byte) (string, string, string)
 		return "", "", "not Instatus's shape (page.status is no upper-case word)"
 	}
 	if _, err := decodeInstatusSummary(contentType, body); err != nil {
-		return "", "", "Instatus-like, but " + jsonWhy(err)
+		return "", "", "Instatus-like, but " + JSONWhy(err)
 	}
 	return kind, ev, ""
 }
@@ -484,17 +484,17 @@ func checkInstatusOnly(contentType string, body []byte) (string, string, string)
 // no Statuspage page id or status object, and active items (when listed) with a name,
 // an upper-case status and an id or URL.
 func instatusShape(m, page map[string]any) (kind, evidence string) {
-	st, _ := strAt(page, "status")
-	if !instatusWord.MatchString(st) {
+	st, _ := StrAt(page, "status")
+	if !InstatusWord.MatchString(st) {
 		return "", ""
 	}
-	if _, ok := strAt(page, "name"); !ok {
+	if _, ok := StrAt(page, "name"); !ok {
 		return "", ""
 	}
-	if objAt(m, "status") != nil {
+	if ObjAt(m, "status") != nil {
 		return "", ""
 	}
-	if id, _ := strAt(page, "id"); spID.MatchString(id) || ulid.MatchString(id) {
+	if id, _ := StrAt(page, "id"); StatuspageID.MatchString(id) || ULID.MatchString(id) {
 		return "", ""
 	}
 	var lists []string
@@ -507,14 +507,14 @@ func instatusShape(m, page map[string]any) (kind, evidence string) {
 		if !ok {
 			return "", ""
 		}
-		items, ok := objects(list)
+		items, ok := Objects(list)
 		if !ok {
 			return "", ""
 		}
 		for _, it := range items {
-			_, hasName := strAt(it, "name")
-			s, _ := strAt(it, "status")
-			if !hasName || !instatusWord.MatchString(s) || !hasAny(it, "id", "url") {
+			_, hasName := StrAt(it, "name")
+			s, _ := StrAt(it, "status")
+			if !hasName || !InstatusWord.MatchString(s) || !HasAny(it, "id", "url") {
 				return "", ""
 			}
 		}

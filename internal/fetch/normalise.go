@@ -18,7 +18,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-func knownStatus(raw string) (model.Status, bool) {
+func KnownStatus(raw string) (model.Status, bool) {
 	s := model.Status(strings.ToLower(strings.TrimSpace(raw)))
 	switch s {
 	case model.StatusInvestigating, model.StatusIdentified, model.StatusMonitoring,
@@ -31,8 +31,8 @@ func knownStatus(raw string) (model.Status, bool) {
 	return "", false
 }
 
-// cleanBody trims a body and turns CRLF into LF: neither is a change a reader would see.
-func cleanBody(s string) string {
+// CleanBody trims a body and turns CRLF into LF: neither is a change a reader would see.
+func CleanBody(s string) string {
 	s = strings.TrimSpace(s)
 	if strings.IndexByte(s, '\r') >= 0 {
 		s = strings.ReplaceAll(s, "\r\n", "\n")
@@ -40,16 +40,16 @@ func cleanBody(s string) string {
 	return s
 }
 
-// updateKey is the key of an update without provider id: the first 8 bytes of
+// UpdateKey is the key of an update without provider id: the first 8 bytes of
 // SHA-256 of (incident id, the update's timestamp, its ordinal), in hex.
-func updateKey(incidentID, stamp string, ordinal int) string {
+func UpdateKey(incidentID, stamp string, ordinal int) string {
 	sum := sha256.Sum256([]byte(incidentID + "\x00" + stamp + "\x00" + strconv.Itoa(ordinal)))
 	return hex.EncodeToString(sum[:8])
 }
 
-// permanent reports whether a failed lookup would fail the same way next time: a 4xx
+// Permanent reports whether a failed lookup would fail the same way next time: a 4xx
 // other than 408 and 429 (gone, private, or a bot wall), or a body over the size cap.
-func permanent(err error) bool {
+func Permanent(err error) bool {
 	if errors.Is(err, ErrTooLarge) {
 		return true
 	}
@@ -58,36 +58,36 @@ func permanent(err error) bool {
 		se.Code != http.StatusRequestTimeout && se.Code != http.StatusTooManyRequests
 }
 
-// htmlTag recognises vendor text written as HTML: it holds at least one of the tags status
+// HTMLTag recognises vendor text written as HTML: it holds at least one of the tags status
 // pages write (a bare "<" or "a < b" in plain text is not a tag).
-var htmlTag = regexp.MustCompile(`(?i)</?(?:p|br|div|span|a|b|i|u|strong|em|ul|ol|li|h[1-6]|code|pre|blockquote|table|thead|tbody|tr|td|th|hr|img|font|small|sup|sub)\b[^<>]*>`)
+var HTMLTag = regexp.MustCompile(`(?i)</?(?:p|br|div|span|a|b|i|u|strong|em|ul|ol|li|h[1-6]|code|pre|blockquote|table|thead|tbody|tr|td|th|hr|img|font|small|sup|sub)\b[^<>]*>`)
 
-// vendorBody turns a body as the vendor sent it into the model's form: HTML becomes clean
+// VendorBody turns a body as the vendor sent it into the model's form: HTML becomes clean
 // text with Format html and the sanitised HTML kept for the UI; anything else is
 // kept as text in format plain (text or markdown, as the platform writes it).
-func vendorBody(raw string, plain model.Format) (body string, format model.Format, html string) {
-	s := cleanBody(raw)
-	if !htmlTag.MatchString(s) {
+func VendorBody(raw string, plain model.Format) (body string, format model.Format, html string) {
+	s := CleanBody(raw)
+	if !HTMLTag.MatchString(s) {
 		return s, plain, ""
 	}
-	return cleanBody(HTMLToText(s)), model.FormatHTML, SanitizeHTML(s)
+	return CleanBody(HTMLToText(s)), model.FormatHTML, SanitizeHTML(s)
 }
 
-// stableStamp is the timestamp an update without provider id is keyed by: the time in UTC
+// StableStamp is the timestamp an update without provider id is keyed by: the time in UTC
 // RFC 3339 when it can be read (so a change of the offset the vendor writes it in keeps the
 // key), else the text as given.
-func stableStamp(raw string) string {
-	if t := parseTime(raw); !t.IsZero() {
+func StableStamp(raw string) string {
+	if t := ParseTime(raw); !t.IsZero() {
 		return t.Format(time.RFC3339Nano)
 	}
 	return strings.TrimSpace(raw)
 }
 
-// keyUpdates sorts updates oldest first (by PostedAt; ties keep their given order, which
+// KeyUpdates sorts updates oldest first (by PostedAt; ties keep their given order, which
 // callers pass oldest first), gives every update without an id its key (incident id, timestamp, ordinal) from
 // stamps, the provider's timestamp of each update, and returns them with an id listed twice
 // taken once (first wins): a version holds each update once.
-func keyUpdates(incidentID string, ups []model.Update, stamps []string) []model.Update {
+func KeyUpdates(incidentID string, ups []model.Update, stamps []string) []model.Update {
 	perm := make([]int, len(ups))
 	for i := range perm {
 		perm[i] = i
@@ -105,7 +105,7 @@ func keyUpdates(incidentID string, ups []model.Update, stamps []string) []model.
 			continue
 		}
 		st := sortedStamps[i]
-		ups[i].ID = updateKey(incidentID, st, seen[st])
+		ups[i].ID = UpdateKey(incidentID, st, seen[st])
 		seen[st]++
 	}
 	taken := make(map[string]bool, len(ups))
@@ -116,8 +116,8 @@ func keyUpdates(incidentID string, ups []model.Update, stamps []string) []model.
 	})
 }
 
-// sortedNames is the sorted set of the non-empty names, never nil.
-func sortedNames(names []string) []string {
+// SortedNames is the sorted set of the non-empty names, never nil.
+func SortedNames(names []string) []string {
 	out := make([]string, 0, len(names))
 	for _, n := range names {
 		if n = strings.TrimSpace(n); n != "" {
@@ -128,9 +128,9 @@ func sortedNames(names []string) []string {
 	return slices.Compact(out)
 }
 
-// lastURLSegment returns the last non-empty path segment of a URL (or of an id that is a
+// LastURLSegment returns the last non-empty path segment of a URL (or of an id that is a
 // path), "" when there is none.
-func lastURLSegment(raw string) string {
+func LastURLSegment(raw string) string {
 	if u, err := url.Parse(raw); err == nil && u.Path != "" {
 		raw = u.Path
 	}

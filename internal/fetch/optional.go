@@ -9,31 +9,31 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// absentRetry is how long an optional endpoint that answered 404 or 410 is left alone
+// AbsentRetry is how long an optional endpoint that answered 404 or 410 is left alone
 // before it is asked again: a page that starts publishing maintenance is noticed within
 // hours, and a page that never will costs four requests a day instead of one a poll.
-const absentRetry = 6 * time.Hour
+const AbsentRetry = 6 * time.Hour
 
-// gone reports whether err is a 404 or 410: for an endpoint that is optional for a page
+// Gone reports whether err is a 404 or 410: for an endpoint that is optional for a page
 // (scheduled maintenances, the summary, a per-incident page), "this page has none".
-func gone(err error) bool {
+func Gone(err error) bool {
 	var se *StatusError
 	return errors.As(err, &se) && (se.Code == http.StatusNotFound || se.Code == http.StatusGone)
 }
 
-// skipAbsent reports whether an optional endpoint remembered as absent is to be left
+// SkipAbsent reports whether an optional endpoint remembered as absent is to be left
 // alone this poll.
-func skipAbsent(st model.EndpointState, now time.Time) bool {
-	return !st.Absent.IsZero() && now.Sub(st.Absent) < absentRetry
+func SkipAbsent(st model.EndpointState, now time.Time) bool {
+	return !st.Absent.IsZero() && now.Sub(st.Absent) < AbsentRetry
 }
 
-// absentState is what is remembered of an optional endpoint that answered 404 or 410.
-func absentState(now time.Time) model.EndpointState {
+// AbsentState is what is remembered of an optional endpoint that answered 404 or 410.
+func AbsentState(now time.Time) model.EndpointState {
 	return model.EndpointState{Absent: now.UTC().Truncate(time.Second)}
 }
 
 // logger is the poll's logger, narrowed to its source; it discards when none was given.
-func (r Request) logger() *slog.Logger {
+func (r Request) Logger() *slog.Logger {
 	if r.Log == nil {
 		return slog.New(slog.DiscardHandler)
 	}

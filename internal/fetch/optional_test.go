@@ -20,7 +20,7 @@ var optionalPages = []struct {
 
 // TestOptionalEndpointGone: a maintenance list or summary answering 404 or 410 is "none":
 // the poll succeeds on the incident list, the absence is remembered, and the endpoint is
-// asked again only after absentRetry.
+// asked again only after AbsentRetry.
 func TestOptionalEndpointGone(t *testing.T) {
 	for _, pg := range optionalPages {
 		for _, tc := range []struct {
@@ -72,7 +72,7 @@ func TestOptionalEndpointGone(t *testing.T) {
 				for _, later := range []struct {
 					after time.Duration
 					want  int
-				}{{time.Hour, 1}, {absentRetry - time.Minute, 1}, {absentRetry, 2}} {
+				}{{time.Hour, 1}, {AbsentRetry - time.Minute, 1}, {AbsentRetry, 2}} {
 					r, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Summary: true, Now: pollNow.Add(later.after)})
 					if err != nil {
 						t.Fatalf("%v later: %v", later.after, err)

@@ -93,15 +93,15 @@ func New(kind string, c *Client) (Provider, error) {
 	return p.New(c), nil
 }
 
-// endpointURL resolves an endpoint of a source. Source.Endpoints[name] wins when set;
+// EndpointURL resolves an endpoint of a source. Source.Endpoints[name] wins when set;
 // otherwise rel is resolved against the source URL taken as a directory, so
 // "http://host/acme" and "http://host/acme/" both give "http://host/acme/<rel>".
 // A "{id}" in either is replaced by the path-escaped id.
-func endpointURL(src model.Source, name, rel, id string) (string, error) {
+func EndpointURL(src model.Source, name, rel, id string) (string, error) {
 	if u := src.Endpoints[name]; u != "" {
 		return strings.ReplaceAll(u, "{id}", url.PathEscape(id)), nil
 	}
-	base, err := baseURL(src.URL)
+	base, err := BaseURL(src.URL)
 	if err != nil {
 		return "", err
 	}
@@ -112,9 +112,9 @@ func endpointURL(src model.Source, name, rel, id string) (string, error) {
 	return base.ResolveReference(ref).String(), nil
 }
 
-// baseURL parses a source URL as a directory: its path gets a trailing slash, and query
+// BaseURL parses a source URL as a directory: its path gets a trailing slash, and query
 // and fragment are dropped since every endpoint brings its own.
-func baseURL(raw string) (*url.URL, error) {
+func BaseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("source url: %w", err)
@@ -133,8 +133,8 @@ func baseURL(raw string) (*url.URL, error) {
 	return &b, nil
 }
 
-// redactURL is a URL as errors show it: a password in it is masked.
-func redactURL(raw string) string {
+// RedactURL is a URL as errors show it: a password in it is masked.
+func RedactURL(raw string) string {
 	if u, err := url.Parse(raw); err == nil {
 		return u.Redacted()
 	}

@@ -59,10 +59,10 @@ var _ Provider = (*SlackStatus)(nil)
 // listing; the current answer only adds (or refreshes) the open incidents and claims no
 // listing of its own, so that an incident missing from it is never taken as gone.
 func (p *SlackStatus) Poll(ctx context.Context, req Request) (*Result, error) {
-	return runPoll(ctx, p.c, req, (*pollReader).slack)
+	return RunPoll(ctx, p.c, req, (*Poll).slack)
 }
 
-func (pl *pollReader) slack(ctx context.Context) (*model.Snapshot, error) {
+func (pl *Poll) slack(ctx context.Context) (*model.Snapshot, error) {
 	history, hParsed, err := pl.readSlack(ctx, EndpointSlackHistory, "api/v2.0.0/history", decodeSlackHistory)
 	if err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ func (pl *pollReader) slack(ctx context.Context) (*model.Snapshot, error) {
 	if !hParsed && !cParsed {
 		return nil, nil
 	}
-	snap := pl.snapshot()
+	snap := pl.Snapshot()
 	snap.PageTitle = "Slack"
 	var list []model.Incident
 	if hParsed {
@@ -95,12 +95,12 @@ func (pl *pollReader) slack(ctx context.Context) (*model.Snapshot, error) {
 
 // readSlack fetches one endpoint conditionally and decodes it; nil, false when it answered
 // 304 or a byte-identical body.
-func (pl *pollReader) readSlack(ctx context.Context, name, rel string, decode func(string, []byte) ([]slIncident, error)) ([]slIncident, bool, error) {
-	u, err := endpointURL(pl.req.Source, name, rel, "")
+func (pl *Poll) readSlack(ctx context.Context, name, rel string, decode func(string, []byte) ([]slIncident, error)) ([]slIncident, bool, error) {
+	u, err := EndpointURL(pl.Req.Source, name, rel, "")
 	if err != nil {
 		return nil, false, err
 	}
-	resp, err := pl.get(ctx, name, u, pl.req.State[name])
+	resp, err := pl.Get(ctx, name, u, pl.Req.State[name])
 	if err != nil {
 		return nil, false, err
 	}
@@ -117,7 +117,7 @@ func (pl *pollReader) readSlack(ctx context.Context, name, rel string, decode fu
 // ---- Decoding ----
 
 type slIncident struct {
-	ID          flexID   `json:"id"`
+	ID          FlexID   `json:"id"`
 	Title       string   `json:"title"`
 	Type        string   `json:"type"`
 	Status      string   `json:"status"`
@@ -143,7 +143,7 @@ type slCurrent struct {
 // array is malformed.
 func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
 	var list []slIncident
-	if err := decodeJSONArray(contentType, body, &list); err != nil {
+	if err := DecodeJSONArray(contentType, body, &list); err != nil {
 		return nil, err
 	}
 	return list, checkSlackIDs(list)
@@ -153,7 +153,7 @@ func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
 // Without "status" it is not the answer of that endpoint.
 func decodeSlackCurrent(contentType string, body []byte) ([]slIncident, error) {
 	var cur slCurrent
-	if err := decodeJSONObject(contentType, body, &cur); err != nil {
+	if err := DecodeJSONObject(contentType, body, &cur); err != nil {
 		return nil, err
 	}
 	if cur.Status == nil {
@@ -179,7 +179,7 @@ func checkSlackIDs(list []slIncident) error {
 // oldest item still listed, so taking that as the window is never wrong. Zero when empty.
 func normaliseSlackList(list []slIncident) ([]model.Incident, time.Time) {
 	out := make([]model.Incident, 0, len(list))
-	seen := make(map[flexID]bool, len(list))
+	seen := make(map[FlexID]bool, len(list))
 	var oldest time.Time
 	for i := range list {
 		if seen[list[i].ID] {
@@ -202,7 +202,7 @@ func mergeSlackCurrent(list, open []model.Incident, history, current []slInciden
 	updated := func(src []slIncident, id string) time.Time {
 		for i := range src {
 			if string(src[i].ID) == id {
-				return parseTime(src[i].DateUpdated)
+				return ParseTime(src[i].DateUpdated)
 			}
 		}
 		return time.Time{}
@@ -248,8 +248,8 @@ func (in *slIncident) normalise() model.Incident {
 		Impact:     impact,
 		ImpactRaw:  in.Type,
 		Title:      strings.TrimSpace(in.Title),
-		StartedAt:  parseTime(in.DateCreated),
-		Components: sortedNames(in.Services),
+		StartedAt:  ParseTime(in.DateCreated),
+		Components: SortedNames(in.Services),
 		URL:        in.URL,
 	}
 	inc.Updates = slackNotes(id, in.Notes)
@@ -259,7 +259,7 @@ func (in *slIncident) normalise() model.Incident {
 		if n := len(inc.Updates); n > 0 {
 			inc.ResolvedAt = inc.Updates[n-1].PostedAt
 		} else {
-			inc.ResolvedAt = parseTime(in.DateUpdated)
+			inc.ResolvedAt = ParseTime(in.DateUpdated)
 		}
 	}
 	return inc
@@ -281,7 +281,7 @@ func slackStatus(raw string, kind model.Kind) model.Status {
 	case "resolved", "completed", "ok":
 		return model.StatusResolved
 	}
-	if s, ok := knownStatus(w); ok && s != model.StatusScheduled && s != model.StatusInProgress {
+	if s, ok := KnownStatus(w); ok && s != model.StatusScheduled && s != model.StatusInProgress {
 		return s
 	}
 	return model.StatusInvestigating
@@ -294,43 +294,43 @@ func slackNotes(incidentID string, notes []slNote) []model.Update {
 	out := make([]model.Update, len(notes))
 	stamps := make([]string, len(notes))
 	for i, n := range notes {
-		body, format, html := vendorBody(n.Body, model.FormatText)
-		out[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: parseTime(n.DateCreated)}
-		stamps[i] = stableStamp(n.DateCreated)
+		body, format, html := VendorBody(n.Body, model.FormatText)
+		out[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: ParseTime(n.DateCreated)}
+		stamps[i] = StableStamp(n.DateCreated)
 	}
-	return keyUpdates(incidentID, out, stamps)
+	return KeyUpdates(incidentID, out, stamps)
 }
 
 // checkSlackCurrent accepts Slack's /api/v2.0.0/current: status, active_incidents[] and
 // its dates; listed incidents have Slack's type, status and notes.
 func checkSlackCurrent(contentType string, body []byte) (string, string, string) {
-	m, why := decodeObject(contentType, body)
+	m, why := DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
-	st, ok := strAt(m, "status")
-	list, hasList := arrAt(m, "active_incidents")
+	st, ok := StrAt(m, "status")
+	list, hasList := ArrAt(m, "active_incidents")
 	if !ok || !hasList {
 		return "", "", "JSON without status and active_incidents[]"
 	}
-	if _, ok := strAt(m, "date_updated"); !ok {
-		if _, ok := strAt(m, "date_created"); !ok {
+	if _, ok := StrAt(m, "date_updated"); !ok {
+		if _, ok := StrAt(m, "date_created"); !ok {
 			return "", "", "status and active_incidents[] without date_created/date_updated"
 		}
 	}
-	items, ok := objects(list)
+	items, ok := Objects(list)
 	if !ok {
 		return "", "", "active_incidents[] holds a non-object"
 	}
 	for _, it := range items {
-		_, hasTitle := strAt(it, "title")
-		_, hasType := strAt(it, "type")
-		if !isNumber(it["id"]) || !hasTitle || !hasType || !hasAny(it, "notes", "services") {
+		_, hasTitle := StrAt(it, "title")
+		_, hasType := StrAt(it, "type")
+		if !IsNumber(it["id"]) || !hasTitle || !hasType || !HasAny(it, "notes", "services") {
 			return "", "", "active_incidents[] unlike Slack's (id, title, type, notes)"
 		}
 	}
 	if _, err := decodeSlackCurrent(contentType, body); err != nil {
-		return "", "", "Slack-like, but " + jsonWhy(err)
+		return "", "", "Slack-like, but " + JSONWhy(err)
 	}
-	return KindSlack, fmt.Sprintf("has status %s and active_incidents[] (Slack shape)", quoteShort(st)), ""
+	return KindSlack, fmt.Sprintf("has status %s and active_incidents[] (Slack shape)", QuoteShort(st)), ""
 }

@@ -154,7 +154,7 @@ func TestSlackHistoryRealPayload(t *testing.T) {
 	if want := "Users with custom data retention policies enabled might be unable to see or load older messages. We apologize for the trouble and we'll share more news as it becomes available."; first.Body != want {
 		t.Errorf("first note: got %q, want %q", first.Body, want)
 	}
-	if want := updateKey("1576", "2026-08-13T21:21:41Z", 0); first.ID != want || len(first.ID) != 16 {
+	if want := UpdateKey("1576", "2026-08-13T21:21:41Z", 0); first.ID != want || len(first.ID) != 16 {
 		t.Errorf("first note: got id %q, want %q", first.ID, want)
 	}
 	if !first.PostedAt.Equal(mustTime("2026-08-13T21:21:41Z")) {
@@ -305,7 +305,7 @@ func TestSlackStableKeys(t *testing.T) {
 	sameSecond := base
 	sameSecond.Notes = append(slices.Clone(base.Notes), slNote{Body: "Correction.", DateCreated: "2026-03-03T06:30:00-08:00"})
 	got := ids(sameSecond)
-	if !slices.Equal(got[:2], orig) || got[2] != updateKey("7", "2026-03-03T14:30:00Z", 1) {
+	if !slices.Equal(got[:2], orig) || got[2] != UpdateKey("7", "2026-03-03T14:30:00Z", 1) {
 		t.Errorf("same second: got ids %v, want %v then ordinal 1", got, orig)
 	}
 
@@ -467,8 +467,8 @@ func TestKeyUpdates(t *testing.T) {
 		{ID: "b", Body: "the same id again", PostedAt: at.Add(2 * time.Hour)},
 		{Body: "second of two", PostedAt: at},
 	}
-	got := keyUpdates("inc", ups, []string{"s1", "s0", "s2", "s0"})
-	want := []string{updateKey("inc", "s0", 0), updateKey("inc", "s0", 1), "b"}
+	got := KeyUpdates("inc", ups, []string{"s1", "s0", "s2", "s0"})
+	want := []string{UpdateKey("inc", "s0", 0), UpdateKey("inc", "s0", 1), "b"}
 	var ids []string
 	for _, u := range got {
 		ids = append(ids, u.ID)

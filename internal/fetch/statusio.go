@@ -90,10 +90,10 @@ var _ Provider = (*StatusIO)(nil)
 // again without validators. The feed is best effort: when it cannot be read, the API alone
 // is parsed (everything open is still seen) and the feed is retried next poll.
 func (p *StatusIO) Poll(ctx context.Context, req Request) (*Result, error) {
-	return runPoll(ctx, p.c, req, (*pollReader).statusIO)
+	return RunPoll(ctx, p.c, req, (*Poll).statusIO)
 }
 
-func (pl *pollReader) statusIO(ctx context.Context) (*model.Snapshot, error) {
+func (pl *Poll) statusIO(ctx context.Context) (*model.Snapshot, error) {
 	id, derived, err := pl.statusIOPageID(ctx, false)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func (pl *pollReader) statusIO(ctx context.Context) (*model.Snapshot, error) {
 		if perr != nil || fresh == id {
 			return nil, err
 		}
-		delete(pl.res.State, statusIOPageIDState+id)
+		delete(pl.Res.State, statusIOPageIDState+id)
 		return pl.statusIOWith(ctx, fresh)
 	}
 	return snap, err
@@ -116,31 +116,31 @@ func (pl *pollReader) statusIO(ctx context.Context) (*model.Snapshot, error) {
 var errStatusIORefused = errors.New("status.io refused the page id")
 
 // statusIOWith reads the API and the feed of page id (see Poll).
-func (pl *pollReader) statusIOWith(ctx context.Context, id string) (*model.Snapshot, error) {
-	src := pl.req.Source
+func (pl *Poll) statusIOWith(ctx context.Context, id string) (*model.Snapshot, error) {
+	src := pl.Req.Source
 	// A source URL that is a page's own address (https://acme.status.io/pages/<id>) has
 	// its feed and incident pages beside /pages/, not under it.
 	if loc := sioPagePath.FindStringIndex(src.URL); loc != nil {
 		src.URL = src.URL[:loc[0]]
 	}
-	base, err := baseURL(src.URL)
+	base, err := BaseURL(src.URL)
 	if err != nil {
 		return nil, err
 	}
-	statusURL, err := endpointURL(src, EndpointStatusIOStatus, statusIOAPI, id)
+	statusURL, err := EndpointURL(src, EndpointStatusIOStatus, statusIOAPI, id)
 	if err != nil {
 		return nil, err
 	}
-	feedURL, err := endpointURL(src, EndpointStatusIOFeed, "pages/{id}/rss", id)
+	feedURL, err := EndpointURL(src, EndpointStatusIOFeed, "pages/{id}/rss", id)
 	if err != nil {
 		return nil, err
 	}
 
-	sResp, err := pl.get(ctx, EndpointStatusIOStatus, statusURL, pl.req.State[EndpointStatusIOStatus])
+	sResp, err := pl.Get(ctx, EndpointStatusIOStatus, statusURL, pl.Req.State[EndpointStatusIOStatus])
 	if err != nil {
 		return nil, err
 	}
-	fResp, fErr := pl.get(ctx, EndpointStatusIOFeed, feedURL, pl.req.State[EndpointStatusIOFeed])
+	fResp, fErr := pl.Get(ctx, EndpointStatusIOFeed, feedURL, pl.Req.State[EndpointStatusIOFeed])
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // a poll cut short is not one that saw nothing new
 	}
@@ -153,12 +153,12 @@ func (pl *pollReader) statusIOWith(ctx context.Context, id string) (*model.Snaps
 		return nil, nil
 	}
 	if !sChanged {
-		if sResp, err = pl.get(ctx, EndpointStatusIOStatus, statusURL, model.EndpointState{}); err != nil {
+		if sResp, err = pl.Get(ctx, EndpointStatusIOStatus, statusURL, model.EndpointState{}); err != nil {
 			return nil, err
 		}
 	}
 	if fErr == nil && !fChanged {
-		fResp, fErr = pl.get(ctx, EndpointStatusIOFeed, feedURL, model.EndpointState{})
+		fResp, fErr = pl.Get(ctx, EndpointStatusIOFeed, feedURL, model.EndpointState{})
 	}
 
 	res, err := decodeStatusIO(sResp.ContentType, sResp.Body)
@@ -173,25 +173,25 @@ func (pl *pollReader) statusIOWith(ctx context.Context, id string) (*model.Snaps
 		pl.unread(EndpointStatusIOFeed)
 	}
 
-	snap := pl.snapshot()
+	snap := pl.Snapshot()
 	snap.OpenOnly = true
 	snap.Listings = []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}}
 	if feed != nil {
 		snap.PageTitle = feed.title
 	}
-	snap.Incidents = normaliseStatusIO(res, feed, id, base, pl.req.Archived)
+	snap.Incidents = normaliseStatusIO(res, feed, id, base, pl.Req.Archived)
 	return snap, nil
 }
 
 // unread undoes the read of an endpoint whose answer could not be used: its state goes
 // back to what it was, so the next poll reads it again, and its body is not evidence.
-func (pl *pollReader) unread(name string) {
-	if prev, ok := pl.req.State[name]; ok {
-		pl.res.State[name] = prev
+func (pl *Poll) unread(name string) {
+	if prev, ok := pl.Req.State[name]; ok {
+		pl.Res.State[name] = prev
 	} else {
-		delete(pl.res.State, name)
+		delete(pl.Res.State, name)
 	}
-	pl.res.Bodies = slices.DeleteFunc(pl.res.Bodies, func(b model.Body) bool { return b.Endpoint == name })
+	pl.Res.Bodies = slices.DeleteFunc(pl.Res.Bodies, func(b model.Body) bool { return b.Endpoint == name })
 }
 
 var (
@@ -211,8 +211,8 @@ var (
 // remembered from an earlier poll, else on the page, read once (fromPage: read it now
 // whatever is remembered). derived reports that it came from the page, now or earlier. An
 // empty id with a nil error means no endpoint needs one.
-func (pl *pollReader) statusIOPageID(ctx context.Context, fromPage bool) (id string, derived bool, err error) {
-	src := pl.req.Source
+func (pl *Poll) statusIOPageID(ctx context.Context, fromPage bool) (id string, derived bool, err error) {
+	src := pl.Req.Source
 	if fromPage {
 		return pl.readStatusIOPageID(ctx)
 	}
@@ -235,7 +235,7 @@ func (pl *pollReader) statusIOPageID(ctx context.Context, fromPage bool) (id str
 	if !needs(EndpointStatusIOStatus) && !needs(EndpointStatusIOFeed) {
 		return "", false, nil
 	}
-	for k := range pl.req.State {
+	for k := range pl.Req.State {
 		if id, ok := strings.CutPrefix(k, statusIOPageIDState); ok && sioPageID.MatchString(id) {
 			return id, true, nil
 		}
@@ -244,23 +244,23 @@ func (pl *pollReader) statusIOPageID(ctx context.Context, fromPage bool) (id str
 }
 
 // readStatusIOPageID reads the page and the id on it, and remembers the id in the state.
-func (pl *pollReader) readStatusIOPageID(ctx context.Context) (string, bool, error) {
-	u, err := endpointURL(pl.req.Source, EndpointStatusIOPage, "", "")
+func (pl *Poll) readStatusIOPageID(ctx context.Context) (string, bool, error) {
+	u, err := EndpointURL(pl.Req.Source, EndpointStatusIOPage, "", "")
 	if err != nil {
 		return "", false, err
 	}
-	resp, err := pl.get(ctx, EndpointStatusIOPage, u, model.EndpointState{})
+	resp, err := pl.Get(ctx, EndpointStatusIOPage, u, model.EndpointState{})
 	if err != nil {
 		return "", false, err
 	}
-	delete(pl.res.State, EndpointStatusIOPage)
+	delete(pl.Res.State, EndpointStatusIOPage)
 	m := sioPageIDInPage.FindSubmatch(resp.Body)
 	if m == nil {
 		return "", false, fmt.Errorf("%s %s: %w: no status.io page id on the page; set endpoints.status to %s with the page's id",
 			EndpointStatusIOPage, u, ErrMalformed, statusIOAPI)
 	}
 	id := string(m[1])
-	pl.res.State[statusIOPageIDState+id] = model.EndpointState{Hash: resp.State.Hash}
+	pl.Res.State[statusIOPageIDState+id] = model.EndpointState{Hash: resp.State.Hash}
 	return id, true, nil
 }
 
@@ -284,22 +284,22 @@ type sioMaintenance struct {
 }
 
 type sioEvent struct {
-	ID           flexID       `json:"_id"`
-	AltID        flexID       `json:"id"`
+	ID           FlexID       `json:"_id"`
+	AltID        FlexID       `json:"id"`
 	Name         string       `json:"name"`
 	DatetimeOpen string       `json:"datetime_open"`
 	PlannedStart string       `json:"datetime_planned_start"`
 	PlannedEnd   string       `json:"datetime_planned_end"`
-	StatusCode   flexID       `json:"status_code"`
+	StatusCode   FlexID       `json:"status_code"`
 	Messages     []sioMessage `json:"messages"`
 	Components   []sioNamed   `json:"components_affected"`
 }
 
 type sioMessage struct {
-	ID       flexID `json:"_id"`
+	ID       FlexID `json:"_id"`
 	Details  string `json:"details"`
-	State    flexID `json:"state"`
-	Status   flexID `json:"status"`
+	State    FlexID `json:"state"`
+	Status   FlexID `json:"status"`
 	Datetime string `json:"datetime"`
 }
 
@@ -316,7 +316,7 @@ type sioAPI struct {
 // answers an unknown page id with 200 {"error": "status page not found"}.
 func decodeStatusIO(contentType string, body []byte) (*sioAPI, error) {
 	var doc sioDoc
-	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Result == nil {
@@ -330,12 +330,12 @@ func decodeStatusIO(contentType string, body []byte) (*sioAPI, error) {
 		switch m[0] {
 		case '{':
 			var mt sioMaintenance
-			if err := json.Unmarshal(m, &mt, jsonOptions); err != nil {
+			if err := json.Unmarshal(m, &mt, JSONOptions); err != nil {
 				return nil, fmt.Errorf("%w: maintenance: %v", ErrMalformed, err)
 			}
 			out.active, out.upcoming = mt.Active, mt.Upcoming
 		case '[':
-			if err := json.Unmarshal(m, &out.active, jsonOptions); err != nil {
+			if err := json.Unmarshal(m, &out.active, JSONOptions); err != nil {
 				return nil, fmt.Errorf("%w: maintenance: %v", ErrMalformed, err)
 			}
 		case 'n': // null
@@ -533,7 +533,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 		Status:     status,
 		StatusRaw:  raw,
 		Title:      strings.TrimSpace(ev.Name),
-		StartedAt:  parseTime(ev.DatetimeOpen),
+		StartedAt:  ParseTime(ev.DatetimeOpen),
 		Components: sioComponents(ev.Components),
 	}
 	if pageID != "" {
@@ -542,18 +542,18 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 	ups := make([]model.Update, len(ev.Messages))
 	stamps := make([]string, len(ev.Messages))
 	for i, m := range ev.Messages {
-		body, format, html := vendorBody(m.Details, model.FormatText)
-		ups[i] = model.Update{ID: string(m.ID), Body: body, Format: format, HTML: html, PostedAt: parseTime(m.Datetime)}
+		body, format, html := VendorBody(m.Details, model.FormatText)
+		ups[i] = model.Update{ID: string(m.ID), Body: body, Format: format, HTML: html, PostedAt: ParseTime(m.Datetime)}
 		if kind == model.KindIncident {
 			ups[i].Status = sioState(m.State)
 		}
-		stamps[i] = stableStamp(m.Datetime)
+		stamps[i] = StableStamp(m.Datetime)
 	}
-	inc.Updates = keyUpdates(id, ups, stamps)
+	inc.Updates = KeyUpdates(id, ups, stamps)
 
 	if kind == model.KindMaintenance {
 		inc.Impact = model.ImpactMaintenance
-		inc.ScheduledFor, inc.ScheduledUntil = parseTime(ev.PlannedStart), parseTime(ev.PlannedEnd)
+		inc.ScheduledFor, inc.ScheduledUntil = ParseTime(ev.PlannedStart), ParseTime(ev.PlannedEnd)
 		if !inc.ScheduledFor.IsZero() {
 			inc.StartedAt = inc.ScheduledFor
 		}
@@ -564,7 +564,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 		// The latest message by time: the API lists them in no documented order.
 		latest := ev.Messages[0]
 		for _, m := range ev.Messages[1:] {
-			if !parseTime(m.Datetime).Before(parseTime(latest.Datetime)) {
+			if !ParseTime(m.Datetime).Before(ParseTime(latest.Datetime)) {
 				latest = m
 			}
 		}
@@ -574,7 +574,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 		inc.StatusRaw = string(latest.State)
 	}
 	inc.Impact, inc.ImpactRaw = model.ImpactUnknown, ""
-	consider := func(code flexID) {
+	consider := func(code FlexID) {
 		if i := sioImpact(code); i.Worse(inc.Impact) {
 			inc.Impact, inc.ImpactRaw = i, string(code)
 		}
@@ -595,11 +595,11 @@ func closedFromFeed(id string, items []sioItem, prev *model.Incident) model.Inci
 		ups := make([]model.Update, len(its))
 		stamps := make([]string, len(its))
 		for i, it := range its {
-			body, format, html := vendorBody(it.body, model.FormatText)
+			body, format, html := VendorBody(it.body, model.FormatText)
 			ups[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: it.posted}
 			stamps[i] = it.stamp
 		}
-		return keyUpdates(id, ups, stamps)
+		return KeyUpdates(id, ups, stamps)
 	}
 	var inc model.Incident
 	if prev != nil {
@@ -655,7 +655,7 @@ func closedFromFeed(id string, items []sioItem, prev *model.Incident) model.Inci
 }
 
 // sioState maps a status.io message state.
-func sioState(code flexID) model.Status {
+func sioState(code FlexID) model.Status {
 	switch string(code) {
 	case "100":
 		return model.StatusInvestigating
@@ -668,7 +668,7 @@ func sioState(code flexID) model.Status {
 }
 
 // sioImpact maps a status.io status code (see StatusIO).
-func sioImpact(code flexID) model.Impact {
+func sioImpact(code FlexID) model.Impact {
 	switch string(code) {
 	case "100":
 		return model.ImpactNone
@@ -687,7 +687,7 @@ func sioComponents(list []sioNamed) []string {
 	for _, c := range list {
 		names = append(names, c.Name)
 	}
-	return sortedNames(names)
+	return SortedNames(names)
 }
 
 // statusIOFeedDetection recognises a status.io page's /pages/<id>/rss whose items link

@@ -105,7 +105,7 @@ func TestStatusIOAPI(t *testing.T) {
 	for _, u := range m.Updates {
 		got = append(got, upd{u.ID, u.Status, u.PostedAt.Format(time.RFC3339)})
 	}
-	if want := []upd{{updateKey(sioActive, "2026-08-11T12:00:00Z", 0), "", "2026-08-11T12:00:00Z"}, {updateKey(sioActive, "2026-08-18T09:00:00Z", 0), "", "2026-08-18T09:00:00Z"}}; !reflect.DeepEqual(got, want) {
+	if want := []upd{{UpdateKey(sioActive, "2026-08-11T12:00:00Z", 0), "", "2026-08-11T12:00:00Z"}, {UpdateKey(sioActive, "2026-08-18T09:00:00Z", 0), "", "2026-08-18T09:00:00Z"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("active maintenance: got updates %v, want %v (keyed as updates without id are)", got, want)
 	}
 	u := byID(t, incs, sioUpcome)
@@ -135,10 +135,10 @@ func TestStatusIOMapping(t *testing.T) {
 		{"600", "", model.ImpactUnknown},
 		{"", "", model.ImpactUnknown},
 	} {
-		if got := sioState(flexID(tc.code)); got != tc.state {
+		if got := sioState(FlexID(tc.code)); got != tc.state {
 			t.Errorf("state %s: got %q, want %q", tc.code, got, tc.state)
 		}
-		if got := sioImpact(flexID(tc.code)); got != tc.impact {
+		if got := sioImpact(FlexID(tc.code)); got != tc.impact {
 			t.Errorf("status %s: got %s, want %s", tc.code, got, tc.impact)
 		}
 	}
@@ -171,7 +171,7 @@ func TestStatusIOFeed(t *testing.T) {
 		t.Errorf("closed incident: got %+v", c)
 	}
 	if len(c.Updates) != 2 || c.Updates[0].Body != "We are investigating elevated queue times for CI jobs on shared runners." ||
-		c.Updates[0].ID != updateKey(sioClosed, "2026-08-17T14:05:00Z", 0) {
+		c.Updates[0].ID != UpdateKey(sioClosed, "2026-08-17T14:05:00Z", 0) {
 		t.Fatalf("closed incident: got updates %+v", c.Updates)
 	}
 	last := c.Updates[1]

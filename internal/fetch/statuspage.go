@@ -101,7 +101,7 @@ type spPoll struct {
 }
 
 func (pl *spPoll) run(ctx context.Context) error {
-	base, err := baseURL(pl.req.Source.URL)
+	base, err := BaseURL(pl.req.Source.URL)
 	if err != nil {
 		return err
 	}
@@ -124,14 +124,14 @@ func (pl *spPoll) run(ctx context.Context) error {
 	}
 
 	now := pl.req.Now
-	if pl.req.Source.Maintenance && !skipAbsent(pl.req.State[EndpointMaintenances], now) {
+	if pl.req.Source.Maintenance && !SkipAbsent(pl.req.State[EndpointMaintenances], now) {
 		doc, err := pl.readList(ctx, EndpointMaintenances, "api/v2/scheduled-maintenances.json")
 		switch {
-		case gone(err):
+		case Gone(err):
 			// The page has no maintenance list: no listing, so no archived maintenance is
-			// taken as missed, and the list is asked again in absentRetry.
-			pl.res.State[EndpointMaintenances] = absentState(now)
-			pl.req.logger().Info("page has no maintenance list; asking again later", "endpoint", EndpointMaintenances, "err", err)
+			// taken as missed, and the list is asked again in AbsentRetry.
+			pl.res.State[EndpointMaintenances] = AbsentState(now)
+			pl.req.Logger().Info("page has no maintenance list; asking again later", "endpoint", EndpointMaintenances, "err", err)
 		case ctx.Err() != nil:
 			return err
 		case err != nil:
@@ -139,7 +139,7 @@ func (pl *spPoll) run(ctx context.Context) error {
 			// list that fails is left out of this poll (no listing, its remembered state
 			// kept so the next poll reads it again), and so are the maintenances of the
 			// incident list, which would otherwise be recorded from the wrong list.
-			pl.req.logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", EndpointMaintenances, "err", err)
+			pl.req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", EndpointMaintenances, "err", err)
 			incidents = withoutMaintenance(incidents)
 		}
 		if doc != nil {
@@ -153,18 +153,18 @@ func (pl *spPoll) run(ctx context.Context) error {
 		}
 	}
 
-	if pl.req.Summary && !skipAbsent(pl.req.State[EndpointSummary], now) {
+	if pl.req.Summary && !SkipAbsent(pl.req.State[EndpointSummary], now) {
 		name, ok, err := pl.readSummary(ctx)
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
-		case gone(err):
-			pl.res.State[EndpointSummary] = absentState(now)
-			pl.req.logger().Info("page has no summary; asking again later", "endpoint", EndpointSummary, "err", err)
+		case Gone(err):
+			pl.res.State[EndpointSummary] = AbsentState(now)
+			pl.req.Logger().Info("page has no summary; asking again later", "endpoint", EndpointSummary, "err", err)
 		case err != nil:
 			// The summary gives only the page's name: a broken one is logged and its body
 			// kept as evidence, and the poll goes on.
-			pl.req.logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary, "err", err)
+			pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary, "err", err)
 		case ok:
 			snap.PageTitle = name
 			parsed = true
@@ -207,7 +207,7 @@ func (pl *spPoll) get(ctx context.Context, name, u string, prev model.EndpointSt
 // readList fetches a list endpoint conditionally and decodes it. It returns nil, nil
 // when the endpoint answered 304 or a byte-identical body: nothing to parse.
 func (pl *spPoll) readList(ctx context.Context, name, rel string) (*spList, error) {
-	u, err := endpointURL(pl.req.Source, name, rel, "")
+	u, err := EndpointURL(pl.req.Source, name, rel, "")
 	if err != nil {
 		return nil, err
 	}
@@ -225,14 +225,14 @@ func (pl *spPoll) readList(ctx context.Context, name, rel string) (*spList, erro
 	}
 	doc, err := decodeStatuspageList(resp.ContentType, resp.Body, key)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", name, redactURL(u), err)
+		return nil, fmt.Errorf("%s %s: %w", name, RedactURL(u), err)
 	}
 	return doc, nil
 }
 
 // readSummary fetches summary.json for the page's name.
 func (pl *spPoll) readSummary(ctx context.Context) (string, bool, error) {
-	u, err := endpointURL(pl.req.Source, EndpointSummary, "api/v2/summary.json", "")
+	u, err := EndpointURL(pl.req.Source, EndpointSummary, "api/v2/summary.json", "")
 	if err != nil {
 		return "", false, err
 	}
@@ -246,7 +246,7 @@ func (pl *spPoll) readSummary(ctx context.Context) (string, bool, error) {
 	}
 	name, err := decodeStatuspageSummary(resp.ContentType, resp.Body)
 	if err != nil {
-		return "", false, fmt.Errorf("%s %s: %w", EndpointSummary, redactURL(u), err)
+		return "", false, fmt.Errorf("%s %s: %w", EndpointSummary, RedactURL(u), err)
 	}
 	return name, true, nil
 }
@@ -309,7 +309,7 @@ func (pl *spPoll) postmortems(ctx context.Context, incidents []model.Incident) e
 // has none to give; the lookup is then recorded as done.
 func (pl *spPoll) fetchPostmortem(ctx context.Context, id string) (*model.Postmortem, error) {
 	key := EndpointIncident + "/" + id
-	u, err := endpointURL(pl.req.Source, EndpointIncident, "api/v2/incidents/{id}.json", id)
+	u, err := EndpointURL(pl.req.Source, EndpointIncident, "api/v2/incidents/{id}.json", id)
 	if err != nil {
 		return nil, err
 	}
@@ -322,18 +322,18 @@ func (pl *spPoll) fetchPostmortem(ctx context.Context, id string) (*model.Postmo
 			pl.res.State[key] = model.EndpointState{Hash: resp.State.Hash}
 			return pm, nil
 		}
-	case !permanent(err):
+	case !Permanent(err):
 		return nil, err
 	}
 
 	pageKey := EndpointIncidentPage + "/" + id
-	u, err = endpointURL(pl.req.Source, EndpointIncidentPage, "incidents/{id}", id)
+	u, err = EndpointURL(pl.req.Source, EndpointIncidentPage, "incidents/{id}", id)
 	if err != nil {
 		return nil, err
 	}
 	resp, err = pl.get(ctx, pageKey, u, model.EndpointState{})
 	if err != nil {
-		if permanent(err) {
+		if Permanent(err) {
 			pl.res.State[key] = model.EndpointState{}
 			return nil, nil
 		}
@@ -426,7 +426,7 @@ type spIncident struct {
 	ScheduledFor          string        `json:"scheduled_for"`
 	ScheduledUntil        string        `json:"scheduled_until"`
 	PostmortemBody        string        `json:"postmortem_body"`
-	PostmortemPublishedAt looseTime     `json:"postmortem_published_at"`
+	PostmortemPublishedAt LooseTime     `json:"postmortem_published_at"`
 	Components            []spComponent `json:"components"`
 	Updates               []spUpdate    `json:"incident_updates"`
 }
@@ -461,7 +461,7 @@ func decodeStatuspageList(contentType string, body []byte, key string) (*spList,
 // page object but lacks the array is an empty list.
 func (o spOptions) decodeList(contentType string, body []byte, key string) (*spList, error) {
 	var doc spDoc
-	if err := decodeJSONObject(contentType, body, &doc); err != nil {
+	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	list := doc.Incidents
@@ -489,7 +489,7 @@ func (o spOptions) decodeList(contentType string, body []byte, key string) (*spL
 // decodeStatuspageSummary decodes summary.json for the page's name.
 func decodeStatuspageSummary(contentType string, body []byte) (string, error) {
 	var s spSummary
-	if err := decodeJSONObject(contentType, body, &s); err != nil {
+	if err := DecodeJSONObject(contentType, body, &s); err != nil {
 		return "", err
 	}
 	if s.Page == nil {
@@ -501,7 +501,7 @@ func decodeStatuspageSummary(contentType string, body []byte) (string, error) {
 // decodeStatuspageIncident decodes a per-incident document, {"incident": {...}}.
 func decodeStatuspageIncident(contentType string, body []byte) (*spIncident, error) {
 	var d spIncidentDoc
-	if err := decodeJSONObject(contentType, body, &d); err != nil {
+	if err := DecodeJSONObject(contentType, body, &d); err != nil {
 		return nil, err
 	}
 	if d.Incident == nil || d.Incident.ID == "" {
@@ -560,11 +560,11 @@ func (in *spIncident) normalise(kind model.Kind, base *url.URL) model.Incident {
 
 // normaliseWith is normalise under o.
 func (in *spIncident) normaliseWith(kind model.Kind, base *url.URL, o spOptions) model.Incident {
-	scheduledFor := parseTime(in.ScheduledFor)
+	scheduledFor := ParseTime(in.ScheduledFor)
 	if !scheduledFor.IsZero() {
 		kind = model.KindMaintenance
 	}
-	resolvedAt := parseTime(in.ResolvedAt)
+	resolvedAt := ParseTime(in.ResolvedAt)
 	inc := model.Incident{
 		ID:             in.ID,
 		Kind:           kind,
@@ -573,16 +573,16 @@ func (in *spIncident) normaliseWith(kind model.Kind, base *url.URL, o spOptions)
 		Impact:         spImpact(in.Impact, kind),
 		ImpactRaw:      in.Impact,
 		Title:          strings.TrimSpace(in.Name),
-		StartedAt:      parseTime(in.StartedAt),
+		StartedAt:      ParseTime(in.StartedAt),
 		ResolvedAt:     resolvedAt,
 		ScheduledFor:   scheduledFor,
-		ScheduledUntil: parseTime(in.ScheduledUntil),
+		ScheduledUntil: ParseTime(in.ScheduledUntil),
 		Postmortem:     in.postmortem(),
 		URL:            in.Shortlink,
 	}
 	// Incidents created before Statuspage added started_at (2020) start when created.
 	if inc.StartedAt.IsZero() {
-		inc.StartedAt = parseTime(in.CreatedAt)
+		inc.StartedAt = ParseTime(in.CreatedAt)
 	}
 	if inc.URL == "" && base != nil {
 		inc.URL = base.JoinPath("incidents", in.ID).String()
@@ -639,17 +639,17 @@ func (in *spIncident) updates(format model.Format) []model.Update {
 	// final order, and the sort below is then only a check.
 	for j := range n {
 		su := &in.Updates[n-1-j]
-		created := parseTime(su.CreatedAt)
+		created := ParseTime(su.CreatedAt)
 		posted, stamp := created, su.CreatedAt
 		if su.DisplayAt != su.CreatedAt { // usually equal: parse once
-			if t := parseTime(su.DisplayAt); !t.IsZero() {
+			if t := ParseTime(su.DisplayAt); !t.IsZero() {
 				posted, stamp = t, su.DisplayAt
 			}
 		}
 		out[j] = model.Update{
 			ID:       su.ID,
 			Status:   spUpdateStatus(su.Status),
-			Body:     cleanBody(su.Body),
+			Body:     CleanBody(su.Body),
 			Format:   format,
 			PostedAt: posted,
 		}
@@ -691,7 +691,7 @@ func (in *spIncident) updates(format model.Format) []model.Update {
 			seen = map[string]int{}
 		}
 		st := keys[i].stamp
-		out[i].ID = updateKey(in.ID, st, seen[st])
+		out[i].ID = UpdateKey(in.ID, st, seen[st])
 		seen[st]++
 	}
 	return out
@@ -699,7 +699,7 @@ func (in *spIncident) updates(format model.Format) []model.Update {
 
 // postmortem returns the postmortem the JSON carries, nil if none.
 func (in *spIncident) postmortem() *model.Postmortem {
-	body := cleanBody(in.PostmortemBody)
+	body := CleanBody(in.PostmortemBody)
 	if body == "" {
 		return nil
 	}
@@ -710,7 +710,7 @@ func (in *spIncident) postmortem() *model.Postmortem {
 // incident can be turned into a maintenance and back); an unknown word is read from
 // whether the item is resolved, and kept in StatusRaw.
 func spStatus(raw string, kind model.Kind, resolved bool) model.Status {
-	if s, ok := knownStatus(raw); ok {
+	if s, ok := KnownStatus(raw); ok {
 		return s
 	}
 	switch {
@@ -727,7 +727,7 @@ func spStatus(raw string, kind model.Kind, resolved bool) model.Status {
 // spUpdateStatus maps an update's status; an unknown word is kept as given, since an
 // update has no raw field to keep it in.
 func spUpdateStatus(raw string) model.Status {
-	if s, ok := knownStatus(raw); ok {
+	if s, ok := KnownStatus(raw); ok {
 		return s
 	}
 	return model.Status(strings.TrimSpace(raw))
@@ -748,83 +748,83 @@ func spImpact(raw string, kind model.Kind) model.Impact {
 // checkV2Summary tells Atlassian Statuspage, incident.io and Instatus apart by the shape
 // of their /api/v2/summary.json.
 func checkV2Summary(contentType string, body []byte) (string, string, string) {
-	m, why := decodeObject(contentType, body)
+	m, why := DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
-	page := objAt(m, "page")
+	page := ObjAt(m, "page")
 	if page == nil {
 		return "", "", `JSON without a "page" object`
 	}
 	if kind, ev := instatusShape(m, page); kind != "" {
 		if _, err := decodeInstatusSummary(contentType, body); err != nil {
-			return "", "", "Instatus-like, but " + jsonWhy(err)
+			return "", "", "Instatus-like, but " + JSONWhy(err)
 		}
 		return kind, ev, ""
 	}
-	id, _ := strAt(page, "id")
-	status := objAt(m, "status")
-	indicator, _ := strAt(status, "indicator")
+	id, _ := StrAt(page, "id")
+	status := ObjAt(m, "status")
+	indicator, _ := StrAt(status, "indicator")
 	if !spIndicators[indicator] {
-		return "", "", fmt.Sprintf("page.id %s without a Statuspage status.indicator", quoteShort(id))
+		return "", "", fmt.Sprintf("page.id %s without a Statuspage status.indicator", QuoteShort(id))
 	}
 	if _, err := decodeStatuspageSummary(contentType, body); err != nil {
-		return "", "", jsonWhy(err)
+		return "", "", JSONWhy(err)
 	}
-	comps, ok := arrAt(m, "components")
+	comps, ok := ArrAt(m, "components")
 	if !ok && m["components"] != nil {
 		return "", "", `"components" is no list`
 	}
-	cs, ok := objects(comps)
+	cs, ok := Objects(comps)
 	if !ok {
 		return "", "", "components[] holds a non-object"
 	}
 	switch {
-	case spID.MatchString(id):
+	case StatuspageID.MatchString(id):
 		// Atlassian: every component has a Statuspage id, the page's id as page_id and
 		// Atlassian's own fields; both lists are always present.
 		for _, c := range cs {
-			cid, _ := strAt(c, "id")
-			pid, _ := strAt(c, "page_id")
-			if !spID.MatchString(cid) || pid != id || !hasAny(c, spOnlyComponentKeys...) {
-				return "", "", fmt.Sprintf("page.id %s but components[] lack Statuspage's id, page_id and group/showcase fields", quoteShort(id))
+			cid, _ := StrAt(c, "id")
+			pid, _ := StrAt(c, "page_id")
+			if !StatuspageID.MatchString(cid) || pid != id || !HasAny(c, spOnlyComponentKeys...) {
+				return "", "", fmt.Sprintf("page.id %s but components[] lack Statuspage's id, page_id and group/showcase fields", QuoteShort(id))
 			}
 		}
-		_, hasIncidents := arrAt(m, "incidents")
-		_, hasMaint := arrAt(m, "scheduled_maintenances")
+		_, hasIncidents := ArrAt(m, "incidents")
+		_, hasMaint := ArrAt(m, "scheduled_maintenances")
 		if !hasIncidents || !hasMaint {
-			return "", "", fmt.Sprintf("page.id %s but no incidents[] and scheduled_maintenances[]", quoteShort(id))
+			return "", "", fmt.Sprintf("page.id %s but no incidents[] and scheduled_maintenances[]", QuoteShort(id))
 		}
 		if len(cs) == 0 {
-			if _, ok := strAt(page, "time_zone"); !ok {
-				return "", "", fmt.Sprintf("page.id %s, no components[] and no page.time_zone", quoteShort(id))
+			if _, ok := StrAt(page, "time_zone"); !ok {
+				return "", "", fmt.Sprintf("page.id %s, no components[] and no page.time_zone", QuoteShort(id))
 			}
 			return KindStatuspage, fmt.Sprintf("has page.id %q, page.time_zone and no components (Statuspage shape)", id), ""
 		}
 		return KindStatuspage, fmt.Sprintf("has page.id %q and components[] with page_id and group/showcase (Statuspage shape)", id), ""
-	case ulid.MatchString(id):
+	case ULID.MatchString(id):
 		// incident.io's compatible copy: ULIDs everywhere, components without
 		// Atlassian's fields, incidents without shortlink.
 		for _, c := range cs {
-			cid, _ := strAt(c, "id")
-			if !ulid.MatchString(cid) || hasAny(c, spOnlyComponentKeys...) {
-				return "", "", fmt.Sprintf("ULID page.id %s but components[] unlike incident.io's", quoteShort(id))
+			cid, _ := StrAt(c, "id")
+			if !ULID.MatchString(cid) || HasAny(c, spOnlyComponentKeys...) {
+				return "", "", fmt.Sprintf("ULID page.id %s but components[] unlike incident.io's", QuoteShort(id))
 			}
 		}
-		incs, _ := arrAt(m, "incidents")
-		is, ok := objects(incs)
+		incs, _ := ArrAt(m, "incidents")
+		is, ok := Objects(incs)
 		if !ok {
 			return "", "", "incidents[] holds a non-object"
 		}
 		for _, in := range is {
-			iid, _ := strAt(in, "id")
-			if !ulid.MatchString(iid) || hasAny(in, "shortlink") {
-				return "", "", fmt.Sprintf("ULID page.id %s but incidents[] unlike incident.io's", quoteShort(id))
+			iid, _ := StrAt(in, "id")
+			if !ULID.MatchString(iid) || HasAny(in, "shortlink") {
+				return "", "", fmt.Sprintf("ULID page.id %s but incidents[] unlike incident.io's", QuoteShort(id))
 			}
 		}
 		return KindIncidentIO, fmt.Sprintf("has ULID page.id %q and ULID ids, no shortlink or Statuspage component fields (incident.io's Statuspage-compatible shape)", id), ""
 	}
-	return "", "", fmt.Sprintf("page.id %s is neither a Statuspage id nor a ULID", quoteShort(id))
+	return "", "", fmt.Sprintf("page.id %s is neither a Statuspage id nor a ULID", QuoteShort(id))
 }
 
 // spIndicators are the page status indicators of the Statuspage v2 API (shared by

@@ -507,7 +507,7 @@ func TestStatuspageUpdateOrderAndKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	inc := l.list[0].normalise(model.KindIncident, testBase)
-	k0, k1 := updateKey("inc1", "2026-01-01T11:00:00Z", 0), updateKey("inc1", "2026-01-01T11:00:00Z", 1)
+	k0, k1 := UpdateKey("inc1", "2026-01-01T11:00:00Z", 0), UpdateKey("inc1", "2026-01-01T11:00:00Z", 1)
 	want := []string{"z", "c", "y", "a", "b", k0, k1}
 	if got := updateIDs(inc); !slices.Equal(got, want) {
 		t.Errorf("got order %v, want %v", got, want)

@@ -1,0 +1,134 @@
+package fetch
+
+// Poll is the helper every provider adapter but Statuspage's polls with
+// (incidentio.go, instatus.go, feed.go, aws.go, gcp.go, azure.go, betterstack.go,
+// cachet.go, statusio.go, slackstatus.go): it is the bookkeeping every poll
+// does around Client.Get (count the requests, keep each body as evidence, remember the new
+// endpoint state), plus the one rule adapters that join several endpoints into one
+// snapshot need (Reread, RereadGroup).
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// Poll reads the endpoints of one poll and builds the Result around them.
+type Poll struct {
+	c   *Client
+	Req Request
+	Res *Result
+}
+
+func NewPoll(c *Client, req Request) *Poll {
+	return &Poll{c: c, Req: req, Res: &Result{State: req.State.Clone()}}
+}
+
+// Read fetches endpoint name at u conditionally: the remembered ETag and Last-Modified are
+// sent, and a body that hashes to the remembered hash is recognised before any parsing.
+// The Response's Body is nil when there is nothing to parse (304 or byte-identical).
+func (pl *Poll) Read(ctx context.Context, name, u string) (*Response, error) {
+	return pl.Get(ctx, name, u, pl.Req.State[name])
+}
+
+// Reread fetches endpoint name at u in full, ignoring what is remembered of it. Adapters
+// that build each incident from several endpoints call it for the endpoints that did not
+// change when another one did, so that every version is built from one coherent set of
+// bodies: an endpoint that is not parsed contributes nothing, and an incident half built
+// would show as a change. Its body replaces the evidence of the conditional read.
+func (pl *Poll) Reread(ctx context.Context, name, u string) (*Response, error) {
+	return pl.Get(ctx, name, u, model.EndpointState{})
+}
+
+// Forget drops what is remembered of an endpoint that turned out to be absent, so the
+// state holds only endpoints that answer.
+func (pl *Poll) Forget(name string) {
+	delete(pl.Res.State, name)
+	pl.DropBody(name)
+}
+
+func (pl *Poll) Get(ctx context.Context, name, u string, prev model.EndpointState) (*Response, error) {
+	pl.Res.Requests++
+	resp, err := pl.c.Get(ctx, u, prev, pl.Req.Source.Headers)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	pl.Res.State[name] = resp.State
+	pl.DropBody(name)
+	b := model.Body{Endpoint: name, Hash: resp.State.Hash}
+	// Data for every body read, a re-read of unchanged bytes too: the archive keeps a
+	// body only once per hash, and the stored hash alone does not mean it kept this one
+	// (a poll whose answer changed nothing stores no evidence).
+	if !resp.NotModified && !resp.Unchanged {
+		b.Data = resp.Body
+	}
+	if b.Hash != "" {
+		pl.Res.Bodies = append(pl.Res.Bodies, b)
+	}
+	return resp, nil
+}
+
+// DropBody removes the evidence of an earlier read of the endpoint in this poll.
+func (pl *Poll) DropBody(name string) {
+	for i, b := range pl.Res.Bodies {
+		if b.Endpoint == name {
+			pl.Res.Bodies = append(pl.Res.Bodies[:i], pl.Res.Bodies[i+1:]...)
+			return
+		}
+	}
+}
+
+// RunPoll runs an adapter's poll body over a new Poll and makes its Result: the
+// Snapshot and state on success, only the request count on failure.
+func RunPoll(ctx context.Context, c *Client, req Request, body func(*Poll, context.Context) (*model.Snapshot, error)) (*Result, error) {
+	pl := NewPoll(c, req)
+	snap, err := body(pl, ctx)
+	if err != nil {
+		return pl.Failed(), err
+	}
+	pl.Res.Snapshot = snap
+	return pl.Res, nil
+}
+
+// Snapshot starts the snapshot of this poll.
+func (pl *Poll) Snapshot() *model.Snapshot {
+	return &model.Snapshot{Source: pl.Req.Source.Name, FetchedAt: pl.Req.Now.UTC(), Incidents: []model.Incident{}}
+}
+
+// Failed is the Result of a poll that failed: it reports only the requests made.
+func (pl *Poll) Failed() *Result {
+	return &Result{Requests: pl.Res.Requests}
+}
+
+// ToParse reports whether a read gave a body to parse.
+func ToParse(resp *Response) bool {
+	return resp != nil && !resp.NotModified && !resp.Unchanged
+}
+
+// GroupRead is one endpoint of a group read together.
+type GroupRead struct {
+	Name, URL string
+	Resp      *Response
+}
+
+// RereadGroup reads again in full (reread) every endpoint of the group that answered 304
+// or an identical body, when another one of it changed; after it, either every endpoint of
+// the group has a body to parse or none has.
+func (pl *Poll) RereadGroup(ctx context.Context, group []*GroupRead) error {
+	if !slices.ContainsFunc(group, func(g *GroupRead) bool { return ToParse(g.Resp) }) {
+		return nil
+	}
+	for _, g := range group {
+		if ToParse(g.Resp) {
+			continue
+		}
+		resp, err := pl.Reread(ctx, g.Name, g.URL)
+		if err != nil {
+			return err
+		}
+		g.Resp = resp
+	}
+	return nil
+}
