@@ -1,4 +1,4 @@
-package fetch
+package fetch_test
 
 // Provider auto-detection against local copies of every platform's payloads: the real
 // captures in testdata/<platform>/ (provenance in testdata/SOURCES.md) and,
@@ -12,12 +12,33 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	_ "github.com/statuswatch/statuswatch/internal/fetch/all"
+
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/azure"
 )
+
+// platformData reads <platform>/<name> of the testdata: the platform's own package's
+// testdata/ once it has moved out of this package, else this package's.
+func platformData(tb testing.TB, platform, name string) []byte {
+	tb.Helper()
+	for _, dir := range []string{filepath.Join("platform", platform, "testdata"), "testdata"} {
+		if b, err := os.ReadFile(filepath.Join(dir, platform, name)); err == nil {
+			return b
+		}
+	}
+	tb.Fatalf("no testdata %s/%s", platform, name)
+	return nil
+}
 
 // detectRoute is what a detectServer answers on one path.
 type detectRoute struct {
@@ -95,14 +116,14 @@ func TestDetectPlatforms(t *testing.T) {
 		{
 			name:     "statuspage github summary",
 			routes:   map[string]detectRoute{"/": page, "/api/v2/summary.json": json200(platformData(t, "statuspage", "github-summary-2022-11-25.json"))},
-			kind:     KindStatuspage,
+			kind:     fetch.KindStatuspage,
 			evidence: `/api/v2/summary.json has page.id "kctbh9vrtdwd" and components[] with page_id and group/showcase (Statuspage shape)`,
 		},
 		{
 			name:     "statuspage claude summary, page under a path",
 			routes:   map[string]detectRoute{"/acme": page, "/acme/api/v2/summary.json": json200(platformData(t, "statuspage", "claude-summary-active-incident-2026-07-29.json"))},
 			path:     "/acme",
-			kind:     KindStatuspage,
+			kind:     fetch.KindStatuspage,
 			evidence: `page.id "tymt9n04zgry"`,
 		},
 		{
@@ -110,27 +131,27 @@ func TestDetectPlatforms(t *testing.T) {
 			routes: map[string]detectRoute{"/": {ct: ctHTML, body: htmlPage, header: map[string]string{
 				"X-Statuspage-Version": "e611fa6f646155acd17e8c45dc9a34062f7354b0", "X-Statuspage-Skip-Logging": "true",
 			}}},
-			kind:     KindStatuspage,
+			kind:     fetch.KindStatuspage,
 			evidence: "header x-statuspage-version",
 		},
 		{
 			name:     "statuspage given as its summary endpoint",
 			routes:   map[string]detectRoute{"/api/v2/summary.json": json200(platformData(t, "statuspage", "github-summary-2022-11-25.json"))},
 			path:     "/api/v2/summary.json",
-			kind:     KindStatuspage,
+			kind:     fetch.KindStatuspage,
 			urlPath:  "/",
 			evidence: "(Statuspage shape)",
 		},
 		{
 			name:     "incident.io openai compat summary",
 			routes:   map[string]detectRoute{"/": page, "/api/v2/summary.json": json200(platformData(t, "incident.io", "openai-statuspage-compat-summary-2026-07-22.json"))},
-			kind:     KindIncidentIO,
+			kind:     fetch.KindIncidentIO,
 			evidence: `/api/v2/summary.json has ULID page.id "01JMDK9XYNY6RXSED6SDWW50WY"`,
 		},
 		{
 			name:     "incident.io cohere compat summary",
 			routes:   map[string]detectRoute{"/": page, "/api/v2/summary.json": json200(platformData(t, "incident.io", "cohere-statuspage-compat-summary-2026-07-23.json"))},
-			kind:     KindIncidentIO,
+			kind:     fetch.KindIncidentIO,
 			evidence: "incident.io's Statuspage-compatible shape",
 		},
 		{
@@ -140,91 +161,91 @@ func TestDetectPlatforms(t *testing.T) {
 				"/api/v2/summary.json": json200(platformData(t, "incident.io", "openai-statuspage-compat-summary-2026-07-22.json")),
 			},
 			path:     "/feed.atom",
-			kind:     KindIncidentIO,
+			kind:     fetch.KindIncidentIO,
 			urlPath:  "/",
 			evidence: "ULID",
 		},
 		{
 			name:     "instatus perplexity at /api/v2/summary.json",
 			routes:   map[string]detectRoute{"/": page, "/api/v2/summary.json": json200(platformData(t, "instatus", "perplexity-summary-2026-07-23.json"))},
-			kind:     KindInstatus,
+			kind:     fetch.KindInstatus,
 			evidence: `/api/v2/summary.json has page.status "ONEMAJOROUTAGE" and activeIncidents[] (Instatus shape)`,
 		},
 		{
 			name:     "instatus documented /summary.json only",
 			routes:   map[string]detectRoute{"/": page, "/summary.json": json200(platformData(t, "instatus", "synthetic-instatus-summary-doc-example.json"))},
-			kind:     KindInstatus,
+			kind:     fetch.KindInstatus,
 			evidence: `/summary.json has page.status "HASISSUES" and activeIncidents[] and activeMaintenances[] (Instatus shape)`,
 		},
 		{
 			name:     "better stack huggingface index.json",
 			routes:   map[string]detectRoute{"/": page, "/index.json": json200(platformData(t, "betterstack", "huggingface-index-2026-07-19.json"))},
-			kind:     KindBetterStack,
+			kind:     fetch.KindBetterStack,
 			evidence: `/index.json is JSON:API with data.type "status_page" and aggregate_state (Better Stack shape)`,
 		},
 		{
 			name:     "cachet incidents, the page itself a 404",
 			routes:   map[string]detectRoute{"/api/v1/incidents": json200(platformData(t, "cachet", "synthetic-cachet-incidents.json"))},
-			kind:     KindCachet,
+			kind:     fetch.KindCachet,
 			evidence: "/api/v1/incidents has meta.pagination and data[] of incidents with status codes (Cachet shape)",
 		},
 		{
 			name:     "google cloud incidents.json",
 			routes:   map[string]detectRoute{"/": page, "/incidents.json": json200(platformData(t, "google-cloud", "incidents-2-with-incident-report.json"))},
-			kind:     KindGCP,
+			kind:     fetch.KindGCP,
 			evidence: "/incidents.json is an array of incidents with number, external_desc, begin and updates[] (Google Cloud shape)",
 		},
 		{
 			name:     "slack current, all well",
 			routes:   map[string]detectRoute{"/": page, "/api/v2.0.0/current": json200(platformData(t, "slack", "synthetic-slack-current-ok.json"))},
-			kind:     KindSlack,
+			kind:     fetch.KindSlack,
 			evidence: `/api/v2.0.0/current has status "ok" and active_incidents[] (Slack shape)`,
 		},
 		{
 			name:     "slack current, an active incident",
 			routes:   map[string]detectRoute{"/": page, "/api/v2.0.0/current": json200(platformData(t, "slack", "synthetic-slack-current-active.json"))},
-			kind:     KindSlack,
+			kind:     fetch.KindSlack,
 			evidence: `status "active"`,
 		},
 		{
 			name:     "status.io page",
 			routes:   map[string]detectRoute{"/": {ct: ctHTML, body: platformData(t, "statusio", "synthetic-statusio-page.html")}},
-			kind:     KindStatusIO,
+			kind:     fetch.KindStatusIO,
 			evidence: "page names status.io page id 5b36dc6502d06804c08349f7",
 		},
 		{
 			name:     "status.io history feed on the page's own domain",
 			routes:   map[string]detectRoute{"/pages/5b36dc6502d06804c08349f7/rss": {ct: ctRSS, body: platformData(t, "statusio", "synthetic-statusio-feed.rss")}},
 			path:     "/pages/5b36dc6502d06804c08349f7/rss",
-			kind:     KindStatusIO,
+			kind:     fetch.KindStatusIO,
 			evidence: "URL is the status.io history feed /pages/5b36dc6502d06804c08349f7/rss",
 		},
 		{
 			name:     "bespoke RSS feed",
 			routes:   map[string]detectRoute{"/incidents.rss": {ct: ctRSS, body: platformData(t, "feed", "synthetic-yandex-cloud.rss")}},
 			path:     "/incidents.rss",
-			kind:     KindFeed,
+			kind:     fetch.KindFeed,
 			evidence: "URL answers an RSS feed titled",
 		},
 		{
 			name:     "a feed at a status.io-like path whose items link elsewhere is a feed",
 			routes:   map[string]detectRoute{"/pages/5b36dc6502d06804c08349f8/rss": {ct: ctRSS, body: platformData(t, "statusio", "synthetic-statusio-feed.rss")}},
 			path:     "/pages/5b36dc6502d06804c08349f8/rss",
-			kind:     KindFeed,
+			kind:     fetch.KindFeed,
 			evidence: `URL answers an RSS feed titled "GitLab System Status"`,
 		},
 		{
 			name:     "statuspage history.atom with no JSON beside it is a feed",
 			routes:   map[string]detectRoute{"/history.atom": {ct: ctAtom, body: platformData(t, "feed", "synthetic-statuspage-history.atom")}},
 			path:     "/history.atom",
-			kind:     KindFeed,
+			kind:     fetch.KindFeed,
 			evidence: "URL answers an Atom feed",
 		},
 		{
 			name:     "AWS all.rss",
 			routes:   map[string]detectRoute{"/rss/all.rss": {ct: ctRSS, body: platformData(t, "aws", "all.rss")}},
 			path:     "/rss/all.rss",
-			kind:     KindAWS,
+			kind:     fetch.KindAWS,
 			urlPath:  "/",
 			evidence: `URL is rss/all.rss with generator "AWS Service Health Dashboard RSS Generator"`,
 		},
@@ -232,7 +253,7 @@ func TestDetectPlatforms(t *testing.T) {
 			name:     "Azure status feed, active",
 			routes:   map[string]detectRoute{"/en-us/status/feed/": {ct: ctRSS, body: platformData(t, "azure", "status-feed-active-2026-07-23.xml")}},
 			path:     "/en-us/status/feed/",
-			kind:     KindAzure,
+			kind:     azure.Kind,
 			urlPath:  "/en-us/status/",
 			evidence: `"Azure Status"`,
 		},
@@ -240,7 +261,7 @@ func TestDetectPlatforms(t *testing.T) {
 			name:     "Azure status feed, healthy and empty",
 			routes:   map[string]detectRoute{"/en-us/status/feed/": {ct: ctRSS, body: platformData(t, "azure", "status-feed-healthy-empty.xml")}},
 			path:     "/en-us/status/feed/",
-			kind:     KindAzure,
+			kind:     azure.Kind,
 			urlPath:  "/en-us/status/",
 			evidence: "Azure status feed",
 		},
@@ -248,12 +269,12 @@ func TestDetectPlatforms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := &detectServer{routes: tt.routes}
-			ts := newServer(t, srv)
+			ts := fetchtest.NewServer(t, srv)
 			path := tt.path
 			if path == "" {
 				path = "/"
 			}
-			d := &Detector{Client: mustClient(t, ClientOptions{}), HostRules: noHostRules}
+			d := &fetch.Detector{Client: fetchtest.MustClient(t, fetch.ClientOptions{}), HostRules: noHostRules}
 			got, err := d.Detect(context.Background(), ts.URL+path)
 			if err != nil {
 				t.Fatalf("Detect: %v (requests %v)", err, srv.requests())
@@ -272,8 +293,8 @@ func TestDetectPlatforms(t *testing.T) {
 			if strings.ContainsAny(got.Evidence, "\t\n") {
 				t.Errorf("evidence %q holds a tab or newline", got.Evidence)
 			}
-			if n := len(srv.requests()); n > maxDetectRequests {
-				t.Errorf("%d requests, want at most %d: %v", n, maxDetectRequests, srv.requests())
+			if n := len(srv.requests()); n > fetch.MaxDetectRequests {
+				t.Errorf("%d requests, want at most %d: %v", n, fetch.MaxDetectRequests, srv.requests())
 			}
 		})
 	}
@@ -321,12 +342,12 @@ func TestDetectLookAlikes(t *testing.T) {
 		{
 			name:     "every path answers the Statuspage summary: Statuspage",
 			catchAll: &detectRoute{ct: ctJSON, body: github},
-			kind:     KindStatuspage,
+			kind:     fetch.KindStatuspage,
 		},
 		{
 			name:     "every path answers incident.io's summary: incident.io, not Instatus",
 			catchAll: &detectRoute{ct: ctJSON, body: openai},
-			kind:     KindIncidentIO,
+			kind:     fetch.KindIncidentIO,
 		},
 		{
 			name: "incident.io's summary at Instatus's /summary.json only: nothing",
@@ -370,11 +391,11 @@ func TestDetectLookAlikes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := &detectServer{routes: tt.routes, catchAll: tt.catchAll}
-			ts := newServer(t, srv)
-			d := &Detector{Client: mustClient(t, ClientOptions{}), HostRules: noHostRules}
+			ts := fetchtest.NewServer(t, srv)
+			d := &fetch.Detector{Client: fetchtest.MustClient(t, fetch.ClientOptions{}), HostRules: noHostRules}
 			got, err := d.Detect(context.Background(), ts.URL+"/")
-			if n := len(srv.requests()); n > maxDetectRequests {
-				t.Errorf("%d requests, want at most %d: %v", n, maxDetectRequests, srv.requests())
+			if n := len(srv.requests()); n > fetch.MaxDetectRequests {
+				t.Errorf("%d requests, want at most %d: %v", n, fetch.MaxDetectRequests, srv.requests())
 			}
 			if tt.kind != "" {
 				if err != nil || got.Kind != tt.kind {
@@ -385,7 +406,7 @@ func TestDetectLookAlikes(t *testing.T) {
 			if err == nil {
 				t.Fatalf("got %+v, want an error", got)
 			}
-			if !errors.Is(err, ErrNotDetected) {
+			if !errors.Is(err, fetch.ErrNotDetected) {
 				t.Errorf("error %v does not match ErrNotDetected", err)
 			}
 			// The error says what was tried: every probe.
@@ -404,8 +425,8 @@ func TestDetectErrorSaysWhy(t *testing.T) {
 	srv := &detectServer{catchAll: &detectRoute{ct: ctHTML, body: htmlPage}, routes: map[string]detectRoute{
 		"/index.json": {status: http.StatusNotFound},
 	}}
-	ts := newServer(t, srv)
-	d := &Detector{Client: mustClient(t, ClientOptions{}), HostRules: noHostRules}
+	ts := fetchtest.NewServer(t, srv)
+	d := &fetch.Detector{Client: fetchtest.MustClient(t, fetch.ClientOptions{}), HostRules: noHostRules}
 	_, err := d.Detect(context.Background(), ts.URL)
 	if err == nil {
 		t.Fatal("want an error")
@@ -428,19 +449,19 @@ func TestDetectErrorSaysWhy(t *testing.T) {
 // a registered one.
 func TestDetectHostRules(t *testing.T) {
 	srv := &detectServer{catchAll: &detectRoute{ct: ctHTML, body: htmlPage}}
-	ts := newServer(t, srv)
+	ts := fetchtest.NewServer(t, srv)
 	rules := func(host string) (string, bool) {
 		if host == "127.0.0.1" {
-			return KindGCP, true
+			return fetch.KindGCP, true
 		}
 		return "", false
 	}
-	d := &Detector{Client: mustClient(t, ClientOptions{}), HostRules: rules}
+	d := &fetch.Detector{Client: fetchtest.MustClient(t, fetch.ClientOptions{}), HostRules: rules}
 	got, err := d.Detect(context.Background(), ts.URL+"/incidents.json?x=1#top")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Detection{Kind: KindGCP, URL: ts.URL + "/", Evidence: "host rule: 127.0.0.1"}
+	want := fetch.Detection{Kind: fetch.KindGCP, URL: ts.URL + "/", Evidence: "host rule: 127.0.0.1"}
 	if got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -453,7 +474,7 @@ func TestDetectHostRules(t *testing.T) {
 		t.Errorf("got %v, want an unknown-kind error", err)
 	}
 
-	d.HostRules = func(string) (string, bool) { return KindFeed, true }
+	d.HostRules = func(string) (string, bool) { return fetch.KindFeed, true }
 	got, err = d.Detect(context.Background(), ts.URL+"/history.atom")
 	if err != nil || got.URL != ts.URL+"/history.atom" {
 		t.Errorf("got %+v, %v; a feed's URL is the feed itself", got, err)
@@ -471,22 +492,22 @@ func (n noNetwork) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestDetectDefaultHostRules runs Detect with the default rules on the real hosts; no
 // request is made, so nothing leaves the machine.
 func TestDetectDefaultHostRules(t *testing.T) {
-	d := &Detector{Client: mustClient(t, ClientOptions{Transport: noNetwork{t}})}
+	d := &fetch.Detector{Client: fetchtest.MustClient(t, fetch.ClientOptions{Transport: noNetwork{t}})}
 	tests := []struct {
 		in, kind, url, evidence string
 	}{
-		{"https://acme.statuspage.io", KindStatuspage, "https://acme.statuspage.io", "host rule: *.statuspage.io"},
-		{"https://acme.statuspage.io/api/v2/summary.json", KindStatuspage, "https://acme.statuspage.io/", "host rule: *.statuspage.io"},
-		{"https://status.cloud.google.com/incidents.json", KindGCP, "https://status.cloud.google.com/", "host rule: status.cloud.google.com"},
-		{"https://health.aws.amazon.com/health/status", KindAWS, "https://health.aws.amazon.com/health/status", "host rule: health.aws.amazon.com"},
-		{"https://azure.status.microsoft/en-us/status/feed/", KindAzure, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
-		{"https://azure.status.microsoft/en-us/status", KindAzure, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
-		{"https://azure.status.microsoft/", KindAzure, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
-		{"https://Slack-Status.com.", KindSlack, "https://Slack-Status.com.", "host rule: slack-status.com"},
-		{"https://statuspage.incident.io/lovable", KindIncidentIO, "https://statuspage.incident.io/lovable", "host rule: statuspage.incident.io"},
-		{"https://testing-widget.instatus.com", KindInstatus, "https://testing-widget.instatus.com", "host rule: *.instatus.com"},
-		{"https://acme.betteruptime.com/index.json", KindBetterStack, "https://acme.betteruptime.com/", "host rule: *.betteruptime.com"},
-		{"https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", KindStatusIO, "https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", "host rule: *.status.io"},
+		{"https://acme.statuspage.io", fetch.KindStatuspage, "https://acme.statuspage.io", "host rule: *.statuspage.io"},
+		{"https://acme.statuspage.io/api/v2/summary.json", fetch.KindStatuspage, "https://acme.statuspage.io/", "host rule: *.statuspage.io"},
+		{"https://status.cloud.google.com/incidents.json", fetch.KindGCP, "https://status.cloud.google.com/", "host rule: status.cloud.google.com"},
+		{"https://health.aws.amazon.com/health/status", fetch.KindAWS, "https://health.aws.amazon.com/health/status", "host rule: health.aws.amazon.com"},
+		{"https://azure.status.microsoft/en-us/status/feed/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
+		{"https://azure.status.microsoft/en-us/status", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
+		{"https://azure.status.microsoft/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
+		{"https://Slack-Status.com.", fetch.KindSlack, "https://Slack-Status.com.", "host rule: slack-status.com"},
+		{"https://statuspage.incident.io/lovable", fetch.KindIncidentIO, "https://statuspage.incident.io/lovable", "host rule: statuspage.incident.io"},
+		{"https://testing-widget.instatus.com", fetch.KindInstatus, "https://testing-widget.instatus.com", "host rule: *.instatus.com"},
+		{"https://acme.betteruptime.com/index.json", fetch.KindBetterStack, "https://acme.betteruptime.com/", "host rule: *.betteruptime.com"},
+		{"https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", fetch.KindStatusIO, "https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", "host rule: *.status.io"},
 	}
 	for _, tt := range tests {
 		got, err := d.Detect(context.Background(), tt.in)
@@ -494,7 +515,7 @@ func TestDetectDefaultHostRules(t *testing.T) {
 			t.Errorf("%s: %v", tt.in, err)
 			continue
 		}
-		if want := (Detection{Kind: tt.kind, URL: tt.url, Evidence: tt.evidence}); got != want {
+		if want := (fetch.Detection{Kind: tt.kind, URL: tt.url, Evidence: tt.evidence}); got != want {
 			t.Errorf("%s: got %+v, want %+v", tt.in, got, want)
 		}
 	}
@@ -505,23 +526,23 @@ func TestDefaultHostRules(t *testing.T) {
 		host string
 		kind string // "" wants no rule
 	}{
-		{"status.cloud.google.com", KindGCP},
-		{"health.aws.amazon.com", KindAWS},
-		{"status.aws.amazon.com", KindAWS},
-		{"azure.status.microsoft", KindAzure},
-		{"status.azure.com", KindAzure},
-		{"slack-status.com", KindSlack},
-		{"status.slack.com", KindSlack},
-		{"status.incident.io", KindIncidentIO},
-		{"statuspage.incident.io", KindIncidentIO},
-		{"acme.statuspage.io", KindStatuspage},
-		{"ACME.StatusPage.io.", KindStatuspage},
-		{"jira-core.status.atlassian.com", KindStatuspage},
-		{"metastatuspage.com", KindStatuspage},
-		{"acme.instatus.com", KindInstatus},
-		{"acme.betteruptime.com", KindBetterStack},
-		{"status.betterstack.com", KindBetterStack},
-		{"letsencrypt.status.io", KindStatusIO},
+		{"status.cloud.google.com", fetch.KindGCP},
+		{"health.aws.amazon.com", fetch.KindAWS},
+		{"status.aws.amazon.com", fetch.KindAWS},
+		{"azure.status.microsoft", azure.Kind},
+		{"status.azure.com", azure.Kind},
+		{"slack-status.com", fetch.KindSlack},
+		{"status.slack.com", fetch.KindSlack},
+		{"status.incident.io", fetch.KindIncidentIO},
+		{"statuspage.incident.io", fetch.KindIncidentIO},
+		{"acme.statuspage.io", fetch.KindStatuspage},
+		{"ACME.StatusPage.io.", fetch.KindStatuspage},
+		{"jira-core.status.atlassian.com", fetch.KindStatuspage},
+		{"metastatuspage.com", fetch.KindStatuspage},
+		{"acme.instatus.com", fetch.KindInstatus},
+		{"acme.betteruptime.com", fetch.KindBetterStack},
+		{"status.betterstack.com", fetch.KindBetterStack},
+		{"letsencrypt.status.io", fetch.KindStatusIO},
 		// The platforms' own sites, apps and APIs are no status page.
 		{"www.statuspage.io", ""},
 		{"api.statuspage.io", ""},
@@ -543,7 +564,7 @@ func TestDefaultHostRules(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		kind, ok := DefaultHostRules(tt.host)
+		kind, ok := fetch.DefaultHostRules(tt.host)
 		if ok != (tt.kind != "") || kind != tt.kind {
 			t.Errorf("DefaultHostRules(%q) = %q, %v; want %q", tt.host, kind, ok, tt.kind)
 		}
@@ -551,7 +572,8 @@ func TestDefaultHostRules(t *testing.T) {
 	// Every host a platform declares is recognised as that platform, and no two
 	// platforms declare the same host or suffix.
 	owner := map[string]string{}
-	for _, p := range platforms() {
+	for _, kind := range fetch.Kinds() {
+		p, _ := fetch.Lookup(kind)
 		for _, h := range append(slices.Clone(p.Hosts), p.HostSuffixes...) {
 			if o, dup := owner[h]; dup {
 				t.Errorf("host rule %s declared by %s and %s", h, o, p.Kind)
@@ -559,7 +581,7 @@ func TestDefaultHostRules(t *testing.T) {
 			owner[h] = p.Kind
 		}
 		for _, h := range p.Hosts {
-			if kind, ok := DefaultHostRules(h); !ok || kind != p.Kind {
+			if kind, ok := fetch.DefaultHostRules(h); !ok || kind != p.Kind {
 				t.Errorf("DefaultHostRules(%q) = %q, %v; want %q", h, kind, ok, p.Kind)
 			}
 		}
@@ -568,7 +590,7 @@ func TestDefaultHostRules(t *testing.T) {
 
 // TestDetectBadInput: what is no page URL, and a Detector without client.
 func TestDetectBadInput(t *testing.T) {
-	d := &Detector{HostRules: noHostRules}
+	d := &fetch.Detector{HostRules: noHostRules}
 	for _, in := range []string{"", "status.example.com", "ftp://status.example.com/", "http://%zz"} {
 		if _, err := d.Detect(context.Background(), in); err == nil {
 			t.Errorf("Detect(%q): want an error", in)
@@ -586,7 +608,7 @@ func TestDetectUnreachable(t *testing.T) {
 	u := ts.URL
 	ts.Close()
 	u = strings.Replace(u, "http://", "http://user:s3cret@", 1)
-	d := &Detector{Client: mustClient(t, ClientOptions{Timeout: 2 * time.Second}), HostRules: noHostRules}
+	d := &fetch.Detector{Client: fetchtest.MustClient(t, fetch.ClientOptions{Timeout: 2 * time.Second}), HostRules: noHostRules}
 	_, err := d.Detect(context.Background(), u)
 	if err == nil {
 		t.Fatal("want an error")
@@ -594,7 +616,7 @@ func TestDetectUnreachable(t *testing.T) {
 	if strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("error %q shows the password", err)
 	}
-	if errors.Is(err, ErrNotDetected) {
+	if errors.Is(err, fetch.ErrNotDetected) {
 		t.Errorf("error %q: unreachable is not 'not detected'", err)
 	}
 }
@@ -604,7 +626,7 @@ func TestDetectUnreachable(t *testing.T) {
 func TestDetectHeadersSentNotShown(t *testing.T) {
 	var mu sync.Mutex
 	var missing []string
-	ts := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := fetchtest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer tok-123" {
 			mu.Lock()
 			missing = append(missing, r.URL.Path)
@@ -613,7 +635,7 @@ func TestDetectHeadersSentNotShown(t *testing.T) {
 		w.Header().Set("Content-Type", ctHTML)
 		w.Write(htmlPage)
 	}))
-	d := &Detector{Client: mustClient(t, ClientOptions{}), HostRules: noHostRules, Headers: map[string]string{"Authorization": "Bearer tok-123"}}
+	d := &fetch.Detector{Client: fetchtest.MustClient(t, fetch.ClientOptions{}), HostRules: noHostRules, Headers: map[string]string{"Authorization": "Bearer tok-123"}}
 	_, err := d.Detect(context.Background(), ts.URL)
 	if err == nil || strings.Contains(err.Error(), "tok-123") {
 		t.Errorf("got %v; want an error that does not show the header", err)
@@ -626,10 +648,10 @@ func TestDetectHeadersSentNotShown(t *testing.T) {
 // TestDetectCancelled: a cancelled context ends the detection with its error.
 func TestDetectCancelled(t *testing.T) {
 	srv := &detectServer{catchAll: &detectRoute{ct: ctHTML, body: htmlPage}}
-	ts := newServer(t, srv)
+	ts := fetchtest.NewServer(t, srv)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	d := &Detector{Client: mustClient(t, ClientOptions{}), HostRules: noHostRules}
+	d := &fetch.Detector{Client: fetchtest.MustClient(t, fetch.ClientOptions{}), HostRules: noHostRules}
 	if _, err := d.Detect(ctx, ts.URL); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -642,8 +664,8 @@ func TestDetectBodyCap(t *testing.T) {
 		"/":                    {ct: ctHTML, body: htmlPage},
 		"/api/v2/summary.json": json200(platformData(t, "statuspage", "github-summary-2022-11-25.json")),
 	}}
-	ts := newServer(t, srv)
-	d := &Detector{Client: mustClient(t, ClientOptions{MaxBody: 1024}), HostRules: noHostRules}
+	ts := fetchtest.NewServer(t, srv)
+	d := &fetch.Detector{Client: fetchtest.MustClient(t, fetch.ClientOptions{MaxBody: 1024}), HostRules: noHostRules}
 	_, err := d.Detect(context.Background(), ts.URL)
 	if err == nil || !strings.Contains(err.Error(), "/api/v2/summary.json: response exceeds 1024 bytes") {
 		t.Errorf("got %v, want the summary probe to fail on the cap", err)

@@ -4,7 +4,7 @@
 // https://learn.microsoft.com/en-us/azure/service-health/azure-status-overview). The feed
 // lists only the issues open now, one item each, and is an empty channel when all is well.
 
-package fetch
+package azure
 
 import (
 	"context"
@@ -16,20 +16,21 @@ import (
 
 	"github.com/mmcdole/gofeed"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// KindAzure is the provider kind of the Azure status page.
-const KindAzure = "azure"
+// Kind is the provider kind of the Azure status page.
+const Kind = "azure"
 
-// EndpointAzureFeed is the name of the Azure status feed endpoint, feed/ under the page.
-const EndpointAzureFeed = "feed"
+// EndpointFeed is the name of the Azure status feed endpoint, feed/ under the page.
+const EndpointFeed = "feed"
 
 func init() {
-	Register(Platform{
-		Kind:      KindAzure,
-		New:       func(c *Client) Provider { return &Azure{c: c} },
-		Endpoints: []string{EndpointAzureFeed},
+	fetch.Register(fetch.Platform{
+		Kind:      Kind,
+		New:       func(c *fetch.Client) fetch.Provider { return &Azure{c: c} },
+		Endpoints: []string{EndpointFeed},
 		Hosts:     []string{"azure.status.microsoft", "status.azure.com"},
 		PageURL:   azurePageURL,
 		// feed/ is no endpoint path: that is any bespoke feed's name too.
@@ -60,27 +61,27 @@ func init() {
 //     so the incident's timeline is the sequence of texts Azure posted, and
 //     started_at stays the first pubDate seen. The description's HTML becomes clean
 //     text in Body and sanitised HTML in HTML.
-type Azure struct{ c *Client }
+type Azure struct{ c *fetch.Client }
 
-var _ Provider = (*Azure)(nil)
+var _ fetch.Provider = (*Azure)(nil)
 
 // Poll reads the feed conditionally; a 304 or byte-identical body is not parsed.
-func (p *Azure) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := NewPoll(p.c, req)
-	u, err := EndpointURL(req.Source, EndpointAzureFeed, "feed/", "")
+func (p *Azure) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	pl := fetch.NewPoll(p.c, req)
+	u, err := fetch.EndpointURL(req.Source, EndpointFeed, "feed/", "")
 	if err != nil {
 		return pl.Failed(), err
 	}
-	resp, err := pl.Read(ctx, EndpointAzureFeed, u)
+	resp, err := pl.Read(ctx, EndpointFeed, u)
 	if err != nil {
 		return pl.Failed(), err
 	}
-	if !ToParse(resp) {
+	if !fetch.ToParse(resp) {
 		return pl.Res, nil
 	}
 	feed, err := decodeAzure(resp.Body)
 	if err != nil {
-		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointAzureFeed, u, err)
+		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointFeed, u, err)
 	}
 	pl.Res.Snapshot = &model.Snapshot{
 		Source:    req.Source.Name,
@@ -111,7 +112,7 @@ type azureFeed struct {
 
 // decodeAzure parses the feed. An item needs an id (guid, else link).
 func decodeAzure(body []byte) (*azureFeed, error) {
-	f, err := ParseStatusFeed(body)
+	f, err := fetch.ParseStatusFeed(body)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +132,7 @@ func decodeAzure(body []byte) (*azureFeed, error) {
 			item.id = item.link
 		}
 		if item.id == "" {
-			return nil, fmt.Errorf("%w: item [%d] %q has neither guid nor link", ErrMalformed, i, item.title)
+			return nil, fmt.Errorf("%w: item [%d] %q has neither guid nor link", fetch.ErrMalformed, i, item.title)
 		}
 		if item.description == "" {
 			item.description = it.Content
@@ -178,11 +179,11 @@ func normaliseAzure(items []azureItem, pageURL string, archived func(id string) 
 		var updates []model.Update
 		if html := strings.TrimSpace(it.description); html != "" {
 			updates = append(updates, model.Update{
-				ID:       UpdateKey(it.id, it.stamp, 0),
+				ID:       fetch.UpdateKey(it.id, it.stamp, 0),
 				Status:   model.StatusInvestigating,
-				Body:     HTMLToText(html),
+				Body:     fetch.HTMLToText(html),
 				Format:   model.FormatHTML,
-				HTML:     SanitizeHTML(html),
+				HTML:     fetch.SanitizeHTML(html),
 				PostedAt: it.published,
 			})
 		}
@@ -233,14 +234,14 @@ func azureImpact(title string) (model.Impact, string) {
 }
 
 // azureFeedDetection recognises the Azure status feed, feed/ of an RSS channel titled "Azure Status".
-func azureFeedDetection(u *url.URL, f *gofeed.Feed) *Detection {
+func azureFeedDetection(u *url.URL, f *gofeed.Feed) *fetch.Detection {
 	base := *u
 	base.RawQuery, base.RawPath = "", ""
 	if strings.TrimSpace(f.Title) == "Azure Status" {
 		p := strings.TrimSuffix(base.Path, "/")
 		if q, ok := strings.CutSuffix(p, "/feed"); ok {
 			base.Path = q + "/"
-			return &Detection{Kind: KindAzure, URL: base.String(),
+			return &fetch.Detection{Kind: Kind, URL: base.String(),
 				Evidence: `URL is feed/ of an RSS channel titled "Azure Status" (Azure status feed)`}
 		}
 	}

@@ -1,4 +1,4 @@
-package fetch
+package azure
 
 // Azure adapter tests. testdata/azure holds the real payloads copied byte for byte from
 // the real captures of testdata/azure (provenance in testdata/SOURCES.md): the status RSS during the West US
@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -50,11 +52,11 @@ func azureFeedBody(items ...[]string) []byte {
 }
 
 func azureSource(u string) model.Source {
-	return model.Source{Name: "azure", URL: u + "/en-us/status", Kind: KindAzure}
+	return model.Source{Name: "azure", URL: u + "/en-us/status", Kind: Kind}
 }
 
 func TestAzureRealPayloads(t *testing.T) {
-	f, err := decodeAzure(cloudTestdata(t, "azure", azureActive))
+	f, err := decodeAzure(fetchtest.Testdata(t, "azure", azureActive))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func TestAzureRealPayloads(t *testing.T) {
 		t.Fatalf("%d updates", len(inc.Updates))
 	}
 	u := inc.Updates[0]
-	if u.ID != UpdateKey(inc.ID, "2026-07-23T16:29:09Z", 0) || u.Status != model.StatusInvestigating || u.Format != model.FormatHTML ||
+	if u.ID != fetch.UpdateKey(inc.ID, "2026-07-23T16:29:09Z", 0) || u.Status != model.StatusInvestigating || u.Format != model.FormatHTML ||
 		!u.PostedAt.Equal(inc.StartedAt) {
 		t.Errorf("update %s %s %s %v", u.ID, u.Status, u.Format, u.PostedAt)
 	}
@@ -98,10 +100,10 @@ func TestAzureRealPayloads(t *testing.T) {
 		!strings.Contains(u.HTML, `<a href="https://status.cloud.microsoft/" rel="nofollow noreferrer noopener" target="_blank">`) {
 		t.Errorf("html %q", u.HTML)
 	}
-	checkCloudIncident(t, inc)
+	fetchtest.CheckIncident(t, inc)
 
 	// The healthy feed: a channel without items, zero incidents, no error.
-	f, err = decodeAzure(cloudTestdata(t, "azure", azureHealthy))
+	f, err = decodeAzure(fetchtest.Testdata(t, "azure", azureHealthy))
 	if err != nil {
 		t.Fatalf("healthy feed: %v", err)
 	}
@@ -111,69 +113,69 @@ func TestAzureRealPayloads(t *testing.T) {
 }
 
 func TestAzurePoll(t *testing.T) {
-	page := newFakeStatuspage()
-	srv := newServer(t, page)
-	page.set(azurePath, route{Body: cloudTestdata(t, "azure", azureActive), ContentType: "application/rss+xml", ETag: `"a1"`})
-	p, err := New(KindAzure, mustClient(t, ClientOptions{}))
+	page := fetchtest.NewFakePage()
+	srv := fetchtest.NewServer(t, page)
+	page.Set(azurePath, fetchtest.Route{Body: fetchtest.Testdata(t, "azure", azureActive), ContentType: "application/rss+xml", ETag: `"a1"`})
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := azureSource(srv.URL)
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.requests(); len(got) != 1 || got[0].Path != azurePath || got[0].IfNoneMatch != "" {
+	if got := page.Requests(); len(got) != 1 || got[0].Path != azurePath || got[0].IfNoneMatch != "" {
 		t.Fatalf("poll 1 requests %+v", got)
 	}
 	s := r1.Snapshot
-	if s == nil || !s.OpenOnly || len(s.Incidents) != 1 || s.PageTitle != "Azure Status" || !s.FetchedAt.Equal(pollNow) ||
+	if s == nil || !s.OpenOnly || len(s.Incidents) != 1 || s.PageTitle != "Azure Status" || !s.FetchedAt.Equal(fetchtest.PollNow) ||
 		len(s.Listings) != 1 || s.Listings[0] != (model.Listing{Kind: model.KindIncident}) {
 		t.Fatalf("poll 1 snapshot %+v", s)
 	}
-	if r1.Requests != 1 || len(r1.Bodies) != 1 || r1.Bodies[0].Endpoint != EndpointAzureFeed || r1.Bodies[0].Data == nil {
+	if r1.Requests != 1 || len(r1.Bodies) != 1 || r1.Bodies[0].Endpoint != EndpointFeed || r1.Bodies[0].Data == nil {
 		t.Errorf("poll 1: %d requests, bodies %+v", r1.Requests, r1.Bodies)
 	}
 
 	// Second poll: 304, nothing parsed.
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.requests(); len(got) != 1 || got[0].IfNoneMatch != `"a1"` {
+	if got := page.Requests(); len(got) != 1 || got[0].IfNoneMatch != `"a1"` {
 		t.Fatalf("poll 2 requests %+v", got)
 	}
 	if r2.Snapshot != nil || r2.Requests != 1 || r2.StateChanged(r1.State) {
 		t.Errorf("poll 2: %+v", r2)
 	}
 	// Third: identical bytes without validators: hashed, not parsed.
-	page.set(azurePath, route{Body: cloudTestdata(t, "azure", azureActive)})
-	r3, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
-	if err != nil || r3.Snapshot != nil || r3.Requests != 1 || len(page.requests()) != 1 {
+	page.Set(azurePath, fetchtest.Route{Body: fetchtest.Testdata(t, "azure", azureActive)})
+	r3, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
+	if err != nil || r3.Snapshot != nil || r3.Requests != 1 || len(page.Requests()) != 1 {
 		t.Errorf("poll 3: %v %+v", err, r3)
 	}
 
 	// Healthy again: the empty channel is a well-formed snapshot with no incident.
-	page.set(azurePath, route{Body: cloudTestdata(t, "azure", azureHealthy)})
-	r4, err := p.Poll(context.Background(), Request{Source: src, State: r3.State, Now: pollNow})
+	page.Set(azurePath, fetchtest.Route{Body: fetchtest.Testdata(t, "azure", azureHealthy)})
+	r4, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r3.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatalf("healthy feed: %v", err)
 	}
 	if s := r4.Snapshot; s == nil || !s.OpenOnly || s.Incidents == nil || len(s.Incidents) != 0 || len(s.Listings) != 1 {
 		t.Errorf("healthy snapshot %+v", s)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{azurePath}) {
+	if got := page.Paths(); !slices.Equal(got, []string{azurePath}) {
 		t.Errorf("poll 4 requested %v", got)
 	}
 
 	// The endpoint can be overridden.
-	page.set("/proxy/azure.rss", route{Body: cloudTestdata(t, "azure", azureHealthy)})
-	src.Endpoints = map[string]string{EndpointAzureFeed: srv.URL + "/proxy/azure.rss"}
-	if _, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow}); err != nil {
+	page.Set("/proxy/azure.rss", fetchtest.Route{Body: fetchtest.Testdata(t, "azure", azureHealthy)})
+	src.Endpoints = map[string]string{EndpointFeed: srv.URL + "/proxy/azure.rss"}
+	if _, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow}); err != nil {
 		t.Fatal(err)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{"/proxy/azure.rss"}) {
+	if got := page.Paths(); !slices.Equal(got, []string{"/proxy/azure.rss"}) {
 		t.Errorf("override requested %v", got)
 	}
 }
@@ -182,59 +184,59 @@ func TestAzurePoll(t *testing.T) {
 // in a row no longer list is resolved by the archive (the healthy, empty channel is such
 // a poll), and Azure's rewrites of an item become a timeline.
 func TestAzureThroughArchive(t *testing.T) {
-	page := newFakeStatuspage()
-	srv := newServer(t, page)
-	a := newCloudArchive(t, KindAzure, azureSource(srv.URL))
+	page := fetchtest.NewFakePage()
+	srv := fetchtest.NewServer(t, page)
+	a := fetchtest.NewArchive(t, Kind, azureSource(srv.URL))
 	const id = "storage-west-europe"
 	v1 := azureFeedBody([]string{id, "Storage degradation in West Europe", "Thu, 23 Jul 2026 10:00:00 Z", "<p>We are investigating.</p>", "Storage", "West Europe"})
-	page.set(azurePath, route{Body: v1})
-	if _, r, err := a.poll(); err != nil || r.Changed != 1 {
+	page.Set(azurePath, fetchtest.Route{Body: v1})
+	if _, r, err := a.Poll(); err != nil || r.Changed != 1 {
 		t.Fatalf("poll 1: %v %+v", err, r)
 	}
 	// Azure rewrites the description under a new pubDate: a new update, the first kept.
 	v2 := azureFeedBody([]string{id, "Storage degradation in West Europe", "Thu, 23 Jul 2026 10:40:00 Z", "<p>Mitigation is rolling out.</p>", "Storage", "West Europe"})
-	page.set(azurePath, route{Body: v2})
-	if _, r, err := a.poll(); err != nil || r.Changed != 1 {
+	page.Set(azurePath, fetchtest.Route{Body: v2})
+	if _, r, err := a.Poll(); err != nil || r.Changed != 1 {
 		t.Fatalf("poll 2: %v %+v", err, r)
 	}
-	inc, _ := a.store.Latest("azure", id)
+	inc, _ := a.Store.Latest("azure", id)
 	if inc == nil || len(inc.Updates) != 2 || inc.Updates[0].Body != "We are investigating." || inc.Updates[1].Body != "Mitigation is rolling out." ||
 		inc.StartedAt.Format(time.RFC3339) != "2026-07-23T10:00:00Z" || inc.Impact != model.ImpactMinor || inc.ImpactRaw != "degradation" {
 		t.Fatalf("after the rewrite: %+v", inc)
 	}
-	vs, _ := a.store.Versions("azure", id)
+	vs, _ := a.Store.Versions("azure", id)
 	if ch := vs[1].Changes; len(ch) != 1 || !strings.HasPrefix(ch[0].Field, "updates[") || ch[0].Before != nil {
 		t.Errorf("version 2 changes %+v, want one update added", ch)
 	}
 	// Edited under the same pubDate: an edit of that update.
 	v3 := azureFeedBody([]string{id, "Storage degradation in West Europe", "Thu, 23 Jul 2026 10:40:00 Z", "<p>Mitigation is rolling out to all clusters.</p>", "Storage", "West Europe"})
-	page.set(azurePath, route{Body: v3})
-	if _, _, err := a.poll(); err != nil {
+	page.Set(azurePath, fetchtest.Route{Body: v3})
+	if _, _, err := a.Poll(); err != nil {
 		t.Fatal(err)
 	}
-	vs, _ = a.store.Versions("azure", id)
+	vs, _ = a.Store.Versions("azure", id)
 	if ch := vs[2].Changes; len(ch) != 1 || ch[0].Field != "updates["+inc.Updates[1].ID+"].body" {
 		t.Errorf("version 3 changes %+v, want the second update's body edited", ch)
 	}
 
 	// Healthy: two polls in a row without it resolve it (inferred).
-	page.set(azurePath, route{Body: cloudTestdata(t, "azure", azureHealthy)})
-	if _, r, err := a.poll(); err != nil || r.Resolved != 0 {
+	page.Set(azurePath, fetchtest.Route{Body: fetchtest.Testdata(t, "azure", azureHealthy)})
+	if _, r, err := a.Poll(); err != nil || r.Resolved != 0 {
 		t.Fatalf("first healthy poll: %v %+v", err, r)
 	}
-	page.set(azurePath, route{Body: append(cloudTestdata(t, "azure", azureHealthy), '\n')}) // new bytes, same meaning
-	if _, r, err := a.poll(); err != nil || r.Resolved != 1 {
+	page.Set(azurePath, fetchtest.Route{Body: append(fetchtest.Testdata(t, "azure", azureHealthy), '\n')}) // new bytes, same meaning
+	if _, r, err := a.Poll(); err != nil || r.Resolved != 1 {
 		t.Fatalf("second healthy poll: %v %+v", err, r)
 	}
-	inc, _ = a.store.Latest("azure", id)
+	inc, _ = a.Store.Latest("azure", id)
 	if inc.Status != model.StatusResolved || !inc.ResolvedInferred || inc.ResolvedAt.IsZero() {
 		t.Errorf("after two healthy polls: %+v", inc)
 	}
 }
 
 func TestAzureMalformed(t *testing.T) {
-	active := cloudTestdata(t, "azure", azureActive)
-	healthy := cloudTestdata(t, "azure", azureHealthy)
+	active := fetchtest.Testdata(t, "azure", azureActive)
+	healthy := fetchtest.Testdata(t, "azure", azureHealthy)
 	cases := map[string][]byte{
 		"empty":            {},
 		"blank":            []byte("\n  \n"),
@@ -257,22 +259,22 @@ func TestAzureMalformed(t *testing.T) {
 		"<link>https://azurestatusprodwus.azurewebsites.net/en-us/status/</link>\n      <title>", "<title>", 1))
 	for _, name := range slices.Sorted(maps.Keys(cases)) {
 		t.Run(name, func(t *testing.T) {
-			if _, err := decodeAzure(cases[name]); !errors.Is(err, ErrMalformed) {
+			if _, err := decodeAzure(cases[name]); !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
 	}
 	// Through a poll: an error, no snapshot.
-	page := newFakeStatuspage()
-	srv := newServer(t, page)
-	page.set(azurePath, route{Body: cases["html page"], ContentType: "text/html"})
-	p, _ := New(KindAzure, mustClient(t, ClientOptions{}))
-	r, err := p.Poll(context.Background(), Request{Source: azureSource(srv.URL), Now: pollNow})
-	if !errors.Is(err, ErrMalformed) || r == nil || r.Snapshot != nil || r.Requests != 1 {
+	page := fetchtest.NewFakePage()
+	srv := fetchtest.NewServer(t, page)
+	page.Set(azurePath, fetchtest.Route{Body: cases["html page"], ContentType: "text/html"})
+	p, _ := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
+	r, err := p.Poll(context.Background(), fetch.Request{Source: azureSource(srv.URL), Now: fetchtest.PollNow})
+	if !errors.Is(err, fetch.ErrMalformed) || r == nil || r.Snapshot != nil || r.Requests != 1 {
 		t.Errorf("html poll: %v %+v", err, r)
 	}
-	page.set(azurePath, route{Status: http.StatusBadGateway, Body: []byte("bad gateway")})
-	if _, err := p.Poll(context.Background(), Request{Source: azureSource(srv.URL), Now: pollNow}); err == nil {
+	page.Set(azurePath, fetchtest.Route{Status: http.StatusBadGateway, Body: []byte("bad gateway")})
+	if _, err := p.Poll(context.Background(), fetch.Request{Source: azureSource(srv.URL), Now: fetchtest.PollNow}); err == nil {
 		t.Error("502: no error")
 	}
 	// A guid-less item falls back to its link.
@@ -304,21 +306,21 @@ func TestAzureImpact(t *testing.T) {
 // FuzzAzure feeds arbitrary bytes to the Azure decoder, seeded with the real payloads:
 // errors only, never a panic; accepted feeds normalise to sane incidents.
 func FuzzAzure(f *testing.F) {
-	f.Add(cloudTestdata(f, "azure", azureActive))
-	f.Add(cloudTestdata(f, "azure", azureHealthy))
+	f.Add(fetchtest.Testdata(f, "azure", azureActive))
+	f.Add(fetchtest.Testdata(f, "azure", azureHealthy))
 	f.Add(azureFeedBody([]string{"a", "b", "not a date", "<script>x</script><p onclick=y>z", "c", "c"}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		feed, err := decodeAzure(data)
 		if err != nil {
-			if !errors.Is(err, ErrMalformed) {
+			if !errors.Is(err, fetch.ErrMalformed) {
 				t.Fatalf("error %v is not ErrMalformed", err)
 			}
 			return
 		}
 		for _, inc := range normaliseAzure(feed.items, "https://p", nil) {
-			checkCloudIncident(t, inc)
+			fetchtest.CheckIncident(t, inc)
 			for _, u := range inc.Updates {
-				if live := liveHTML(u.HTML); live != "" {
+				if live := fetchtest.LiveHTML(u.HTML); live != "" {
 					t.Fatalf("unsafe html %q: %s", u.HTML, live)
 				}
 			}

@@ -1,0 +1,4 @@
+package main
+
+// Every platform registers itself with the fetch registry.
+import _ "github.com/statuswatch/statuswatch/internal/fetch/all"

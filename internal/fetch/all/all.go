@@ -1,0 +1,8 @@
+// Package all registers every platform: a program that polls or detects status pages
+// imports it for its side effect. Adding a platform is adding its package under
+// internal/fetch/platform and one import line here.
+package all
+
+import (
+	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/azure"
+)

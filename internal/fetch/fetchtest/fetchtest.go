@@ -1,0 +1,301 @@
+// Package fetchtest holds what every platform's tests share: a programmable status page,
+// a client, a real archive to poll into, the invariants every normalised incident keeps,
+// and the check that sanitised HTML runs nothing.
+package fetchtest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	xhtml "golang.org/x/net/html"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// PollNow is the clock of the polls of a test.
+var PollNow = time.Date(2026, 8, 18, 12, 0, 0, 0, time.UTC)
+
+// Testdata reads testdata/<platform>/<name>, failing the test when it cannot.
+func Testdata(tb testing.TB, platform, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", platform, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// MustClient builds a Client for tests, failing the test on error.
+func MustClient(tb testing.TB, o fetch.ClientOptions) *fetch.Client {
+	tb.Helper()
+	c, err := fetch.NewClient(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// NewServer starts an httptest server for h, closed at the end of the test.
+func NewServer(tb testing.TB, h http.Handler) *httptest.Server {
+	tb.Helper()
+	s := httptest.NewServer(h)
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Seen is one request as a test server received it.
+type Seen struct {
+	Path            string
+	IfNoneMatch     string
+	IfModifiedSince string
+	UserAgent       string
+	Header          http.Header
+}
+
+// Route is what a FakePage answers on one path.
+type Route struct {
+	Status       int
+	Body         []byte
+	ContentType  string // default application/json
+	ETag         string // sent with 200; a matching If-None-Match gets a 304
+	LastModified string
+	RetryAfter   string
+}
+
+// FakePage is a programmable status page: a Route per path, a log of every
+// request. Unknown paths answer 404.
+type FakePage struct {
+	mu     sync.Mutex
+	routes map[string]Route
+	log    []Seen
+}
+
+// NewFakePage returns a FakePage with no route.
+func NewFakePage() *FakePage {
+	return &FakePage{routes: map[string]Route{}}
+}
+
+// Set makes the page answer r on path.
+func (f *FakePage) Set(path string, r Route) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.routes[path] = r
+}
+
+// Requests returns the requests so far and forgets them.
+func (f *FakePage) Requests() []Seen {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := f.log
+	f.log = nil
+	return out
+}
+
+// Paths returns the paths requested so far and forgets the requests.
+func (f *FakePage) Paths() []string {
+	var p []string
+	for _, s := range f.Requests() {
+		p = append(p, s.Path)
+	}
+	return p
+}
+
+// ServeHTTP answers the route of the path, else 404.
+func (f *FakePage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	f.log = append(f.log, Seen{
+		Path:            r.URL.Path,
+		IfNoneMatch:     r.Header.Get("If-None-Match"),
+		IfModifiedSince: r.Header.Get("If-Modified-Since"),
+		UserAgent:       r.UserAgent(),
+		Header:          r.Header.Clone(),
+	})
+	rt, ok := f.routes[r.URL.Path]
+	f.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if rt.RetryAfter != "" {
+		w.Header().Set("Retry-After", rt.RetryAfter)
+	}
+	if rt.ETag != "" {
+		w.Header().Set("ETag", rt.ETag)
+	}
+	if rt.LastModified != "" {
+		w.Header().Set("Last-Modified", rt.LastModified)
+	}
+	if rt.ETag != "" && r.Header.Get("If-None-Match") == rt.ETag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	ct := rt.ContentType
+	if ct == "" {
+		ct = "application/json; charset=utf-8"
+	}
+	w.Header().Set("Content-Type", ct)
+	if rt.Status != 0 {
+		w.WriteHeader(rt.Status)
+	}
+	w.Write(rt.Body)
+}
+
+// CheckIncident checks the invariants every adapter's incidents keep.
+func CheckIncident(t *testing.T, inc model.Incident) {
+	t.Helper()
+	if inc.ID == "" || !slices.IsSorted(inc.Components) || len(slices.Compact(slices.Clone(inc.Components))) != len(inc.Components) {
+		t.Fatalf("bad incident %+v", inc)
+	}
+	ids := map[string]bool{}
+	for _, u := range inc.Updates {
+		if ids[u.ID] {
+			t.Fatalf("incident %s: update id %s twice", inc.ID, u.ID)
+		}
+		ids[u.ID] = true
+		if !u.PostedAt.IsZero() && u.PostedAt.Location() != time.UTC {
+			t.Fatalf("incident %s: update time %v not UTC", inc.ID, u.PostedAt)
+		}
+	}
+	for _, tm := range []time.Time{inc.StartedAt, inc.ResolvedAt} {
+		if !tm.IsZero() && tm.Location() != time.UTC {
+			t.Fatalf("incident %s: time %v not UTC", inc.ID, tm)
+		}
+	}
+}
+
+// Archive polls one provider and records each result in a real archive, as the
+// daemon does: the fetch state and Archived come from the archive.
+type Archive struct {
+	t      *testing.T
+	Store  *archive.Store // the archive polled into
+	prov   fetch.Provider
+	source model.Source
+	state  model.FetchState
+	now    time.Time
+}
+
+// NewArchive polls a source of kind into a new archive in t.TempDir, from PollNow.
+func NewArchive(t *testing.T, kind string, src model.Source) *Archive {
+	t.Helper()
+	store, err := archive.Open(filepath.Join(t.TempDir(), "watcher.db"), archive.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	p, err := fetch.New(kind, MustClient(t, fetch.ClientOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Archive{t: t, Store: store, prov: p, source: src, now: PollNow}
+}
+
+// Poll makes one poll and records it; the clock moves 2 minutes per poll.
+func (a *Archive) Poll() (*fetch.Result, archive.Result, error) {
+	a.t.Helper()
+	defer func() { a.now = a.now.Add(2 * time.Minute) }()
+	res, err := a.prov.Poll(context.Background(), fetch.Request{
+		Source: a.source,
+		State:  a.state,
+		Archived: func(id string) *model.Incident {
+			inc, err := a.Store.Latest(a.source.Name, id)
+			if err != nil {
+				a.t.Fatal(err)
+			}
+			return inc
+		},
+		Now: a.now,
+	})
+	if err != nil {
+		return res, archive.Result{}, err
+	}
+	if res.Snapshot == nil {
+		a.state = res.State
+		return res, archive.Result{}, nil
+	}
+	r, err := a.Store.Record(a.source.Name, res.Snapshot, res.State, res.Bodies, archive.Policy{})
+	if err == nil {
+		a.state = res.State
+	}
+	return res, r, err
+}
+
+// ByID returns the incident with the given id, failing the test when there is none.
+func ByID(t *testing.T, incs []model.Incident, id string) model.Incident {
+	t.Helper()
+	for _, inc := range incs {
+		if inc.ID == id {
+			return inc
+		}
+	}
+	t.Fatalf("no incident %s among %d", id, len(incs))
+	return model.Incident{}
+}
+
+// CheckIncidents checks what every normalised incident must satisfy: an id, UTC times,
+// sorted unique components, updates oldest first with unique non-empty ids.
+func CheckIncidents(t *testing.T, incs []model.Incident) {
+	t.Helper()
+	for _, inc := range incs {
+		if inc.ID == "" || inc.Components == nil || inc.Updates == nil {
+			t.Errorf("incident %q: got empty id or nil lists: %+v", inc.ID, inc)
+		}
+		if !slices.IsSorted(inc.Components) || len(slices.Compact(slices.Clone(inc.Components))) != len(inc.Components) {
+			t.Errorf("incident %s: components %q not sorted and unique", inc.ID, inc.Components)
+		}
+		for _, tm := range []time.Time{inc.StartedAt, inc.ResolvedAt, inc.ScheduledFor, inc.ScheduledUntil} {
+			if !tm.IsZero() && tm.Location() != time.UTC {
+				t.Errorf("incident %s: time %v is not UTC", inc.ID, tm)
+			}
+		}
+		ids := map[string]bool{}
+		for i, u := range inc.Updates {
+			if u.ID == "" || ids[u.ID] {
+				t.Errorf("incident %s: update %d has an empty or repeated id %q", inc.ID, i, u.ID)
+			}
+			ids[u.ID] = true
+			if i > 0 && u.PostedAt.Before(inc.Updates[i-1].PostedAt) {
+				t.Errorf("incident %s: updates not oldest first at %d", inc.ID, i)
+			}
+			if !u.PostedAt.IsZero() && u.PostedAt.Location() != time.UTC {
+				t.Errorf("incident %s: update time %v is not UTC", inc.ID, u.PostedAt)
+			}
+		}
+	}
+}
+
+// LiveHTML returns the first thing in s that a browser would run or load — a script,
+// style, image or frame element, an event-handler attribute, a javascript: URL — or "".
+// Words like "onclick" in text are not live: only the parsed structure counts.
+func LiveHTML(s string) string {
+	z := xhtml.NewTokenizer(strings.NewReader(s))
+	for {
+		switch z.Next() {
+		case xhtml.ErrorToken:
+			return ""
+		case xhtml.StartTagToken, xhtml.SelfClosingTagToken:
+			tok := z.Token()
+			switch tok.Data {
+			case "script", "style", "img", "iframe", "object", "embed", "svg", "form":
+				return "<" + tok.Data + ">"
+			}
+			for _, a := range tok.Attr {
+				if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+					return a.Key + " attribute"
+				}
+				if v := strings.ToLower(strings.TrimSpace(a.Val)); strings.HasPrefix(v, "javascript:") || strings.HasPrefix(v, "data:") {
+					return a.Key + "=" + a.Val
+				}
+			}
+		}
+	}
+}
