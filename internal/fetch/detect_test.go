@@ -10,6 +10,7 @@ package fetch_test
 import (
 	"context"
 	"errors"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -180,7 +181,7 @@ func TestDetectPlatforms(t *testing.T) {
 		{
 			name:     "better stack huggingface index.json",
 			routes:   map[string]detectRoute{"/": page, "/index.json": json200(platformData(t, "betterstack", "huggingface-index-2026-07-19.json"))},
-			kind:     fetch.KindBetterStack,
+			kind:     betterstack.Kind,
 			evidence: `/index.json is JSON:API with data.type "status_page" and aggregate_state (Better Stack shape)`,
 		},
 		{
@@ -506,7 +507,7 @@ func TestDetectDefaultHostRules(t *testing.T) {
 		{"https://Slack-Status.com.", fetch.KindSlack, "https://Slack-Status.com.", "host rule: slack-status.com"},
 		{"https://statuspage.incident.io/lovable", fetch.KindIncidentIO, "https://statuspage.incident.io/lovable", "host rule: statuspage.incident.io"},
 		{"https://testing-widget.instatus.com", fetch.KindInstatus, "https://testing-widget.instatus.com", "host rule: *.instatus.com"},
-		{"https://acme.betteruptime.com/index.json", fetch.KindBetterStack, "https://acme.betteruptime.com/", "host rule: *.betteruptime.com"},
+		{"https://acme.betteruptime.com/index.json", betterstack.Kind, "https://acme.betteruptime.com/", "host rule: *.betteruptime.com"},
 		{"https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", fetch.KindStatusIO, "https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", "host rule: *.status.io"},
 	}
 	for _, tt := range tests {
@@ -540,8 +541,8 @@ func TestDefaultHostRules(t *testing.T) {
 		{"jira-core.status.atlassian.com", fetch.KindStatuspage},
 		{"metastatuspage.com", fetch.KindStatuspage},
 		{"acme.instatus.com", fetch.KindInstatus},
-		{"acme.betteruptime.com", fetch.KindBetterStack},
-		{"status.betterstack.com", fetch.KindBetterStack},
+		{"acme.betteruptime.com", betterstack.Kind},
+		{"status.betterstack.com", betterstack.Kind},
 		{"letsencrypt.status.io", fetch.KindStatusIO},
 		// The platforms' own sites, apps and APIs are no status page.
 		{"www.statuspage.io", ""},

@@ -5,4 +5,5 @@ package all
 
 import (
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/azure"
+	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 )

@@ -299,3 +299,12 @@ func LiveHTML(s string) string {
 		}
 	}
 }
+
+// MustTime parses an RFC 3339 time as UTC, panicking on a bad one (test tables only).
+func MustTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		panic(err)
+	}
+	return t.UTC()
+}

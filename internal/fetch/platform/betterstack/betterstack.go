@@ -5,7 +5,7 @@
 // It is JSON:API: data is the status page, and included holds its sections, resources
 // (components), status reports (incidents and maintenance) and their status updates.
 
-package fetch
+package betterstack
 
 import (
 	"context"
@@ -15,26 +15,27 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// KindBetterStack is the provider kind of Better Stack status pages.
-const KindBetterStack = "betterstack"
+// Kind is the provider kind of Better Stack status pages.
+const Kind = "betterstack"
 
-// EndpointBetterStackIndex is the endpoint name of /index.json.
-const EndpointBetterStackIndex = "index"
+// EndpointIndex is the endpoint name of /index.json.
+const EndpointIndex = "index"
 
 func init() {
-	Register(Platform{
-		Kind:         KindBetterStack,
-		New:          func(c *Client) Provider { return &BetterStack{c: c} },
-		Endpoints:    []string{EndpointBetterStackIndex},
+	fetch.Register(fetch.Platform{
+		Kind:         Kind,
+		New:          func(c *fetch.Client) fetch.Provider { return &BetterStack{c: c} },
+		Endpoints:    []string{EndpointIndex},
 		HostSuffixes: []string{".betteruptime.com", ".betterstack.com"},
 		NotPages: []string{"www.betteruptime.com", "api.betteruptime.com",
 			"www.betterstack.com", "api.betterstack.com", "uptime.betterstack.com",
 			"docs.betterstack.com", "logs.betterstack.com", "telemetry.betterstack.com"},
 		EndpointPaths: []string{"/index.json"},
-		Probes:        []Probe{{Order: 30, Rel: "index.json", Check: checkBetterStack}},
+		Probes:        []fetch.Probe{{Order: 30, Rel: "index.json", Check: checkBetterStack}},
 	})
 }
 
@@ -56,25 +57,25 @@ func init() {
 //   - updates: the status updates, with their ids, oldest first; an update whose resources
 //     all read "resolved" has status resolved (completed), one naming degraded or downtime
 //     investigating, one naming maintenance in_progress, else none.
-type BetterStack struct{ c *Client }
+type BetterStack struct{ c *fetch.Client }
 
-var _ Provider = (*BetterStack)(nil)
+var _ fetch.Provider = (*BetterStack)(nil)
 
 // Poll reads /index.json conditionally, and nothing else.
-func (p *BetterStack) Poll(ctx context.Context, req Request) (*Result, error) {
-	return RunPoll(ctx, p.c, req, (*Poll).betterStack)
+func (p *BetterStack) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	return fetch.RunPoll(ctx, p.c, req, betterStack)
 }
 
-func (pl *Poll) betterStack(ctx context.Context) (*model.Snapshot, error) {
-	base, err := BaseURL(pl.Req.Source.URL)
+func betterStack(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	base, err := fetch.BaseURL(pl.Req.Source.URL)
 	if err != nil {
 		return nil, err
 	}
-	u, err := EndpointURL(pl.Req.Source, EndpointBetterStackIndex, "index.json", "")
+	u, err := fetch.EndpointURL(pl.Req.Source, EndpointIndex, "index.json", "")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := pl.Get(ctx, EndpointBetterStackIndex, u, pl.Req.State[EndpointBetterStackIndex])
+	resp, err := pl.Get(ctx, EndpointIndex, u, pl.Req.State[EndpointIndex])
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func (pl *Poll) betterStack(ctx context.Context) (*model.Snapshot, error) {
 	}
 	doc, err := decodeBetterStack(resp.ContentType, resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", EndpointBetterStackIndex, u, err)
+		return nil, fmt.Errorf("%s %s: %w", EndpointIndex, u, err)
 	}
 	snap := pl.Snapshot()
 	snap.PageTitle = doc.title
@@ -102,7 +103,7 @@ type bsDoc struct {
 // used from the status page, its resources, reports and updates: one pass of the decoder
 // reads them all and skips the rest (the resources' 90-day status history included).
 type bsResource struct {
-	ID            FlexID          `json:"id"`
+	ID            fetch.FlexID    `json:"id"`
 	Type          string          `json:"type"`
 	Attributes    bsAttributes    `json:"attributes"`
 	Relationships bsRelationships `json:"relationships"`
@@ -124,8 +125,8 @@ type bsAttributes struct {
 }
 
 type bsAffected struct {
-	ResourceID FlexID `json:"status_page_resource_id"`
-	Status     string `json:"status"`
+	ResourceID fetch.FlexID `json:"status_page_resource_id"`
+	Status     string       `json:"status"`
 }
 
 type bsRelationships struct {
@@ -138,45 +139,45 @@ type bsRefs struct {
 }
 
 type bsRef struct {
-	ID   FlexID `json:"id"`
-	Type string `json:"type"`
+	ID   fetch.FlexID `json:"id"`
+	Type string       `json:"type"`
 }
 
 // bsPage is a decoded index.json, its included resources indexed.
 type bsPage struct {
 	title     string
 	reports   []*bsResource // in the page's order
-	updates   map[FlexID]*bsResource
-	resources map[FlexID]string // status_page_resource id → public name
+	updates   map[fetch.FlexID]*bsResource
+	resources map[fetch.FlexID]string // status_page_resource id → public name
 }
 
 // decodeBetterStack decodes index.json. A document without a status page in "data" is
 // not the answer of that endpoint; a report without id is malformed.
 func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
 	var doc bsDoc
-	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil || (doc.Data.Type != "" && doc.Data.Type != "status_page") {
-		return nil, fmt.Errorf("%w: no status_page in \"data\"", ErrMalformed)
+		return nil, fmt.Errorf("%w: no status_page in \"data\"", fetch.ErrMalformed)
 	}
 	page := &bsPage{
 		title:     strings.TrimSpace(doc.Data.Attributes.CompanyName),
-		updates:   map[FlexID]*bsResource{},
-		resources: map[FlexID]string{},
+		updates:   map[fetch.FlexID]*bsResource{},
+		resources: map[fetch.FlexID]string{},
 	}
 	var included []bsResource
 	if doc.Included != nil {
 		included = *doc.Included
 	}
-	reports := map[FlexID]*bsResource{}
+	reports := map[fetch.FlexID]*bsResource{}
 	var inOrder []*bsResource
 	for i := range included {
 		r := &included[i]
 		switch r.Type {
 		case "status_report":
 			if r.ID == "" {
-				return nil, fmt.Errorf("%w: included[%d] is a status_report without id", ErrMalformed, i)
+				return nil, fmt.Errorf("%w: included[%d] is a status_report without id", fetch.ErrMalformed, i)
 			}
 			if reports[r.ID] == nil {
 				reports[r.ID] = r
@@ -190,7 +191,7 @@ func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
 	}
 	// The page's own list gives the order; a report it does not name is still a report
 	// the page published (included holds nothing else), so it is kept, after the others.
-	taken := map[FlexID]bool{}
+	taken := map[fetch.FlexID]bool{}
 	for _, ref := range doc.Data.Relationships.StatusReports.Data {
 		if r := reports[ref.ID]; r != nil && !taken[ref.ID] {
 			taken[ref.ID] = true
@@ -236,7 +237,7 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 	if strings.EqualFold(strings.TrimSpace(a.ReportType), "maintenance") {
 		kind = model.KindMaintenance
 	}
-	starts, ends := ParseTime(a.StartsAt), ParseTime(a.EndsAt)
+	starts, ends := fetch.ParseTime(a.StartsAt), fetch.ParseTime(a.EndsAt)
 	state := strings.ToLower(strings.TrimSpace(a.AggregateState))
 	closed := state == "resolved" || state == "operational"
 	inc := model.Incident{
@@ -268,14 +269,14 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 			continue
 		}
 		see(su.Attributes.AffectedResources)
-		body, format, html := VendorBody(su.Attributes.Message, model.FormatText)
+		body, format, html := fetch.VendorBody(su.Attributes.Message, model.FormatText)
 		inc.Updates = append(inc.Updates, model.Update{
 			ID:       string(su.ID),
 			Status:   bsUpdateStatus(su.Attributes.AffectedResources, kind),
 			Body:     body,
 			Format:   format,
 			HTML:     html,
-			PostedAt: ParseTime(su.Attributes.PublishedAt),
+			PostedAt: fetch.ParseTime(su.Attributes.PublishedAt),
 		})
 	}
 	// Better Stack lists a report's updates in no useful order (the real page has the
@@ -290,7 +291,7 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 	if inc.Updates == nil {
 		inc.Updates = []model.Update{}
 	}
-	inc.Components = SortedNames(names)
+	inc.Components = fetch.SortedNames(names)
 
 	if kind == model.KindMaintenance {
 		inc.Impact, inc.ImpactRaw = model.ImpactMaintenance, ""
@@ -372,22 +373,22 @@ func bsUpdateStatus(aff []bsAffected, kind model.Kind) model.Status {
 // checkBetterStack accepts Better Stack's /index.json: JSON:API whose data is the
 // status_page resource, with its aggregate_state.
 func checkBetterStack(contentType string, body []byte) (string, string, string) {
-	m, why := DecodeObject(contentType, body)
+	m, why := fetch.DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
-	data := ObjAt(m, "data")
+	data := fetch.ObjAt(m, "data")
 	if data == nil {
 		return "", "", `JSON without a JSON:API "data" object`
 	}
-	if t, _ := StrAt(data, "type"); t != "status_page" {
-		return "", "", fmt.Sprintf("JSON:API data.type is %s, not \"status_page\"", QuoteShort(t))
+	if t, _ := fetch.StrAt(data, "type"); t != "status_page" {
+		return "", "", fmt.Sprintf("JSON:API data.type is %s, not \"status_page\"", fetch.QuoteShort(t))
 	}
-	attrs := ObjAt(data, "attributes")
-	if id, _ := StrAt(data, "id"); (id == "" && !IsNumber(data["id"])) || attrs == nil {
+	attrs := fetch.ObjAt(data, "attributes")
+	if id, _ := fetch.StrAt(data, "id"); (id == "" && !fetch.IsNumber(data["id"])) || attrs == nil {
 		return "", "", "data.type \"status_page\" without an id and attributes"
 	}
-	if _, ok := StrAt(attrs, "aggregate_state"); !ok {
+	if _, ok := fetch.StrAt(attrs, "aggregate_state"); !ok {
 		return "", "", "data.type \"status_page\" without attributes.aggregate_state"
 	}
 	if inc, present := m["included"]; present && inc != nil {
@@ -396,7 +397,7 @@ func checkBetterStack(contentType string, body []byte) (string, string, string) 
 		}
 	}
 	if _, err := decodeBetterStack(contentType, body); err != nil {
-		return "", "", "Better Stack-like, but " + JSONWhy(err)
+		return "", "", "Better Stack-like, but " + fetch.JSONWhy(err)
 	}
-	return KindBetterStack, `is JSON:API with data.type "status_page" and aggregate_state (Better Stack shape)`, ""
+	return Kind, `is JSON:API with data.type "status_page" and aggregate_state (Better Stack shape)`, ""
 }

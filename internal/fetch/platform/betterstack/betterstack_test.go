@@ -1,4 +1,4 @@
-package fetch
+package betterstack
 
 // The Better Stack adapter against testdata/betterstack/huggingface-index-2026-07-19.json,
 // the real status.huggingface.co /index.json, copied byte for byte from
@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -35,16 +37,16 @@ func decodeBetterStackFixture(t *testing.T, body []byte, now time.Time) (*bsPage
 		t.Fatal(err)
 	}
 	incs, listings := page.normalise(hfBase, now)
-	checkIncidents(t, incs)
+	fetchtest.CheckIncidents(t, incs)
 	return page, incs, listings
 }
 
 func TestBetterStackRealPayload(t *testing.T) {
-	page, incs, listings := decodeBetterStackFixture(t, platformData(t, "betterstack", "huggingface-index-2026-07-19.json"), hfCaptured)
+	page, incs, listings := decodeBetterStackFixture(t, fetchtest.Testdata(t, "betterstack", "huggingface-index-2026-07-19.json"), hfCaptured)
 	if page.title != "Hugging Face" {
 		t.Errorf("got title %q, want Hugging Face", page.title)
 	}
-	since := mustTime("2026-06-10T07:00:00Z")
+	since := fetchtest.MustTime("2026-06-10T07:00:00Z")
 	if want := []model.Listing{{Kind: model.KindIncident, Since: since}, {Kind: model.KindMaintenance, Since: since}}; !reflect.DeepEqual(listings, want) {
 		t.Errorf("got listings %+v, want %+v", listings, want)
 	}
@@ -91,7 +93,7 @@ func TestBetterStackRealPayload(t *testing.T) {
 		if s == "" {
 			return time.Time{}
 		}
-		return mustTime(s)
+		return fetchtest.MustTime(s)
 	}
 	for i, w := range want {
 		got := incs[i]
@@ -124,7 +126,7 @@ func TestBetterStackRealPayload(t *testing.T) {
 			}
 		})
 	}
-	if got := byID(t, incs, "965809").Updates[2].Body; got != "Services are back to nominal operations.\n\nRoot cause confirmed to global Amazon Web Services outage." {
+	if got := fetchtest.ByID(t, incs, "965809").Updates[2].Body; got != "Services are back to nominal operations.\n\nRoot cause confirmed to global Amazon Web Services outage." {
 		t.Errorf("got body %q", got)
 	}
 	// The page says "downtime" (Spaces Proxy is down) without a report: no incident is
@@ -188,7 +190,7 @@ func bsAff(pairs ...string) []map[string]any {
 }
 
 func TestBetterStackMapping(t *testing.T) {
-	now := mustTime("2026-05-01T12:00:00Z")
+	now := fetchtest.MustTime("2026-05-01T12:00:00Z")
 	for _, tc := range []struct {
 		name      string
 		report    map[string]any
@@ -236,7 +238,7 @@ func TestBetterStackUpdates(t *testing.T) {
 		bsUpdate("u2", "Same second.", "2026-05-01T10:00:00Z", bsAff("r2", "maintenance")),
 		bsUpdate("u3", "  Mitigated.\r\n\r\nWatching.  ", "2026-05-01T10:30:00Z", nil),
 	)
-	_, incs, _ := decodeBetterStackFixture(t, doc, mustTime("2026-05-01T12:00:00Z"))
+	_, incs, _ := decodeBetterStackFixture(t, doc, fetchtest.MustTime("2026-05-01T12:00:00Z"))
 	inc := incs[0]
 	// r9 is not on the page: no name to give it.
 	if !reflect.DeepEqual(inc.Components, []string{"API", "Web"}) {
@@ -259,14 +261,14 @@ func TestBetterStackUpdates(t *testing.T) {
 
 	// A vendor rewording an update: same id, new body.
 	edited := bytes.Replace(doc, []byte("Same second."), []byte("Same second, reworded."), 1)
-	_, incs2, _ := decodeBetterStackFixture(t, edited, mustTime("2026-05-01T12:00:00Z"))
+	_, incs2, _ := decodeBetterStackFixture(t, edited, fetchtest.MustTime("2026-05-01T12:00:00Z"))
 	if u := incs2[0].Updates[1]; u.ID != "u2" || u.Body != "Same second, reworded." {
 		t.Errorf("edited: got %+v", u)
 	}
 }
 
 func TestBetterStackMalformed(t *testing.T) {
-	real := platformData(t, "betterstack", "huggingface-index-2026-07-19.json")
+	real := fetchtest.Testdata(t, "betterstack", "huggingface-index-2026-07-19.json")
 	for _, tc := range []struct {
 		name, ct string
 		body     []byte
@@ -282,7 +284,7 @@ func TestBetterStackMalformed(t *testing.T) {
 		{"report without id", "application/json", []byte(`{"data":{"type":"status_page"},"included":[{"type":"status_report","attributes":{}}]}`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := decodeBetterStack(tc.ct, tc.body); !errors.Is(err, ErrMalformed) {
+			if _, err := decodeBetterStack(tc.ct, tc.body); !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -295,21 +297,21 @@ func TestBetterStackMalformed(t *testing.T) {
 }
 
 func TestBetterStackPoll(t *testing.T) {
-	page := newFakeStatuspage()
+	page := fetchtest.NewFakePage()
 	const lm = "Sun, 19 Jul 2026 10:42:50 GMT"
-	page.set("/hf/index.json", route{Body: platformData(t, "betterstack", "huggingface-index-2026-07-19.json"), ETag: `W/"bs1"`, LastModified: lm})
-	srv := newServer(t, page)
-	p, err := New(KindBetterStack, mustClient(t, ClientOptions{UserAgent: "statuswatch/test"}))
+	page.Set("/hf/index.json", fetchtest.Route{Body: fetchtest.Testdata(t, "betterstack", "huggingface-index-2026-07-19.json"), ETag: `W/"bs1"`, LastModified: lm})
+	srv := fetchtest.NewServer(t, page)
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{UserAgent: "statuswatch/test"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := model.Source{Name: "huggingface", URL: srv.URL + "/hf", Kind: KindBetterStack}
+	src := model.Source{Name: "huggingface", URL: srv.URL + "/hf", Kind: Kind}
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: hfCaptured})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: hfCaptured})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := page.requests()
+	reqs := page.Requests()
 	if len(reqs) != 1 || reqs[0].Path != "/hf/index.json" || reqs[0].IfNoneMatch != "" || reqs[0].UserAgent != "statuswatch/test" {
 		t.Fatalf("first poll: got requests %+v", reqs)
 	}
@@ -317,19 +319,19 @@ func TestBetterStackPoll(t *testing.T) {
 	if s == nil || s.PageTitle != "Hugging Face" || len(s.Incidents) != 5 || s.OpenOnly || len(s.Listings) != 2 || !s.FetchedAt.Equal(hfCaptured) {
 		t.Fatalf("first poll: got %+v", s)
 	}
-	if r1.Requests != 1 || len(r1.Bodies) != 1 || r1.Bodies[0].Endpoint != EndpointBetterStackIndex || r1.Bodies[0].Data == nil {
+	if r1.Requests != 1 || len(r1.Bodies) != 1 || r1.Bodies[0].Endpoint != EndpointIndex || r1.Bodies[0].Data == nil {
 		t.Errorf("first poll: got %d requests, bodies %+v", r1.Requests, r1.Bodies)
 	}
-	if st := r1.State[EndpointBetterStackIndex]; st.ETag != `W/"bs1"` || st.LastModified != lm || st.Hash == "" {
+	if st := r1.State[EndpointIndex]; st.ETag != `W/"bs1"` || st.LastModified != lm || st.Hash == "" {
 		t.Errorf("first poll: got state %+v", st)
 	}
 
 	// Second poll: conditional, 304, nothing parsed, nothing to write.
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: hfCaptured})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: hfCaptured})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs = page.requests()
+	reqs = page.Requests()
 	if len(reqs) != 1 || reqs[0].IfNoneMatch != `W/"bs1"` || reqs[0].IfModifiedSince != lm {
 		t.Errorf("second poll: got requests %+v", reqs)
 	}
@@ -338,20 +340,20 @@ func TestBetterStackPoll(t *testing.T) {
 	}
 
 	// Third poll: no validators any more, the same bytes: recognised by hash.
-	page.set("/hf/index.json", route{Body: platformData(t, "betterstack", "huggingface-index-2026-07-19.json")})
-	r3, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: hfCaptured})
+	page.Set("/hf/index.json", fetchtest.Route{Body: fetchtest.Testdata(t, "betterstack", "huggingface-index-2026-07-19.json")})
+	r3, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: hfCaptured})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.requests()
-	if r3.Snapshot != nil || r3.Requests != 1 || r3.Bodies[0].Data != nil || r3.Bodies[0].Hash != r1.State[EndpointBetterStackIndex].Hash {
+	page.Requests()
+	if r3.Snapshot != nil || r3.Requests != 1 || r3.Bodies[0].Data != nil || r3.Bodies[0].Hash != r1.State[EndpointIndex].Hash {
 		t.Errorf("identical bytes: got %+v", r3)
 	}
 
 	// A malformed answer fails the poll; it is never an empty page.
-	page.set("/hf/index.json", route{Body: []byte("<html><body>app</body></html>"), ContentType: "text/html"})
-	r4, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: hfCaptured})
-	if !errors.Is(err, ErrMalformed) || r4.Snapshot != nil || r4.Requests != 1 {
+	page.Set("/hf/index.json", fetchtest.Route{Body: []byte("<html><body>app</body></html>"), ContentType: "text/html"})
+	r4, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: hfCaptured})
+	if !errors.Is(err, fetch.ErrMalformed) || r4.Snapshot != nil || r4.Requests != 1 {
 		t.Errorf("html: got %+v, %v", r4, err)
 	}
 }
@@ -377,6 +379,6 @@ func FuzzBetterStack(f *testing.F) {
 			return
 		}
 		incs, _ := page.normalise(hfBase, hfCaptured)
-		checkIncidents(t, incs)
+		fetchtest.CheckIncidents(t, incs)
 	})
 }
