@@ -137,8 +137,8 @@ func (f *FlexID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// int returns the id as an integer, ok false when it is not one.
-func (f FlexID) int() (int, bool) {
+// Int returns the id as an integer, ok false when it is not one.
+func (f FlexID) Int() (int, bool) {
 	n, err := strconv.Atoi(string(f))
 	return n, err == nil
 }

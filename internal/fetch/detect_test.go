@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -187,7 +188,7 @@ func TestDetectPlatforms(t *testing.T) {
 		{
 			name:     "cachet incidents, the page itself a 404",
 			routes:   map[string]detectRoute{"/api/v1/incidents": json200(platformData(t, "cachet", "synthetic-cachet-incidents.json"))},
-			kind:     fetch.KindCachet,
+			kind:     cachet.Kind,
 			evidence: "/api/v1/incidents has meta.pagination and data[] of incidents with status codes (Cachet shape)",
 		},
 		{

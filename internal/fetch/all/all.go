@@ -6,4 +6,5 @@ package all
 import (
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/azure"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
+	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
 )

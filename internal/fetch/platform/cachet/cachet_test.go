@@ -1,4 +1,4 @@
-package fetch
+package cachet
 
 // The Cachet adapter. No real Cachet payload exists (testdata/SOURCES.md
 // lists it as searched for and not found), so testdata/cachet holds synthetic-* fixtures
@@ -25,6 +25,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -32,7 +34,7 @@ var cachetBase, _ = url.Parse("https://status.example.org/")
 
 func cachetNames(t *testing.T) map[string]string {
 	t.Helper()
-	names, err := decodeCachetComponents("application/json", platformData(t, "cachet", "synthetic-cachet-components.json"))
+	names, err := decodeCachetComponents("application/json", fetchtest.Testdata(t, "cachet", "synthetic-cachet-components.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +47,8 @@ func decodeCachetFixture(t *testing.T, body []byte, names map[string]string) ([]
 	if err != nil {
 		t.Fatal(err)
 	}
-	incs, listings := l.normalise(names, cachetBase, pollNow)
-	checkIncidents(t, incs)
+	incs, listings := l.normalise(names, cachetBase, fetchtest.PollNow)
+	fetchtest.CheckIncidents(t, incs)
 	return incs, listings
 }
 
@@ -55,7 +57,7 @@ func TestCachetIncidents(t *testing.T) {
 	if want := map[string]string{"3": "API", "4": "Dashboard", "5": "Database"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("got component names %v, want %v", names, want)
 	}
-	incs, listings := decodeCachetFixture(t, platformData(t, "cachet", "synthetic-cachet-incidents.json"), names)
+	incs, listings := decodeCachetFixture(t, fetchtest.Testdata(t, "cachet", "synthetic-cachet-incidents.json"), names)
 	if want := []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}}; !reflect.DeepEqual(listings, want) {
 		t.Errorf("got listings %+v, want the whole history (3 of 3)", listings)
 	}
@@ -79,19 +81,19 @@ func TestCachetIncidents(t *testing.T) {
 	}{
 		{"12", "Elevated API error rates", model.KindIncident, model.StatusMonitoring, "3", model.ImpactUnknown, []string{"API"},
 			"2026-08-17T14:02:00Z", "", "", []upd{
-				{UpdateKey("12", "2026-08-17T14:05:11Z", 0), "", "2026-08-17T14:05:11Z", "We are seeing **elevated error rates** on the public API."},
+				{fetch.UpdateKey("12", "2026-08-17T14:05:11Z", 0), "", "2026-08-17T14:05:11Z", "We are seeing **elevated error rates** on the public API."},
 				{"30", model.StatusIdentified, "2026-08-17T14:40:00Z", "The cause is a faulty deploy of the API gateway; we are rolling it back."},
 				{"31", model.StatusMonitoring, "2026-08-17T15:10:00Z", "A fix has been deployed and we are monitoring the results."},
 			}},
 		{"11", "Dashboard login failures", model.KindIncident, model.StatusResolved, "4", model.ImpactUnknown, []string{},
 			"2026-08-10T08:50:00Z", "2026-08-10T09:30:00Z", "", []upd{
-				{UpdateKey("11", "2026-08-10T08:55:00Z", 0), "", "2026-08-10T08:55:00Z", "Some users cannot log in to the dashboard."},
+				{fetch.UpdateKey("11", "2026-08-10T08:55:00Z", 0), "", "2026-08-10T08:55:00Z", "Some users cannot log in to the dashboard."},
 				{"28", model.StatusInvestigating, "2026-08-10T09:05:00Z", "We are still investigating."},
 				{"29", model.StatusResolved, "2026-08-10T09:30:00Z", "Logins work again for everyone."},
 			}},
 		{"9", "Database maintenance", model.KindMaintenance, model.StatusScheduled, "0", model.ImpactMaintenance, []string{"Database"},
 			"2026-08-05T12:00:00Z", "", "2026-08-20T02:00:00Z", []upd{
-				{UpdateKey("9", "2026-08-05T12:00:00Z", 0), model.StatusScheduled, "2026-08-05T12:00:00Z", "The primary database is upgraded; writes pause for up to 10 minutes."},
+				{fetch.UpdateKey("9", "2026-08-05T12:00:00Z", 0), model.StatusScheduled, "2026-08-05T12:00:00Z", "The primary database is upgraded; writes pause for up to 10 minutes."},
 			}},
 	}
 	if len(incs) != len(want) {
@@ -101,7 +103,7 @@ func TestCachetIncidents(t *testing.T) {
 		if s == "" {
 			return time.Time{}
 		}
-		return mustTime(s)
+		return fetchtest.MustTime(s)
 	}
 	for i, w := range want {
 		got := incs[i]
@@ -147,7 +149,7 @@ func TestCachetStatuses(t *testing.T) {
 		{"", model.KindIncident, model.StatusInvestigating},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
-			in := ctIncident{ID: "1", Name: "x", Status: FlexID(tc.code), Message: "m", CreatedAt: "2026-01-01 00:00:00"}
+			in := ctIncident{ID: "1", Name: "x", Status: fetch.FlexID(tc.code), Message: "m", CreatedAt: "2026-01-01 00:00:00"}
 			got := in.normalise(nil, cachetBase)
 			if got.Kind != tc.kind || got.Status != tc.want || got.StatusRaw != tc.code {
 				t.Errorf("got %s %s (%s), want %s %s (%s)", got.Kind, got.Status, got.StatusRaw, tc.kind, tc.want, tc.code)
@@ -167,7 +169,7 @@ func TestCachetTimes(t *testing.T) {
 		{"2026-08-17T16:02:00+02:00", "2026-08-17T14:02:00Z"},
 		{" 2026-08-17 14:02:00 ", "2026-08-17T14:02:00Z"},
 	} {
-		if got := parseCachetTime(tc.in); !got.Equal(mustTime(tc.want)) || got.Location() != time.UTC {
+		if got := parseCachetTime(tc.in); !got.Equal(fetchtest.MustTime(tc.want)) || got.Location() != time.UTC {
 			t.Errorf("parseCachetTime(%q): got %v, want %s UTC", tc.in, got, tc.want)
 		}
 	}
@@ -180,11 +182,11 @@ func TestCachetTimes(t *testing.T) {
 
 // TestCachetStableKeys: the incident's own message has no id; rewording it keeps its key.
 func TestCachetStableKeys(t *testing.T) {
-	body := platformData(t, "cachet", "synthetic-cachet-incidents.json")
+	body := fetchtest.Testdata(t, "cachet", "synthetic-cachet-incidents.json")
 	incs, _ := decodeCachetFixture(t, body, nil)
 	edited := bytes.Replace(body, []byte("Some users cannot log in"), []byte("Many users cannot log in"), 1)
 	incs2, _ := decodeCachetFixture(t, edited, nil)
-	a, b := byID(t, incs, "11"), byID(t, incs2, "11")
+	a, b := fetchtest.ByID(t, incs, "11"), fetchtest.ByID(t, incs2, "11")
 	for i := range a.Updates {
 		if a.Updates[i].ID != b.Updates[i].ID {
 			t.Errorf("update %d: id %s became %s", i, a.Updates[i].ID, b.Updates[i].ID)
@@ -209,10 +211,10 @@ func TestCachetListing(t *testing.T) {
 		since time.Time
 	}{
 		{"all of it", doc(3, "30", "20", "10"), time.Time{}},
-		{"newest of more", doc(120, "30", "20", "10"), mustTime("2026-08-11T10:00:00Z")},
+		{"newest of more", doc(120, "30", "20", "10"), fetchtest.MustTime("2026-08-11T10:00:00Z")},
 		// A Cachet that ignored sort=id&order=desc answered its oldest page: that covers nothing.
-		{"oldest of more", doc(120, "10", "20", "30"), pollNow},
-		{"no pagination, full page", []byte(`{"data":[` + strings.Repeat(`{"id":1},`, cachetListSize-1) + `{"id":1}]}`), pollNow},
+		{"oldest of more", doc(120, "10", "20", "30"), fetchtest.PollNow},
+		{"no pagination, full page", []byte(`{"data":[` + strings.Repeat(`{"id":1},`, cachetListSize-1) + `{"id":1}]}`), fetchtest.PollNow},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, listings := decodeCachetFixture(t, tc.body, nil)
@@ -224,7 +226,7 @@ func TestCachetListing(t *testing.T) {
 }
 
 func TestCachetMalformed(t *testing.T) {
-	real := platformData(t, "cachet", "synthetic-cachet-incidents.json")
+	real := fetchtest.Testdata(t, "cachet", "synthetic-cachet-incidents.json")
 	for _, tc := range []struct {
 		name, ct string
 		body     []byte
@@ -238,10 +240,10 @@ func TestCachetMalformed(t *testing.T) {
 		{"incident without id", "application/json", []byte(`{"data":[{"name":"x"}]}`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := decodeCachetIncidents(tc.ct, tc.body); !errors.Is(err, ErrMalformed) {
+			if _, err := decodeCachetIncidents(tc.ct, tc.body); !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("incidents: got %v, want ErrMalformed", err)
 			}
-			if _, err := decodeCachetComponents(tc.ct, tc.body); tc.name != "incident without id" && !errors.Is(err, ErrMalformed) {
+			if _, err := decodeCachetComponents(tc.ct, tc.body); tc.name != "incident without id" && !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("components: got %v, want ErrMalformed", err)
 			}
 		})
@@ -277,39 +279,39 @@ func TestCachetPoll(t *testing.T) {
 		qInc  = pInc + "?sort=id&order=desc&per_page=50"
 		qComp = pComp + "?per_page=1000"
 	)
-	page := newFakeStatuspage()
-	incidents := platformData(t, "cachet", "synthetic-cachet-incidents.json")
-	page.set(pInc, route{Body: incidents, ETag: `"i1"`})
-	page.set(pComp, route{Body: platformData(t, "cachet", "synthetic-cachet-components.json"), ETag: `"c1"`})
+	page := fetchtest.NewFakePage()
+	incidents := fetchtest.Testdata(t, "cachet", "synthetic-cachet-incidents.json")
+	page.Set(pInc, fetchtest.Route{Body: incidents, ETag: `"i1"`})
+	page.Set(pComp, fetchtest.Route{Body: fetchtest.Testdata(t, "cachet", "synthetic-cachet-components.json"), ETag: `"c1"`})
 	log := &queryLog{h: page}
-	srv := newServer(t, log)
-	p, err := New(KindCachet, mustClient(t, ClientOptions{}))
+	srv := fetchtest.NewServer(t, log)
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := model.Source{Name: "acme", URL: srv.URL, Kind: KindCachet}
+	src := model.Source{Name: "acme", URL: srv.URL, Kind: Kind}
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := log.take(); !slices.Equal(got, []string{qInc, qComp}) {
 		t.Fatalf("first poll: got requests %v, want %v", got, []string{qInc, qComp})
 	}
-	page.requests()
-	if s := r1.Snapshot; s == nil || len(s.Incidents) != 3 || !reflect.DeepEqual(byID(t, s.Incidents, "12").Components, []string{"API"}) {
+	page.Requests()
+	if s := r1.Snapshot; s == nil || len(s.Incidents) != 3 || !reflect.DeepEqual(fetchtest.ByID(t, s.Incidents, "12").Components, []string{"API"}) {
 		t.Fatalf("first poll: got %+v", s)
 	}
-	if r1.Requests != 2 || len(r1.Bodies) != 2 || r1.Bodies[1].Endpoint != EndpointCachetComponents || r1.Bodies[1].Data == nil {
+	if r1.Requests != 2 || len(r1.Bodies) != 2 || r1.Bodies[1].Endpoint != EndpointComponents || r1.Bodies[1].Data == nil {
 		t.Errorf("first poll: got %d requests, bodies %+v", r1.Requests, r1.Bodies)
 	}
 
 	// Second poll: the incidents answer 304; the components are not read at all.
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := page.requests()
+	reqs := page.Requests()
 	log.take()
 	if len(reqs) != 1 || reqs[0].Path != pInc || reqs[0].IfNoneMatch != `"i1"` {
 		t.Errorf("second poll: got requests %+v", reqs)
@@ -321,12 +323,12 @@ func TestCachetPoll(t *testing.T) {
 	// Third poll: the incidents changed; the components are read again, without
 	// validators, and their bytes go with the evidence (the archive keeps one copy per
 	// hash; that their hash is remembered does not mean an earlier poll stored them).
-	page.set(pInc, route{Body: bytes.Replace(incidents, []byte("monitoring the results"), []byte("watching the results"), 1), ETag: `"i2"`})
-	r3, err := p.Poll(context.Background(), Request{Source: src, State: r2.State, Now: pollNow})
+	page.Set(pInc, fetchtest.Route{Body: bytes.Replace(incidents, []byte("monitoring the results"), []byte("watching the results"), 1), ETag: `"i2"`})
+	r3, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs = page.requests()
+	reqs = page.Requests()
 	log.take()
 	if len(reqs) != 2 || reqs[1].Path != pComp || reqs[1].IfNoneMatch != "" {
 		t.Errorf("third poll: got requests %+v", reqs)
@@ -334,28 +336,28 @@ func TestCachetPoll(t *testing.T) {
 	if r3.Snapshot == nil || len(r3.Bodies) != 2 || r3.Bodies[1].Data == nil || r3.Bodies[0].Data == nil {
 		t.Errorf("third poll: got %+v", r3)
 	}
-	if u := byID(t, r3.Snapshot.Incidents, "12").Updates[2]; u.ID != "31" || u.Body != "A fix has been deployed and we are watching the results." {
+	if u := fetchtest.ByID(t, r3.Snapshot.Incidents, "12").Updates[2]; u.ID != "31" || u.Body != "A fix has been deployed and we are watching the results." {
 		t.Errorf("third poll: got update %+v", u)
 	}
 
 	// Fourth poll: no incident names a component: no second request.
-	page.set(pInc, route{Body: []byte(`{"meta":{"pagination":{"total":1,"count":1,"total_pages":1}},"data":[{"id":1,"component_id":0,"name":"x","status":1,"message":"m","created_at":"2026-08-18 10:00:00","updates":[]}]}`)})
-	r4, err := p.Poll(context.Background(), Request{Source: src, State: r3.State, Now: pollNow})
+	page.Set(pInc, fetchtest.Route{Body: []byte(`{"meta":{"pagination":{"total":1,"count":1,"total_pages":1}},"data":[{"id":1,"component_id":0,"name":"x","status":1,"message":"m","created_at":"2026-08-18 10:00:00","updates":[]}]}`)})
+	r4, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r3.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{pInc}) || r4.Snapshot == nil {
+	if got := page.Paths(); !slices.Equal(got, []string{pInc}) || r4.Snapshot == nil {
 		t.Errorf("fourth poll: got requests %v, snapshot %v", got, r4.Snapshot)
 	}
-	if _, kept := r4.State[EndpointCachetComponents]; kept {
+	if _, kept := r4.State[EndpointComponents]; kept {
 		t.Error("fourth poll: kept the state of components no longer read")
 	}
 
 	// The component list failing fails the poll: names cannot be guessed.
-	page.set(pInc, route{Body: incidents})
-	page.set(pComp, route{Body: []byte("<html>login</html>"), ContentType: "text/html"})
-	r5, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
-	if !errors.Is(err, ErrMalformed) || r5.Snapshot != nil || r5.Requests != 2 {
+	page.Set(pInc, fetchtest.Route{Body: incidents})
+	page.Set(pComp, fetchtest.Route{Body: []byte("<html>login</html>"), ContentType: "text/html"})
+	r5, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
+	if !errors.Is(err, fetch.ErrMalformed) || r5.Snapshot != nil || r5.Requests != 2 {
 		t.Errorf("bad components: got %+v, %v", r5, err)
 	}
 }
@@ -381,7 +383,7 @@ func FuzzCachet(f *testing.F) {
 		if err != nil {
 			return
 		}
-		incs, _ := l.normalise(names, cachetBase, pollNow)
-		checkIncidents(t, incs)
+		incs, _ := l.normalise(names, cachetBase, fetchtest.PollNow)
+		fetchtest.CheckIncidents(t, incs)
 	})
 }

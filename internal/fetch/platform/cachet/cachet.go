@@ -5,7 +5,7 @@
 // updates (Incident::$with = ['meta', 'updates']), so the list carries every incident's
 // timeline and /api/v1/incidents/{id}/updates is never needed.
 
-package fetch
+package cachet
 
 import (
 	"context"
@@ -16,26 +16,27 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// KindCachet is the provider kind of Cachet status pages.
-const KindCachet = "cachet"
+// Kind is the provider kind of Cachet status pages.
+const Kind = "cachet"
 
-// EndpointCachetComponents is the endpoint name of /api/v1/components; the incident list
+// EndpointComponents is the endpoint name of /api/v1/components; the incident list
 // is EndpointIncidents ("incidents"), as for Statuspage.
-const EndpointCachetComponents = "components"
+const EndpointComponents = "components"
 
 // cachetListSize is how many incidents a poll asks for: the newest, by id.
 const cachetListSize = 50
 
 func init() {
-	Register(Platform{
-		Kind:          KindCachet,
-		New:           func(c *Client) Provider { return &Cachet{c: c} },
-		Endpoints:     []string{EndpointIncidents, EndpointCachetComponents},
+	fetch.Register(fetch.Platform{
+		Kind:          Kind,
+		New:           func(c *fetch.Client) fetch.Provider { return &Cachet{c: c} },
+		Endpoints:     []string{fetch.EndpointIncidents, EndpointComponents},
 		EndpointPaths: []string{"/api/v1/incidents", "/api/v1/components"},
-		Probes:        []Probe{{Order: 40, Rel: "api/v1/incidents?per_page=5", Check: checkCachet}},
+		Probes:        []fetch.Probe{{Order: 40, Rel: "api/v1/incidents?per_page=5", Check: checkCachet}},
 	})
 }
 
@@ -54,30 +55,30 @@ func init() {
 // Cachet writes times as "2006-01-02 15:04:05" in the zone it is configured with (UTC by
 // default) without saying which: they are read as UTC. RFC 3339 times (newer Laravel) carry
 // their zone and are read as such.
-type Cachet struct{ c *Client }
+type Cachet struct{ c *fetch.Client }
 
-var _ Provider = (*Cachet)(nil)
+var _ fetch.Provider = (*Cachet)(nil)
 
 // Poll reads the newest incidents conditionally and, only when they changed and one of them
 // names a component, the component list, without validators: the names are needed every
 // time the incidents are parsed, and caching them between polls is not worth the state.
-func (p *Cachet) Poll(ctx context.Context, req Request) (*Result, error) {
-	return RunPoll(ctx, p.c, req, (*Poll).cachet)
+func (p *Cachet) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	return fetch.RunPoll(ctx, p.c, req, cachet)
 }
 
-func (pl *Poll) cachet(ctx context.Context) (*model.Snapshot, error) {
-	base, err := BaseURL(pl.Req.Source.URL)
+func cachet(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	base, err := fetch.BaseURL(pl.Req.Source.URL)
 	if err != nil {
 		return nil, err
 	}
 	// Sorted by id, newest first: Cachet's default order is the database's, oldest first,
 	// and its first page would then be the oldest incidents.
 	rel := "api/v1/incidents?sort=id&order=desc&per_page=" + strconv.Itoa(cachetListSize)
-	u, err := EndpointURL(pl.Req.Source, EndpointIncidents, rel, "")
+	u, err := fetch.EndpointURL(pl.Req.Source, fetch.EndpointIncidents, rel, "")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := pl.Get(ctx, EndpointIncidents, u, pl.Req.State[EndpointIncidents])
+	resp, err := pl.Get(ctx, fetch.EndpointIncidents, u, pl.Req.State[fetch.EndpointIncidents])
 	if err != nil {
 		return nil, err
 	}
@@ -86,23 +87,23 @@ func (pl *Poll) cachet(ctx context.Context) (*model.Snapshot, error) {
 	}
 	list, err := decodeCachetIncidents(resp.ContentType, resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", EndpointIncidents, u, err)
+		return nil, fmt.Errorf("%s %s: %w", fetch.EndpointIncidents, u, err)
 	}
 	var names map[string]string
 	if list.namesComponents() {
-		cu, err := EndpointURL(pl.Req.Source, EndpointCachetComponents, "api/v1/components?per_page=1000", "")
+		cu, err := fetch.EndpointURL(pl.Req.Source, EndpointComponents, "api/v1/components?per_page=1000", "")
 		if err != nil {
 			return nil, err
 		}
-		resp, err := pl.Get(ctx, EndpointCachetComponents, cu, model.EndpointState{})
+		resp, err := pl.Get(ctx, EndpointComponents, cu, model.EndpointState{})
 		if err != nil {
 			return nil, err
 		}
 		if names, err = decodeCachetComponents(resp.ContentType, resp.Body); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", EndpointCachetComponents, cu, err)
+			return nil, fmt.Errorf("%s %s: %w", EndpointComponents, cu, err)
 		}
 	} else {
-		delete(pl.Res.State, EndpointCachetComponents)
+		delete(pl.Res.State, EndpointComponents)
 	}
 	snap := pl.Snapshot()
 	snap.Incidents, snap.Listings = list.normalise(names, base, pl.Req.Now)
@@ -114,37 +115,37 @@ func (pl *Poll) cachet(ctx context.Context) (*model.Snapshot, error) {
 type ctDoc struct {
 	Meta *struct {
 		Pagination *struct {
-			Total      FlexID `json:"total"`
-			Count      FlexID `json:"count"`
-			TotalPages FlexID `json:"total_pages"`
+			Total      fetch.FlexID `json:"total"`
+			Count      fetch.FlexID `json:"count"`
+			TotalPages fetch.FlexID `json:"total_pages"`
 		} `json:"pagination"`
 	} `json:"meta"`
 	Data *[]ctIncident `json:"data"`
 }
 
 type ctIncident struct {
-	ID          FlexID      `json:"id"`
-	ComponentID FlexID      `json:"component_id"`
-	Name        string      `json:"name"`
-	Status      FlexID      `json:"status"`
-	Message     string      `json:"message"`
-	ScheduledAt string      `json:"scheduled_at"`
-	OccurredAt  string      `json:"occurred_at"`
-	CreatedAt   string      `json:"created_at"`
-	Updates     []ctUpdate  `json:"updates"`
-	Component   *ctNamedRef `json:"component"` // present when the API was asked to include it
+	ID          fetch.FlexID `json:"id"`
+	ComponentID fetch.FlexID `json:"component_id"`
+	Name        string       `json:"name"`
+	Status      fetch.FlexID `json:"status"`
+	Message     string       `json:"message"`
+	ScheduledAt string       `json:"scheduled_at"`
+	OccurredAt  string       `json:"occurred_at"`
+	CreatedAt   string       `json:"created_at"`
+	Updates     []ctUpdate   `json:"updates"`
+	Component   *ctNamedRef  `json:"component"` // present when the API was asked to include it
 }
 
 type ctUpdate struct {
-	ID        FlexID `json:"id"`
-	Status    FlexID `json:"status"`
-	Message   string `json:"message"`
-	CreatedAt string `json:"created_at"`
+	ID        fetch.FlexID `json:"id"`
+	Status    fetch.FlexID `json:"status"`
+	Message   string       `json:"message"`
+	CreatedAt string       `json:"created_at"`
 }
 
 type ctNamedRef struct {
-	ID   FlexID `json:"id"`
-	Name string `json:"name"`
+	ID   fetch.FlexID `json:"id"`
+	Name string       `json:"name"`
 }
 
 type ctComponents struct {
@@ -161,22 +162,22 @@ type ctList struct {
 // answer of that endpoint; an incident without id is malformed.
 func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 	var doc ctDoc
-	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil {
-		return nil, fmt.Errorf("%w: no \"data\" array", ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"data\" array", fetch.ErrMalformed)
 	}
 	l := &ctList{incidents: *doc.Data}
 	for i := range l.incidents {
 		if l.incidents[i].ID == "" {
-			return nil, fmt.Errorf("%w: data[%d] has no id", ErrMalformed, i)
+			return nil, fmt.Errorf("%w: data[%d] has no id", fetch.ErrMalformed, i)
 		}
 	}
 	if doc.Meta != nil && doc.Meta.Pagination != nil {
 		pg := doc.Meta.Pagination
-		total, _ := pg.Total.int()
-		pages, _ := pg.TotalPages.int()
+		total, _ := pg.Total.Int()
+		pages, _ := pg.TotalPages.Int()
 		l.capped = total > len(l.incidents) || pages > 1
 	} else {
 		// No pagination said: a full page may be a cut one.
@@ -188,11 +189,11 @@ func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 // decodeCachetComponents decodes /api/v1/components into id → name.
 func decodeCachetComponents(contentType string, body []byte) (map[string]string, error) {
 	var doc ctComponents
-	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil {
-		return nil, fmt.Errorf("%w: no \"data\" array", ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"data\" array", fetch.ErrMalformed)
 	}
 	names := make(map[string]string, len(*doc.Data))
 	for _, c := range *doc.Data {
@@ -208,7 +209,7 @@ func decodeCachetComponents(contentType string, body []byte) (map[string]string,
 func (l *ctList) namesComponents() bool {
 	for i := range l.incidents {
 		in := &l.incidents[i]
-		if n, ok := in.ComponentID.int(); ok && n > 0 && (in.Component == nil || strings.TrimSpace(in.Component.Name) == "") {
+		if n, ok := in.ComponentID.Int(); ok && n > 0 && (in.Component == nil || strings.TrimSpace(in.Component.Name) == "") {
 			return true
 		}
 	}
@@ -223,12 +224,12 @@ func (l *ctList) namesComponents() bool {
 // its oldest page, which covers nothing, and is then said to cover nothing (Since = now).
 func (l *ctList) normalise(names map[string]string, base *url.URL, now time.Time) ([]model.Incident, []model.Listing) {
 	out := make([]model.Incident, 0, len(l.incidents))
-	seen := map[FlexID]bool{}
+	seen := map[fetch.FlexID]bool{}
 	var oldest time.Time
 	descending, prev := true, -1
 	for i := range l.incidents {
 		in := &l.incidents[i]
-		if n, ok := in.ID.int(); ok {
+		if n, ok := in.ID.Int(); ok {
 			if prev >= 0 && n > prev {
 				descending = false
 			}
@@ -257,7 +258,7 @@ func (l *ctList) normalise(names map[string]string, base *url.URL, now time.Time
 // normalise maps one Cachet incident (see Cachet for the mapping).
 func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.Incident {
 	id := string(in.ID)
-	code, known := in.Status.int()
+	code, known := in.Status.Int()
 	kind, impact := model.KindIncident, model.ImpactUnknown
 	if known && code == 0 {
 		kind, impact = model.KindMaintenance, model.ImpactMaintenance
@@ -280,19 +281,19 @@ func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.In
 		inc.ScheduledFor = parseCachetTime(in.ScheduledAt)
 	}
 	var comps []string
-	if n, ok := in.ComponentID.int(); ok && n > 0 {
+	if n, ok := in.ComponentID.Int(); ok && n > 0 {
 		if in.Component != nil && strings.TrimSpace(in.Component.Name) != "" {
 			comps = append(comps, in.Component.Name)
 		} else if name := names[string(in.ComponentID)]; name != "" {
 			comps = append(comps, name)
 		}
 	}
-	inc.Components = SortedNames(comps)
+	inc.Components = fetch.SortedNames(comps)
 
 	// The incident's message first, then the updates (Cachet lists them newest first).
 	var ups []model.Update
 	var stamps []string
-	if body := CleanBody(in.Message); body != "" {
+	if body := fetch.CleanBody(in.Message); body != "" {
 		st := model.Status("")
 		if len(in.Updates) == 0 {
 			st = inc.Status
@@ -309,21 +310,21 @@ func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.In
 		if c := parseCachetTime(a.CreatedAt).Compare(parseCachetTime(b.CreatedAt)); c != 0 {
 			return c
 		}
-		x, _ := a.ID.int()
-		y, _ := b.ID.int()
+		x, _ := a.ID.Int()
+		y, _ := b.ID.Int()
 		return x - y
 	})
 	for _, u := range updates {
 		ups = append(ups, model.Update{
 			ID:       string(u.ID),
 			Status:   cachetStatus(u.Status, kind),
-			Body:     CleanBody(u.Message),
+			Body:     fetch.CleanBody(u.Message),
 			Format:   model.FormatMarkdown,
 			PostedAt: parseCachetTime(u.CreatedAt),
 		})
 		stamps = append(stamps, stableCachetStamp(u.CreatedAt))
 	}
-	ups = KeyUpdates(id, ups, stamps)
+	ups = fetch.KeyUpdates(id, ups, stamps)
 	if ups == nil {
 		ups = []model.Update{}
 	}
@@ -346,10 +347,10 @@ func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.In
 
 // cachetStatus maps a Cachet status code (see Cachet). An unknown code of an incident is
 // investigating: it is not known to be over.
-func cachetStatus(raw FlexID, kind model.Kind) model.Status {
-	code, ok := raw.int()
+func cachetStatus(raw fetch.FlexID, kind model.Kind) model.Status {
+	code, ok := raw.Int()
 	if !ok {
-		if s, known := KnownStatus(string(raw)); known {
+		if s, known := fetch.KnownStatus(string(raw)); known {
 			return s
 		}
 		code = -1
@@ -378,7 +379,7 @@ const cachetTimeLayout = "2006-01-02 15:04:05"
 // or unreadable is the zero time.
 func parseCachetTime(s string) time.Time {
 	s = strings.TrimSpace(s)
-	if t := ParseTime(s); !t.IsZero() {
+	if t := fetch.ParseTime(s); !t.IsZero() {
 		return t
 	}
 	t, err := time.Parse(cachetTimeLayout, s)
@@ -399,40 +400,40 @@ func stableCachetStamp(raw string) string {
 // checkCachet accepts Cachet 2.x's /api/v1/incidents: meta.pagination (Laravel's
 // paginator) and data[], incidents with a numeric id and a status code 0–4.
 func checkCachet(contentType string, body []byte) (string, string, string) {
-	m, why := DecodeObject(contentType, body)
+	m, why := fetch.DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
-	pg := ObjAt(ObjAt(m, "meta"), "pagination")
+	pg := fetch.ObjAt(fetch.ObjAt(m, "meta"), "pagination")
 	if pg == nil {
 		return "", "", "JSON without meta.pagination"
 	}
 	for _, k := range []string{"total", "per_page", "current_page", "total_pages"} {
-		if !IsNumber(pg[k]) {
+		if !fetch.IsNumber(pg[k]) {
 			return "", "", "meta.pagination without " + k
 		}
 	}
-	list, ok := ArrAt(m, "data")
+	list, ok := fetch.ArrAt(m, "data")
 	if !ok {
 		return "", "", "meta.pagination without data[]"
 	}
-	items, ok := Objects(list)
+	items, ok := fetch.Objects(list)
 	if !ok {
 		return "", "", "data[] holds a non-object"
 	}
 	for _, it := range items {
-		_, hasName := StrAt(it, "name")
+		_, hasName := fetch.StrAt(it, "name")
 		st := it["status"]
 		code, _ := st.(float64)
 		if s, ok := st.(string); ok && len(s) == 1 {
 			code = float64(s[0] - '0')
 		}
-		if !IsNumber(it["id"]) || !hasName || !IsNumber(st) || code < 0 || code > 4 {
+		if !fetch.IsNumber(it["id"]) || !hasName || !fetch.IsNumber(st) || code < 0 || code > 4 {
 			return "", "", "data[] items unlike Cachet incidents (numeric id, name, status 0-4)"
 		}
 	}
 	if _, err := decodeCachetIncidents(contentType, body); err != nil {
-		return "", "", "Cachet-like, but " + JSONWhy(err)
+		return "", "", "Cachet-like, but " + fetch.JSONWhy(err)
 	}
-	return KindCachet, "has meta.pagination and data[] of incidents with status codes (Cachet shape)", ""
+	return Kind, "has meta.pagination and data[] of incidents with status codes (Cachet shape)", ""
 }
