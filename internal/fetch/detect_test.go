@@ -12,6 +12,7 @@ import (
 	"errors"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -200,13 +201,13 @@ func TestDetectPlatforms(t *testing.T) {
 		{
 			name:     "slack current, all well",
 			routes:   map[string]detectRoute{"/": page, "/api/v2.0.0/current": json200(platformData(t, "slack", "synthetic-slack-current-ok.json"))},
-			kind:     fetch.KindSlack,
+			kind:     slack.Kind,
 			evidence: `/api/v2.0.0/current has status "ok" and active_incidents[] (Slack shape)`,
 		},
 		{
 			name:     "slack current, an active incident",
 			routes:   map[string]detectRoute{"/": page, "/api/v2.0.0/current": json200(platformData(t, "slack", "synthetic-slack-current-active.json"))},
-			kind:     fetch.KindSlack,
+			kind:     slack.Kind,
 			evidence: `status "active"`,
 		},
 		{
@@ -505,7 +506,7 @@ func TestDetectDefaultHostRules(t *testing.T) {
 		{"https://azure.status.microsoft/en-us/status/feed/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
 		{"https://azure.status.microsoft/en-us/status", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
 		{"https://azure.status.microsoft/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
-		{"https://Slack-Status.com.", fetch.KindSlack, "https://Slack-Status.com.", "host rule: slack-status.com"},
+		{"https://Slack-Status.com.", slack.Kind, "https://Slack-Status.com.", "host rule: slack-status.com"},
 		{"https://statuspage.incident.io/lovable", fetch.KindIncidentIO, "https://statuspage.incident.io/lovable", "host rule: statuspage.incident.io"},
 		{"https://testing-widget.instatus.com", fetch.KindInstatus, "https://testing-widget.instatus.com", "host rule: *.instatus.com"},
 		{"https://acme.betteruptime.com/index.json", betterstack.Kind, "https://acme.betteruptime.com/", "host rule: *.betteruptime.com"},
@@ -533,8 +534,8 @@ func TestDefaultHostRules(t *testing.T) {
 		{"status.aws.amazon.com", fetch.KindAWS},
 		{"azure.status.microsoft", azure.Kind},
 		{"status.azure.com", azure.Kind},
-		{"slack-status.com", fetch.KindSlack},
-		{"status.slack.com", fetch.KindSlack},
+		{"slack-status.com", slack.Kind},
+		{"status.slack.com", slack.Kind},
 		{"status.incident.io", fetch.KindIncidentIO},
 		{"statuspage.incident.io", fetch.KindIncidentIO},
 		{"acme.statuspage.io", fetch.KindStatuspage},

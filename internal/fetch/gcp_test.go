@@ -11,33 +11,20 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	stdjson "encoding/json"
 
-	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 const gcpFile = "incidents-2-with-incident-report.json"
-
-// cloudTestdata reads a file of testdata/<platform>.
-func cloudTestdata(tb testing.TB, platform, name string) []byte {
-	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", platform, name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
 
 func gcpBase(tb testing.TB) []model.Incident {
 	tb.Helper()
@@ -586,84 +573,6 @@ func FuzzGCP(f *testing.F) {
 			checkCloudIncident(t, inc)
 		}
 	})
-}
-
-// checkCloudIncident checks the invariants every adapter's incidents keep.
-func checkCloudIncident(t *testing.T, inc model.Incident) {
-	t.Helper()
-	if inc.ID == "" || !slices.IsSorted(inc.Components) || len(slices.Compact(slices.Clone(inc.Components))) != len(inc.Components) {
-		t.Fatalf("bad incident %+v", inc)
-	}
-	ids := map[string]bool{}
-	for _, u := range inc.Updates {
-		if ids[u.ID] {
-			t.Fatalf("incident %s: update id %s twice", inc.ID, u.ID)
-		}
-		ids[u.ID] = true
-		if !u.PostedAt.IsZero() && u.PostedAt.Location() != time.UTC {
-			t.Fatalf("incident %s: update time %v not UTC", inc.ID, u.PostedAt)
-		}
-	}
-	for _, tm := range []time.Time{inc.StartedAt, inc.ResolvedAt} {
-		if !tm.IsZero() && tm.Location() != time.UTC {
-			t.Fatalf("incident %s: time %v not UTC", inc.ID, tm)
-		}
-	}
-}
-
-// cloudArchive polls one provider and records each result in a real archive, as the
-// daemon does: the fetch state and Archived come from the archive.
-type cloudArchive struct {
-	t      *testing.T
-	store  *archive.Store
-	prov   Provider
-	source model.Source
-	state  model.FetchState
-	now    time.Time
-}
-
-func newCloudArchive(t *testing.T, kind string, src model.Source) *cloudArchive {
-	t.Helper()
-	store, err := archive.Open(filepath.Join(t.TempDir(), "watcher.db"), archive.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	p, err := New(kind, mustClient(t, ClientOptions{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &cloudArchive{t: t, store: store, prov: p, source: src, now: pollNow}
-}
-
-// poll makes one poll and records it; the clock moves 2 minutes per poll.
-func (a *cloudArchive) poll() (*Result, archive.Result, error) {
-	a.t.Helper()
-	defer func() { a.now = a.now.Add(2 * time.Minute) }()
-	res, err := a.prov.Poll(context.Background(), Request{
-		Source: a.source,
-		State:  a.state,
-		Archived: func(id string) *model.Incident {
-			inc, err := a.store.Latest(a.source.Name, id)
-			if err != nil {
-				a.t.Fatal(err)
-			}
-			return inc
-		},
-		Now: a.now,
-	})
-	if err != nil {
-		return res, archive.Result{}, err
-	}
-	if res.Snapshot == nil {
-		a.state = res.State
-		return res, archive.Result{}, nil
-	}
-	r, err := a.store.Record(a.source.Name, res.Snapshot, res.State, res.Bodies, archive.Policy{})
-	if err == nil {
-		a.state = res.State
-	}
-	return res, r, err
 }
 
 // TestGCPReportHeadingVariants: whatever its heading, every report leaves the update

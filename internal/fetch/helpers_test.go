@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,9 +10,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 // testdata reads a file of testdata/statuspage. The JSON files are real payloads copied
@@ -296,4 +302,146 @@ func renumber(inc map[string]any, n int) map[string]any {
 		}
 	}
 	return c
+}
+
+// platformData reads testdata/<platform>/<name>.
+func platformData(tb testing.TB, platform, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", platform, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// byID returns the incident with the given id, failing the test when there is none.
+func byID(t *testing.T, incs []model.Incident, id string) model.Incident {
+	t.Helper()
+	for _, inc := range incs {
+		if inc.ID == id {
+			return inc
+		}
+	}
+	t.Fatalf("no incident %s among %d", id, len(incs))
+	return model.Incident{}
+}
+
+// checkIncidents checks what every normalised incident must satisfy: an id, UTC times,
+// sorted unique components, updates oldest first with unique non-empty ids.
+func checkIncidents(t *testing.T, incs []model.Incident) {
+	t.Helper()
+	for _, inc := range incs {
+		if inc.ID == "" || inc.Components == nil || inc.Updates == nil {
+			t.Errorf("incident %q: got empty id or nil lists: %+v", inc.ID, inc)
+		}
+		if !slices.IsSorted(inc.Components) || len(slices.Compact(slices.Clone(inc.Components))) != len(inc.Components) {
+			t.Errorf("incident %s: components %q not sorted and unique", inc.ID, inc.Components)
+		}
+		for _, tm := range []time.Time{inc.StartedAt, inc.ResolvedAt, inc.ScheduledFor, inc.ScheduledUntil} {
+			if !tm.IsZero() && tm.Location() != time.UTC {
+				t.Errorf("incident %s: time %v is not UTC", inc.ID, tm)
+			}
+		}
+		ids := map[string]bool{}
+		for i, u := range inc.Updates {
+			if u.ID == "" || ids[u.ID] {
+				t.Errorf("incident %s: update %d has an empty or repeated id %q", inc.ID, i, u.ID)
+			}
+			ids[u.ID] = true
+			if i > 0 && u.PostedAt.Before(inc.Updates[i-1].PostedAt) {
+				t.Errorf("incident %s: updates not oldest first at %d", inc.ID, i)
+			}
+			if !u.PostedAt.IsZero() && u.PostedAt.Location() != time.UTC {
+				t.Errorf("incident %s: update time %v is not UTC", inc.ID, u.PostedAt)
+			}
+		}
+	}
+}
+
+// cloudTestdata reads a file of testdata/<platform>.
+func cloudTestdata(tb testing.TB, platform, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", platform, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// checkCloudIncident checks the invariants every adapter's incidents keep.
+func checkCloudIncident(t *testing.T, inc model.Incident) {
+	t.Helper()
+	if inc.ID == "" || !slices.IsSorted(inc.Components) || len(slices.Compact(slices.Clone(inc.Components))) != len(inc.Components) {
+		t.Fatalf("bad incident %+v", inc)
+	}
+	ids := map[string]bool{}
+	for _, u := range inc.Updates {
+		if ids[u.ID] {
+			t.Fatalf("incident %s: update id %s twice", inc.ID, u.ID)
+		}
+		ids[u.ID] = true
+		if !u.PostedAt.IsZero() && u.PostedAt.Location() != time.UTC {
+			t.Fatalf("incident %s: update time %v not UTC", inc.ID, u.PostedAt)
+		}
+	}
+	for _, tm := range []time.Time{inc.StartedAt, inc.ResolvedAt} {
+		if !tm.IsZero() && tm.Location() != time.UTC {
+			t.Fatalf("incident %s: time %v not UTC", inc.ID, tm)
+		}
+	}
+}
+
+// cloudArchive polls one provider and records each result in a real archive, as the
+// daemon does: the fetch state and Archived come from the archive.
+type cloudArchive struct {
+	t      *testing.T
+	store  *archive.Store
+	prov   Provider
+	source model.Source
+	state  model.FetchState
+	now    time.Time
+}
+
+func newCloudArchive(t *testing.T, kind string, src model.Source) *cloudArchive {
+	t.Helper()
+	store, err := archive.Open(filepath.Join(t.TempDir(), "watcher.db"), archive.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	p, err := New(kind, mustClient(t, ClientOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cloudArchive{t: t, store: store, prov: p, source: src, now: pollNow}
+}
+
+// poll makes one poll and records it; the clock moves 2 minutes per poll.
+func (a *cloudArchive) poll() (*Result, archive.Result, error) {
+	a.t.Helper()
+	defer func() { a.now = a.now.Add(2 * time.Minute) }()
+	res, err := a.prov.Poll(context.Background(), Request{
+		Source: a.source,
+		State:  a.state,
+		Archived: func(id string) *model.Incident {
+			inc, err := a.store.Latest(a.source.Name, id)
+			if err != nil {
+				a.t.Fatal(err)
+			}
+			return inc
+		},
+		Now: a.now,
+	})
+	if err != nil {
+		return res, archive.Result{}, err
+	}
+	if res.Snapshot == nil {
+		a.state = res.State
+		return res, archive.Result{}, nil
+	}
+	r, err := a.store.Record(a.source.Name, res.Snapshot, res.State, res.Bodies, archive.Policy{})
+	if err == nil {
+		a.state = res.State
+	}
+	return res, r, err
 }

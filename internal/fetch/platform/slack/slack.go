@@ -6,7 +6,7 @@
 // platforms share (betterstack.go, cachet.go, statusio.go): the poll bookkeeping, ids sent
 // as strings or numbers, vendor text that may be HTML, and impact ranking.
 
-package fetch
+package slack
 
 import (
 	"context"
@@ -14,26 +14,27 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// KindSlack is the provider kind of Slack's status page (slack-status.com).
-const KindSlack = "slack"
+// Kind is the provider kind of Slack's status page (slack-status.com).
+const Kind = "slack"
 
 // Endpoint names of the Slack adapter (keys of Source.Endpoints and model.FetchState).
 const (
-	EndpointSlackHistory = "history" // /api/v2.0.0/history
-	EndpointSlackCurrent = "current" // /api/v2.0.0/current
+	EndpointHistory = "history" // /api/v2.0.0/history
+	EndpointCurrent = "current" // /api/v2.0.0/current
 )
 
 func init() {
-	Register(Platform{
-		Kind:          KindSlack,
-		New:           func(c *Client) Provider { return &SlackStatus{c: c} },
-		Endpoints:     []string{EndpointSlackHistory, EndpointSlackCurrent},
+	fetch.Register(fetch.Platform{
+		Kind:          Kind,
+		New:           func(c *fetch.Client) fetch.Provider { return &SlackStatus{c: c} },
+		Endpoints:     []string{EndpointHistory, EndpointCurrent},
 		Hosts:         []string{"slack-status.com", "www.slack-status.com", "status.slack.com"},
 		EndpointPaths: []string{"/api/v2.0.0/current", "/api/v2.0.0/history"},
-		Probes:        []Probe{{Order: 60, Rel: "api/v2.0.0/current", Check: checkSlackCurrent}},
+		Probes:        []fetch.Probe{{Order: 60, Rel: "api/v2.0.0/current", Check: checkSlackCurrent}},
 	})
 }
 
@@ -50,24 +51,24 @@ func init() {
 //   - notes are the updates. They have neither id nor status: each is keyed by the
 //     stable key (incident id, its date_created, its ordinal among notes with that time)
 //     and carries no status of its own.
-type SlackStatus struct{ c *Client }
+type SlackStatus struct{ c *fetch.Client }
 
-var _ Provider = (*SlackStatus)(nil)
+var _ fetch.Provider = (*SlackStatus)(nil)
 
 // Poll reads history and current, each conditionally, and nothing more. An endpoint that
 // answered 304 or a byte-identical body is not parsed. The history, when parsed, is the
 // listing; the current answer only adds (or refreshes) the open incidents and claims no
 // listing of its own, so that an incident missing from it is never taken as gone.
-func (p *SlackStatus) Poll(ctx context.Context, req Request) (*Result, error) {
-	return RunPoll(ctx, p.c, req, (*Poll).slack)
+func (p *SlackStatus) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	return fetch.RunPoll(ctx, p.c, req, slack)
 }
 
-func (pl *Poll) slack(ctx context.Context) (*model.Snapshot, error) {
-	history, hParsed, err := pl.readSlack(ctx, EndpointSlackHistory, "api/v2.0.0/history", decodeSlackHistory)
+func slack(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	history, hParsed, err := readSlack(pl, ctx, EndpointHistory, "api/v2.0.0/history", decodeSlackHistory)
 	if err != nil {
 		return nil, err
 	}
-	current, cParsed, err := pl.readSlack(ctx, EndpointSlackCurrent, "api/v2.0.0/current", decodeSlackCurrent)
+	current, cParsed, err := readSlack(pl, ctx, EndpointCurrent, "api/v2.0.0/current", decodeSlackCurrent)
 	if err != nil {
 		return nil, err
 	}
@@ -95,8 +96,8 @@ func (pl *Poll) slack(ctx context.Context) (*model.Snapshot, error) {
 
 // readSlack fetches one endpoint conditionally and decodes it; nil, false when it answered
 // 304 or a byte-identical body.
-func (pl *Poll) readSlack(ctx context.Context, name, rel string, decode func(string, []byte) ([]slIncident, error)) ([]slIncident, bool, error) {
-	u, err := EndpointURL(pl.Req.Source, name, rel, "")
+func readSlack(pl *fetch.Poll, ctx context.Context, name, rel string, decode func(string, []byte) ([]slIncident, error)) ([]slIncident, bool, error) {
+	u, err := fetch.EndpointURL(pl.Req.Source, name, rel, "")
 	if err != nil {
 		return nil, false, err
 	}
@@ -117,15 +118,15 @@ func (pl *Poll) readSlack(ctx context.Context, name, rel string, decode func(str
 // ---- Decoding ----
 
 type slIncident struct {
-	ID          FlexID   `json:"id"`
-	Title       string   `json:"title"`
-	Type        string   `json:"type"`
-	Status      string   `json:"status"`
-	URL         string   `json:"url"`
-	DateCreated string   `json:"date_created"`
-	DateUpdated string   `json:"date_updated"`
-	Notes       []slNote `json:"notes"`
-	Services    []string `json:"services"`
+	ID          fetch.FlexID `json:"id"`
+	Title       string       `json:"title"`
+	Type        string       `json:"type"`
+	Status      string       `json:"status"`
+	URL         string       `json:"url"`
+	DateCreated string       `json:"date_created"`
+	DateUpdated string       `json:"date_updated"`
+	Notes       []slNote     `json:"notes"`
+	Services    []string     `json:"services"`
 }
 
 type slNote struct {
@@ -143,7 +144,7 @@ type slCurrent struct {
 // array is malformed.
 func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
 	var list []slIncident
-	if err := DecodeJSONArray(contentType, body, &list); err != nil {
+	if err := fetch.DecodeJSONArray(contentType, body, &list); err != nil {
 		return nil, err
 	}
 	return list, checkSlackIDs(list)
@@ -153,11 +154,11 @@ func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
 // Without "status" it is not the answer of that endpoint.
 func decodeSlackCurrent(contentType string, body []byte) ([]slIncident, error) {
 	var cur slCurrent
-	if err := DecodeJSONObject(contentType, body, &cur); err != nil {
+	if err := fetch.DecodeJSONObject(contentType, body, &cur); err != nil {
 		return nil, err
 	}
 	if cur.Status == nil {
-		return nil, fmt.Errorf("%w: no \"status\"", ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"status\"", fetch.ErrMalformed)
 	}
 	return cur.ActiveIncidents, checkSlackIDs(cur.ActiveIncidents)
 }
@@ -165,7 +166,7 @@ func decodeSlackCurrent(contentType string, body []byte) ([]slIncident, error) {
 func checkSlackIDs(list []slIncident) error {
 	for i := range list {
 		if list[i].ID == "" {
-			return fmt.Errorf("%w: incident %d has no id", ErrMalformed, i)
+			return fmt.Errorf("%w: incident %d has no id", fetch.ErrMalformed, i)
 		}
 	}
 	return nil
@@ -179,7 +180,7 @@ func checkSlackIDs(list []slIncident) error {
 // oldest item still listed, so taking that as the window is never wrong. Zero when empty.
 func normaliseSlackList(list []slIncident) ([]model.Incident, time.Time) {
 	out := make([]model.Incident, 0, len(list))
-	seen := make(map[FlexID]bool, len(list))
+	seen := make(map[fetch.FlexID]bool, len(list))
 	var oldest time.Time
 	for i := range list {
 		if seen[list[i].ID] {
@@ -202,7 +203,7 @@ func mergeSlackCurrent(list, open []model.Incident, history, current []slInciden
 	updated := func(src []slIncident, id string) time.Time {
 		for i := range src {
 			if string(src[i].ID) == id {
-				return ParseTime(src[i].DateUpdated)
+				return fetch.ParseTime(src[i].DateUpdated)
 			}
 		}
 		return time.Time{}
@@ -248,8 +249,8 @@ func (in *slIncident) normalise() model.Incident {
 		Impact:     impact,
 		ImpactRaw:  in.Type,
 		Title:      strings.TrimSpace(in.Title),
-		StartedAt:  ParseTime(in.DateCreated),
-		Components: SortedNames(in.Services),
+		StartedAt:  fetch.ParseTime(in.DateCreated),
+		Components: fetch.SortedNames(in.Services),
 		URL:        in.URL,
 	}
 	inc.Updates = slackNotes(id, in.Notes)
@@ -259,7 +260,7 @@ func (in *slIncident) normalise() model.Incident {
 		if n := len(inc.Updates); n > 0 {
 			inc.ResolvedAt = inc.Updates[n-1].PostedAt
 		} else {
-			inc.ResolvedAt = ParseTime(in.DateUpdated)
+			inc.ResolvedAt = fetch.ParseTime(in.DateUpdated)
 		}
 	}
 	return inc
@@ -281,7 +282,7 @@ func slackStatus(raw string, kind model.Kind) model.Status {
 	case "resolved", "completed", "ok":
 		return model.StatusResolved
 	}
-	if s, ok := KnownStatus(w); ok && s != model.StatusScheduled && s != model.StatusInProgress {
+	if s, ok := fetch.KnownStatus(w); ok && s != model.StatusScheduled && s != model.StatusInProgress {
 		return s
 	}
 	return model.StatusInvestigating
@@ -294,43 +295,43 @@ func slackNotes(incidentID string, notes []slNote) []model.Update {
 	out := make([]model.Update, len(notes))
 	stamps := make([]string, len(notes))
 	for i, n := range notes {
-		body, format, html := VendorBody(n.Body, model.FormatText)
-		out[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: ParseTime(n.DateCreated)}
-		stamps[i] = StableStamp(n.DateCreated)
+		body, format, html := fetch.VendorBody(n.Body, model.FormatText)
+		out[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: fetch.ParseTime(n.DateCreated)}
+		stamps[i] = fetch.StableStamp(n.DateCreated)
 	}
-	return KeyUpdates(incidentID, out, stamps)
+	return fetch.KeyUpdates(incidentID, out, stamps)
 }
 
 // checkSlackCurrent accepts Slack's /api/v2.0.0/current: status, active_incidents[] and
 // its dates; listed incidents have Slack's type, status and notes.
 func checkSlackCurrent(contentType string, body []byte) (string, string, string) {
-	m, why := DecodeObject(contentType, body)
+	m, why := fetch.DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
-	st, ok := StrAt(m, "status")
-	list, hasList := ArrAt(m, "active_incidents")
+	st, ok := fetch.StrAt(m, "status")
+	list, hasList := fetch.ArrAt(m, "active_incidents")
 	if !ok || !hasList {
 		return "", "", "JSON without status and active_incidents[]"
 	}
-	if _, ok := StrAt(m, "date_updated"); !ok {
-		if _, ok := StrAt(m, "date_created"); !ok {
+	if _, ok := fetch.StrAt(m, "date_updated"); !ok {
+		if _, ok := fetch.StrAt(m, "date_created"); !ok {
 			return "", "", "status and active_incidents[] without date_created/date_updated"
 		}
 	}
-	items, ok := Objects(list)
+	items, ok := fetch.Objects(list)
 	if !ok {
 		return "", "", "active_incidents[] holds a non-object"
 	}
 	for _, it := range items {
-		_, hasTitle := StrAt(it, "title")
-		_, hasType := StrAt(it, "type")
-		if !IsNumber(it["id"]) || !hasTitle || !hasType || !HasAny(it, "notes", "services") {
+		_, hasTitle := fetch.StrAt(it, "title")
+		_, hasType := fetch.StrAt(it, "type")
+		if !fetch.IsNumber(it["id"]) || !hasTitle || !hasType || !fetch.HasAny(it, "notes", "services") {
 			return "", "", "active_incidents[] unlike Slack's (id, title, type, notes)"
 		}
 	}
 	if _, err := decodeSlackCurrent(contentType, body); err != nil {
-		return "", "", "Slack-like, but " + JSONWhy(err)
+		return "", "", "Slack-like, but " + fetch.JSONWhy(err)
 	}
-	return KindSlack, fmt.Sprintf("has status %s and active_incidents[] (Slack shape)", QuoteShort(st)), ""
+	return Kind, fmt.Sprintf("has status %s and active_incidents[] (Slack shape)", fetch.QuoteShort(st)), ""
 }

@@ -1,4 +1,4 @@
-package fetch
+package slack
 
 // The Slack adapter against testdata/slack: history-api-v2.0.0.json is the real
 // slack-status.com /api/v2.0.0/history answer, copied byte for byte from
@@ -18,71 +18,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// platformData reads testdata/<platform>/<name>.
-func platformData(tb testing.TB, platform, name string) []byte {
-	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", platform, name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
-
-// byID returns the incident with the given id, failing the test when there is none.
-func byID(t *testing.T, incs []model.Incident, id string) model.Incident {
-	t.Helper()
-	for _, inc := range incs {
-		if inc.ID == id {
-			return inc
-		}
-	}
-	t.Fatalf("no incident %s among %d", id, len(incs))
-	return model.Incident{}
-}
-
-// checkIncidents checks what every normalised incident must satisfy: an id, UTC times,
-// sorted unique components, updates oldest first with unique non-empty ids.
-func checkIncidents(t *testing.T, incs []model.Incident) {
-	t.Helper()
-	for _, inc := range incs {
-		if inc.ID == "" || inc.Components == nil || inc.Updates == nil {
-			t.Errorf("incident %q: got empty id or nil lists: %+v", inc.ID, inc)
-		}
-		if !slices.IsSorted(inc.Components) || len(slices.Compact(slices.Clone(inc.Components))) != len(inc.Components) {
-			t.Errorf("incident %s: components %q not sorted and unique", inc.ID, inc.Components)
-		}
-		for _, tm := range []time.Time{inc.StartedAt, inc.ResolvedAt, inc.ScheduledFor, inc.ScheduledUntil} {
-			if !tm.IsZero() && tm.Location() != time.UTC {
-				t.Errorf("incident %s: time %v is not UTC", inc.ID, tm)
-			}
-		}
-		ids := map[string]bool{}
-		for i, u := range inc.Updates {
-			if u.ID == "" || ids[u.ID] {
-				t.Errorf("incident %s: update %d has an empty or repeated id %q", inc.ID, i, u.ID)
-			}
-			ids[u.ID] = true
-			if i > 0 && u.PostedAt.Before(inc.Updates[i-1].PostedAt) {
-				t.Errorf("incident %s: updates not oldest first at %d", inc.ID, i)
-			}
-			if !u.PostedAt.IsZero() && u.PostedAt.Location() != time.UTC {
-				t.Errorf("incident %s: update time %v is not UTC", inc.ID, u.PostedAt)
-			}
-		}
-	}
-}
-
 func decodeSlackFixture(t *testing.T, name string) ([]model.Incident, time.Time) {
 	t.Helper()
-	list, err := decodeSlackHistory("application/json", platformData(t, "slack", name))
+	list, err := decodeSlackHistory("application/json", fetchtest.Testdata(t, "slack", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	incs, since := normaliseSlackList(list)
-	checkIncidents(t, incs)
+	fetchtest.CheckIncidents(t, incs)
 	return incs, since
 }
 
@@ -91,7 +39,7 @@ func TestSlackHistoryRealPayload(t *testing.T) {
 	if got := len(incs); got != 5 {
 		t.Fatalf("got %d incidents, want 5", got)
 	}
-	if want := mustTime("2026-07-24T02:18:40Z"); !since.Equal(want) {
+	if want := fetchtest.MustTime("2026-07-24T02:18:40Z"); !since.Equal(want) {
 		t.Errorf("got window start %v, want the oldest incident's start %v", since, want)
 	}
 	want := []struct {
@@ -130,10 +78,10 @@ func TestSlackHistoryRealPayload(t *testing.T) {
 			if len(got.Updates) != w.updates || !reflect.DeepEqual(got.Components, w.components) {
 				t.Errorf("got %d updates, components %q; want %d, %q", len(got.Updates), got.Components, w.updates, w.components)
 			}
-			if !got.StartedAt.Equal(mustTime(w.started)) {
+			if !got.StartedAt.Equal(fetchtest.MustTime(w.started)) {
 				t.Errorf("got started %v, want %s", got.StartedAt, w.started)
 			}
-			if (w.resolved == "" && !got.ResolvedAt.IsZero()) || (w.resolved != "" && !got.ResolvedAt.Equal(mustTime(w.resolved))) {
+			if (w.resolved == "" && !got.ResolvedAt.IsZero()) || (w.resolved != "" && !got.ResolvedAt.Equal(fetchtest.MustTime(w.resolved))) {
 				t.Errorf("got resolved %v, want %q", got.ResolvedAt, w.resolved)
 			}
 			if got.URL != w.url || got.Postmortem != nil {
@@ -154,10 +102,10 @@ func TestSlackHistoryRealPayload(t *testing.T) {
 	if want := "Users with custom data retention policies enabled might be unable to see or load older messages. We apologize for the trouble and we'll share more news as it becomes available."; first.Body != want {
 		t.Errorf("first note: got %q, want %q", first.Body, want)
 	}
-	if want := UpdateKey("1576", "2026-08-13T21:21:41Z", 0); first.ID != want || len(first.ID) != 16 {
+	if want := fetch.UpdateKey("1576", "2026-08-13T21:21:41Z", 0); first.ID != want || len(first.ID) != 16 {
 		t.Errorf("first note: got id %q, want %q", first.ID, want)
 	}
-	if !first.PostedAt.Equal(mustTime("2026-08-13T21:21:41Z")) {
+	if !first.PostedAt.Equal(fetchtest.MustTime("2026-08-13T21:21:41Z")) {
 		t.Errorf("first note: got posted %v", first.PostedAt)
 	}
 	if want := "We're continuing our restoration efforts regarding this issue affecting a subset of channels with custom message retention settings. While we work to resolve this issue, data retention processing remains paused for affected customers.\n\nWe will provide another update as additional information becomes available."; last.Body != want {
@@ -198,7 +146,7 @@ func TestSlackMapping(t *testing.T) {
 				t.Errorf("got raw %q %q, want the provider's words %q %q", got.StatusRaw, got.ImpactRaw, tc.status, tc.typ)
 			}
 			// Closed without a note: date_updated is all there is.
-			if !got.Status.Open() && !got.ResolvedAt.Equal(mustTime("2026-01-02T13:00:00Z")) {
+			if !got.Status.Open() && !got.ResolvedAt.Equal(fetchtest.MustTime("2026-01-02T13:00:00Z")) {
 				t.Errorf("got resolved %v, want date_updated", got.ResolvedAt)
 			}
 		})
@@ -206,12 +154,12 @@ func TestSlackMapping(t *testing.T) {
 }
 
 func TestSlackCurrent(t *testing.T) {
-	list, err := decodeSlackCurrent("application/json", platformData(t, "slack", "synthetic-slack-current-active.json"))
+	list, err := decodeSlackCurrent("application/json", fetchtest.Testdata(t, "slack", "synthetic-slack-current-active.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	incs, _ := normaliseSlackList(list)
-	checkIncidents(t, incs)
+	fetchtest.CheckIncidents(t, incs)
 	if len(incs) != 1 {
 		t.Fatalf("got %d incidents, want 1", len(incs))
 	}
@@ -224,7 +172,7 @@ func TestSlackCurrent(t *testing.T) {
 		t.Errorf("got note %+v", u)
 	}
 
-	ok, err := decodeSlackCurrent("application/json", platformData(t, "slack", "synthetic-slack-current-ok.json"))
+	ok, err := decodeSlackCurrent("application/json", fetchtest.Testdata(t, "slack", "synthetic-slack-current-ok.json"))
 	if err != nil || len(ok) != 0 {
 		t.Errorf("all is well: got %v, %v; want no incident", ok, err)
 	}
@@ -235,7 +183,7 @@ func TestSlackCurrent(t *testing.T) {
 }
 
 func TestSlackMalformed(t *testing.T) {
-	history := platformData(t, "slack", "history-api-v2.0.0.json")
+	history := fetchtest.Testdata(t, "slack", "history-api-v2.0.0.json")
 	for _, tc := range []struct {
 		name, ct string
 		body     []byte
@@ -259,7 +207,7 @@ func TestSlackMalformed(t *testing.T) {
 			} else {
 				_, err = decodeSlackHistory(tc.ct, tc.body)
 			}
-			if !errors.Is(err, ErrMalformed) {
+			if !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -305,7 +253,7 @@ func TestSlackStableKeys(t *testing.T) {
 	sameSecond := base
 	sameSecond.Notes = append(slices.Clone(base.Notes), slNote{Body: "Correction.", DateCreated: "2026-03-03T06:30:00-08:00"})
 	got := ids(sameSecond)
-	if !slices.Equal(got[:2], orig) || got[2] != UpdateKey("7", "2026-03-03T14:30:00Z", 1) {
+	if !slices.Equal(got[:2], orig) || got[2] != fetch.UpdateKey("7", "2026-03-03T14:30:00Z", 1) {
 		t.Errorf("same second: got ids %v, want %v then ordinal 1", got, orig)
 	}
 
@@ -324,9 +272,9 @@ const (
 	pSlackCurrent = "/slack/api/v2.0.0/current"
 )
 
-func slackProvider(t *testing.T) Provider {
+func slackProvider(t *testing.T) fetch.Provider {
 	t.Helper()
-	p, err := New(KindSlack, mustClient(t, ClientOptions{UserAgent: "statuswatch/test"}))
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{UserAgent: "statuswatch/test"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,25 +282,25 @@ func slackProvider(t *testing.T) Provider {
 }
 
 func TestSlackPoll(t *testing.T) {
-	page := newFakeStatuspage()
-	page.set(pSlackHistory, route{Body: platformData(t, "slack", "history-api-v2.0.0.json"), ETag: `"h1"`})
-	page.set(pSlackCurrent, route{Body: platformData(t, "slack", "synthetic-slack-current-active.json")}) // no validators
-	srv := newServer(t, page)
+	page := fetchtest.NewFakePage()
+	page.Set(pSlackHistory, fetchtest.Route{Body: fetchtest.Testdata(t, "slack", "history-api-v2.0.0.json"), ETag: `"h1"`})
+	page.Set(pSlackCurrent, fetchtest.Route{Body: fetchtest.Testdata(t, "slack", "synthetic-slack-current-active.json")}) // no validators
+	srv := fetchtest.NewServer(t, page)
 	p := slackProvider(t)
-	src := model.Source{Name: "slack", URL: srv.URL + "/slack", Kind: KindSlack}
+	src := model.Source{Name: "slack", URL: srv.URL + "/slack", Kind: Kind}
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{pSlackHistory, pSlackCurrent}) {
+	if got := page.Paths(); !slices.Equal(got, []string{pSlackHistory, pSlackCurrent}) {
 		t.Fatalf("first poll: got requests %v", got)
 	}
 	s := r1.Snapshot
-	if s == nil || s.Source != "slack" || s.PageTitle != "Slack" || !s.FetchedAt.Equal(pollNow) || s.OpenOnly {
+	if s == nil || s.Source != "slack" || s.PageTitle != "Slack" || !s.FetchedAt.Equal(fetchtest.PollNow) || s.OpenOnly {
 		t.Fatalf("first poll: got snapshot %+v", s)
 	}
-	since := mustTime("2026-07-24T02:18:40Z")
+	since := fetchtest.MustTime("2026-07-24T02:18:40Z")
 	if want := []model.Listing{{Kind: model.KindIncident, Since: since}, {Kind: model.KindMaintenance, Since: since}}; !reflect.DeepEqual(s.Listings, want) {
 		t.Errorf("got listings %+v, want %+v", s.Listings, want)
 	}
@@ -364,11 +312,11 @@ func TestSlackPoll(t *testing.T) {
 	}
 
 	// Second poll: history 304, current byte-identical; nothing parsed.
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := page.requests()
+	reqs := page.Requests()
 	if len(reqs) != 2 || reqs[0].IfNoneMatch != `"h1"` || reqs[1].IfNoneMatch != "" {
 		t.Errorf("second poll: got requests %+v", reqs)
 	}
@@ -386,12 +334,12 @@ func TestSlackPoll(t *testing.T) {
 	cur := `{"status":"active","active_incidents":[{"id":1576,"title":"Trouble Accessing Historical Messages","type":"incident","status":"active",
 "date_created":"2026-08-13T14:21:41-07:00","date_updated":"2026-08-18T09:00:00-07:00","services":["Messaging"],
 "notes":[{"body":"<p>Still on it.</p>","date_created":"2026-08-18T09:00:00-07:00"}]}]}`
-	page.set(pSlackCurrent, route{Body: []byte(cur)})
-	r3, err := p.Poll(context.Background(), Request{Source: src, State: r2.State, Now: pollNow})
+	page.Set(pSlackCurrent, fetchtest.Route{Body: []byte(cur)})
+	r3, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.requests()
+	page.Requests()
 	if r3.Snapshot == nil || len(r3.Snapshot.Listings) != 0 || len(r3.Snapshot.Incidents) != 1 {
 		t.Fatalf("third poll: got %+v", r3.Snapshot)
 	}
@@ -400,11 +348,11 @@ func TestSlackPoll(t *testing.T) {
 	}
 
 	// Both parsed, 1576 in both: the answer updated last wins.
-	r4, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r4, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inc := byID(t, r4.Snapshot.Incidents, "1576"); len(inc.Updates) != 1 || len(r4.Snapshot.Incidents) != 5 {
+	if inc := fetchtest.ByID(t, r4.Snapshot.Incidents, "1576"); len(inc.Updates) != 1 || len(r4.Snapshot.Incidents) != 5 {
 		t.Errorf("merge: got 1576 with %d updates among %d incidents, want /current's (1) among 5", len(inc.Updates), len(r4.Snapshot.Incidents))
 	}
 }
@@ -412,19 +360,19 @@ func TestSlackPoll(t *testing.T) {
 func TestSlackPollMalformed(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		r    route
+		r    fetchtest.Route
 	}{
-		{"html", route{Body: []byte("<html><body>Maintenance</body></html>"), ContentType: "text/html"}},
-		{"empty", route{Body: []byte{}}},
-		{"truncated", route{Body: []byte(`[{"id":1,"title":"x"`)}},
+		{"html", fetchtest.Route{Body: []byte("<html><body>Maintenance</body></html>"), ContentType: "text/html"}},
+		{"empty", fetchtest.Route{Body: []byte{}}},
+		{"truncated", fetchtest.Route{Body: []byte(`[{"id":1,"title":"x"`)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			page := newFakeStatuspage()
-			page.set(pSlackHistory, tc.r)
-			page.set(pSlackCurrent, route{Body: platformData(t, "slack", "synthetic-slack-current-ok.json")})
-			srv := newServer(t, page)
-			res, err := slackProvider(t).Poll(context.Background(), Request{Source: model.Source{Name: "slack", URL: srv.URL + "/slack"}, Now: pollNow})
-			if !errors.Is(err, ErrMalformed) || res == nil || res.Snapshot != nil || res.Requests != 1 {
+			page := fetchtest.NewFakePage()
+			page.Set(pSlackHistory, tc.r)
+			page.Set(pSlackCurrent, fetchtest.Route{Body: fetchtest.Testdata(t, "slack", "synthetic-slack-current-ok.json")})
+			srv := fetchtest.NewServer(t, page)
+			res, err := slackProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "slack", URL: srv.URL + "/slack"}, Now: fetchtest.PollNow})
+			if !errors.Is(err, fetch.ErrMalformed) || res == nil || res.Snapshot != nil || res.Requests != 1 {
 				t.Errorf("got %+v, %v; want ErrMalformed after 1 request and no snapshot", res, err)
 			}
 		})
@@ -454,21 +402,21 @@ func FuzzSlackStatus(f *testing.F) {
 				continue
 			}
 			incs, _ := normaliseSlackList(list)
-			checkIncidents(t, incs)
+			fetchtest.CheckIncidents(t, incs)
 		}
 	})
 }
 
 func TestKeyUpdates(t *testing.T) {
-	at := mustTime("2026-01-01T00:00:00Z")
+	at := fetchtest.MustTime("2026-01-01T00:00:00Z")
 	ups := []model.Update{
 		{ID: "b", Body: "later", PostedAt: at.Add(time.Hour)},
 		{Body: "first of two", PostedAt: at},
 		{ID: "b", Body: "the same id again", PostedAt: at.Add(2 * time.Hour)},
 		{Body: "second of two", PostedAt: at},
 	}
-	got := KeyUpdates("inc", ups, []string{"s1", "s0", "s2", "s0"})
-	want := []string{UpdateKey("inc", "s0", 0), UpdateKey("inc", "s0", 1), "b"}
+	got := fetch.KeyUpdates("inc", ups, []string{"s1", "s0", "s2", "s0"})
+	want := []string{fetch.UpdateKey("inc", "s0", 0), fetch.UpdateKey("inc", "s0", 1), "b"}
 	var ids []string
 	for _, u := range got {
 		ids = append(ids, u.ID)
