@@ -11,6 +11,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -18,7 +19,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	stdjson "encoding/json"
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
