@@ -12,6 +12,7 @@ import (
 	"errors"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
 	"net/http"
 	"net/http/httptest"
@@ -34,8 +35,9 @@ import (
 // testdata/ once it has moved out of this package, else this package's.
 func platformData(tb testing.TB, platform, name string) []byte {
 	tb.Helper()
-	for _, dir := range []string{filepath.Join("platform", platform, "testdata"), "testdata"} {
-		if b, err := os.ReadFile(filepath.Join(dir, platform, name)); err == nil {
+	moved, _ := filepath.Glob(filepath.Join("platform", "*", "testdata", platform, name))
+	for _, p := range append(moved, filepath.Join("testdata", platform, name)) {
+		if b, err := os.ReadFile(p); err == nil {
 			return b
 		}
 	}
@@ -195,7 +197,7 @@ func TestDetectPlatforms(t *testing.T) {
 		{
 			name:     "google cloud incidents.json",
 			routes:   map[string]detectRoute{"/": page, "/incidents.json": json200(platformData(t, "google-cloud", "incidents-2-with-incident-report.json"))},
-			kind:     fetch.KindGCP,
+			kind:     gcp.Kind,
 			evidence: "/incidents.json is an array of incidents with number, external_desc, begin and updates[] (Google Cloud shape)",
 		},
 		{
@@ -455,7 +457,7 @@ func TestDetectHostRules(t *testing.T) {
 	ts := fetchtest.NewServer(t, srv)
 	rules := func(host string) (string, bool) {
 		if host == "127.0.0.1" {
-			return fetch.KindGCP, true
+			return gcp.Kind, true
 		}
 		return "", false
 	}
@@ -464,7 +466,7 @@ func TestDetectHostRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fetch.Detection{Kind: fetch.KindGCP, URL: ts.URL + "/", Evidence: "host rule: 127.0.0.1"}
+	want := fetch.Detection{Kind: gcp.Kind, URL: ts.URL + "/", Evidence: "host rule: 127.0.0.1"}
 	if got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -501,7 +503,7 @@ func TestDetectDefaultHostRules(t *testing.T) {
 	}{
 		{"https://acme.statuspage.io", fetch.KindStatuspage, "https://acme.statuspage.io", "host rule: *.statuspage.io"},
 		{"https://acme.statuspage.io/api/v2/summary.json", fetch.KindStatuspage, "https://acme.statuspage.io/", "host rule: *.statuspage.io"},
-		{"https://status.cloud.google.com/incidents.json", fetch.KindGCP, "https://status.cloud.google.com/", "host rule: status.cloud.google.com"},
+		{"https://status.cloud.google.com/incidents.json", gcp.Kind, "https://status.cloud.google.com/", "host rule: status.cloud.google.com"},
 		{"https://health.aws.amazon.com/health/status", fetch.KindAWS, "https://health.aws.amazon.com/health/status", "host rule: health.aws.amazon.com"},
 		{"https://azure.status.microsoft/en-us/status/feed/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
 		{"https://azure.status.microsoft/en-us/status", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
@@ -529,7 +531,7 @@ func TestDefaultHostRules(t *testing.T) {
 		host string
 		kind string // "" wants no rule
 	}{
-		{"status.cloud.google.com", fetch.KindGCP},
+		{"status.cloud.google.com", gcp.Kind},
 		{"health.aws.amazon.com", fetch.KindAWS},
 		{"status.aws.amazon.com", fetch.KindAWS},
 		{"azure.status.microsoft", azure.Kind},

@@ -445,3 +445,13 @@ func (a *cloudArchive) poll() (*Result, archive.Result, error) {
 	}
 	return res, r, err
 }
+
+// mustJSON marshals v, failing the test on error.
+func mustJSON(tb testing.TB, v any) []byte {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}

@@ -592,32 +592,3 @@ func TestStateChanged(t *testing.T) {
 		t.Error("empty vs nil state: got changed")
 	}
 }
-
-func TestEndpointNames(t *testing.T) {
-	for _, tc := range []struct {
-		kind string
-		want []string
-	}{
-		{KindStatuspage, []string{"incident", "incident-page", "incidents", "scheduled-maintenances", "summary"}},
-		{KindIncidentIO, []string{"feed", "incidents", "proxy", "scheduled-maintenances", "summary"}},
-		{KindGCP, []string{"incidents"}},
-		{"nope", nil},
-	} {
-		if got := EndpointNames(tc.kind); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("EndpointNames(%q): got %q, want %q", tc.kind, got, tc.want)
-		}
-	}
-	// Every kind declares its endpoints, and auto accepts any of them.
-	auto := EndpointNames("auto")
-	for _, k := range Kinds() {
-		names := EndpointNames(k)
-		if len(names) == 0 {
-			t.Errorf("kind %s declares no endpoint", k)
-		}
-		for _, n := range names {
-			if !slices.Contains(auto, n) {
-				t.Errorf("auto lacks %s's endpoint %q", k, n)
-			}
-		}
-	}
-}

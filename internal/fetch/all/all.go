@@ -7,5 +7,6 @@ import (
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/azure"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
+	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
 )

@@ -1,4 +1,4 @@
-package fetch
+package gcp
 
 // Google Cloud adapter tests. testdata/google-cloud holds the real payload copied byte for
 // byte from the real captures of testdata/google-cloud (provenance in testdata/SOURCES.md): the first two
@@ -15,12 +15,15 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -28,11 +31,11 @@ const gcpFile = "incidents-2-with-incident-report.json"
 
 func gcpBase(tb testing.TB) []model.Incident {
 	tb.Helper()
-	list, err := decodeGCP("application/json", cloudTestdata(tb, "google-cloud", gcpFile))
+	list, err := decodeGCP("application/json", fetchtest.Testdata(tb, "google-cloud", gcpFile))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	base, _ := BaseURL("https://status.cloud.google.com")
+	base, _ := fetch.BaseURL("https://status.cloud.google.com")
 	return normaliseGCP(list, base)
 }
 
@@ -40,11 +43,14 @@ func gcpBase(tb testing.TB) []model.Incident {
 func gcpRaw(tb testing.TB) []map[string]any {
 	tb.Helper()
 	var raw []map[string]any
-	if err := stdjson.Unmarshal(cloudTestdata(tb, "google-cloud", gcpFile), &raw); err != nil {
+	if err := stdjson.Unmarshal(fetchtest.Testdata(tb, "google-cloud", gcpFile), &raw); err != nil {
 		tb.Fatal(err)
 	}
 	return raw
 }
+
+// testBase is the page the normaliser tests resolve links against.
+var testBase, _ = url.Parse("https://www.githubstatus.com/")
 
 func mustJSON(tb testing.TB, v any) []byte {
 	tb.Helper()
@@ -323,8 +329,8 @@ func TestGCPStableUpdateKeys(t *testing.T) {
 		{When: "2026-01-01T00:00:00+00:00", Text: "first"},
 	}}
 	got := in.normalise(nil)
-	if got.Updates[0].Body != "first" || got.Updates[0].ID != UpdateKey("x", "2026-01-01T00:00:00Z", 0) ||
-		got.Updates[1].ID != UpdateKey("x", "2026-01-01T00:00:00Z", 1) {
+	if got.Updates[0].Body != "first" || got.Updates[0].ID != fetch.UpdateKey("x", "2026-01-01T00:00:00Z", 0) ||
+		got.Updates[1].ID != fetch.UpdateKey("x", "2026-01-01T00:00:00Z", 1) {
 		t.Errorf("same-time updates: %+v", got.Updates)
 	}
 	// A new update at another time keys none of the others differently.
@@ -338,21 +344,21 @@ func TestGCPStableUpdateKeys(t *testing.T) {
 // TestGCPEditThroughArchive records the real payload, then the same payload with one
 // update's body edited: the archive's version 2 changes that update's body only.
 func TestGCPEditThroughArchive(t *testing.T) {
-	page := newFakeStatuspage()
-	srv := newServer(t, page)
-	page.set("/incidents.json", route{Body: cloudTestdata(t, "google-cloud", gcpFile)})
-	a := newCloudArchive(t, KindGCP, model.Source{Name: "gcp", URL: srv.URL})
-	if _, r, err := a.poll(); err != nil || r.Changed != 2 {
+	page := fetchtest.NewFakePage()
+	srv := fetchtest.NewServer(t, page)
+	page.Set("/incidents.json", fetchtest.Route{Body: fetchtest.Testdata(t, "google-cloud", gcpFile)})
+	a := fetchtest.NewArchive(t, Kind, model.Source{Name: "gcp", URL: srv.URL})
+	if _, r, err := a.Poll(); err != nil || r.Changed != 2 {
 		t.Fatalf("first poll: %v, %+v", err, r)
 	}
 	raw := gcpRaw(t)
 	u := raw[1]["updates"].([]any)[2].(map[string]any)
 	u["text"] = strings.Replace(u["text"].(string), "Stretched Cluster", "Stretched-Cluster", 1)
-	page.set("/incidents.json", route{Body: mustJSON(t, raw)})
-	if _, r, err := a.poll(); err != nil || r.Changed != 1 || r.Removed != 0 {
+	page.Set("/incidents.json", fetchtest.Route{Body: mustJSON(t, raw)})
+	if _, r, err := a.Poll(); err != nil || r.Changed != 1 || r.Removed != 0 {
 		t.Fatalf("second poll: %v, %+v", err, r)
 	}
-	vs, err := a.store.Versions("gcp", "T8gmtofFSTGT5tbhyciF")
+	vs, err := a.Store.Versions("gcp", "T8gmtofFSTGT5tbhyciF")
 	if err != nil || len(vs) != 2 {
 		t.Fatalf("got %d versions, %v", len(vs), err)
 	}
@@ -363,27 +369,27 @@ func TestGCPEditThroughArchive(t *testing.T) {
 }
 
 func TestGCPPoll(t *testing.T) {
-	page := newFakeStatuspage()
-	srv := newServer(t, page)
-	body := cloudTestdata(t, "google-cloud", gcpFile)
+	page := fetchtest.NewFakePage()
+	srv := fetchtest.NewServer(t, page)
+	body := fetchtest.Testdata(t, "google-cloud", gcpFile)
 	const lm = "Tue, 18 Aug 2026 12:00:00 GMT"
-	page.set("/gcp/incidents.json", route{Body: body, ETag: `"g1"`, LastModified: lm})
-	p, err := New(KindGCP, mustClient(t, ClientOptions{UserAgent: "statuswatch/test"}))
+	page.Set("/gcp/incidents.json", fetchtest.Route{Body: body, ETag: `"g1"`, LastModified: lm})
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{UserAgent: "statuswatch/test"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := model.Source{Name: "gcp", URL: srv.URL + "/gcp", Kind: KindGCP}
+	src := model.Source{Name: "gcp", URL: srv.URL + "/gcp", Kind: Kind}
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := page.requests()
+	got := page.Requests()
 	if len(got) != 1 || got[0].Path != "/gcp/incidents.json" || got[0].IfNoneMatch != "" || got[0].UserAgent != "statuswatch/test" {
 		t.Fatalf("first poll requests %+v", got)
 	}
 	s := r1.Snapshot
-	if s == nil || len(s.Incidents) != 2 || s.OpenOnly || s.Source != "gcp" || !s.FetchedAt.Equal(pollNow) {
+	if s == nil || len(s.Incidents) != 2 || s.OpenOnly || s.Source != "gcp" || !s.FetchedAt.Equal(fetchtest.PollNow) {
 		t.Fatalf("first poll snapshot %+v", s)
 	}
 	if len(s.Listings) != 1 || s.Listings[0] != (model.Listing{Kind: model.KindIncident}) {
@@ -392,19 +398,19 @@ func TestGCPPoll(t *testing.T) {
 	if s.Incidents[0].URL != srv.URL+"/gcp/incidents/3BvH3LVGcupoYqV6F4Nw" {
 		t.Errorf("url %q", s.Incidents[0].URL)
 	}
-	if r1.Requests != 1 || len(r1.Bodies) != 1 || r1.Bodies[0].Endpoint != EndpointIncidents || len(r1.Bodies[0].Data) != len(body) {
+	if r1.Requests != 1 || len(r1.Bodies) != 1 || r1.Bodies[0].Endpoint != fetch.EndpointIncidents || len(r1.Bodies[0].Data) != len(body) {
 		t.Errorf("requests %d bodies %+v", r1.Requests, r1.Bodies)
 	}
-	if st := r1.State[EndpointIncidents]; st.ETag != `"g1"` || st.LastModified != lm || st.Hash == "" {
+	if st := r1.State[fetch.EndpointIncidents]; st.ETag != `"g1"` || st.LastModified != lm || st.Hash == "" {
 		t.Errorf("state %+v", st)
 	}
 
 	// Second poll: conditional, 304, nothing parsed.
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = page.requests()
+	got = page.Requests()
 	if len(got) != 1 || got[0].IfNoneMatch != `"g1"` || got[0].IfModifiedSince != lm {
 		t.Fatalf("second poll requests %+v", got)
 	}
@@ -413,42 +419,42 @@ func TestGCPPoll(t *testing.T) {
 	}
 
 	// Third poll: no validators any more, the same bytes: recognised by hash, not parsed.
-	page.set("/gcp/incidents.json", route{Body: body})
-	r3, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	page.Set("/gcp/incidents.json", fetchtest.Route{Body: body})
+	r3, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r3.Snapshot != nil || r3.Requests != 1 || r3.Bodies[0].Data != nil {
 		t.Errorf("identical body: snapshot %v, requests %d", r3.Snapshot, r3.Requests)
 	}
-	if got := page.requests(); len(got) != 1 || got[0].IfNoneMatch != `"g1"` {
+	if got := page.Requests(); len(got) != 1 || got[0].IfNoneMatch != `"g1"` {
 		t.Errorf("third poll requests %+v", got)
 	}
 
 	// Fourth poll: new bytes, parsed.
 	raw := gcpRaw(t)
-	page.set("/gcp/incidents.json", route{Body: mustJSON(t, raw[:1])})
-	r4, err := p.Poll(context.Background(), Request{Source: src, State: r3.State, Now: pollNow})
+	page.Set("/gcp/incidents.json", fetchtest.Route{Body: mustJSON(t, raw[:1])})
+	r4, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r3.State, Now: fetchtest.PollNow})
 	if err != nil || r4.Snapshot == nil || len(r4.Snapshot.Incidents) != 1 {
 		t.Fatalf("changed body: %v, %+v", err, r4)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{"/gcp/incidents.json"}) {
+	if got := page.Paths(); !slices.Equal(got, []string{"/gcp/incidents.json"}) {
 		t.Errorf("fourth poll requested %v", got)
 	}
 
 	// An endpoint override wins.
-	page.set("/elsewhere.json", route{Body: body})
-	src.Endpoints = map[string]string{EndpointIncidents: srv.URL + "/elsewhere.json"}
-	if _, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow}); err != nil {
+	page.Set("/elsewhere.json", fetchtest.Route{Body: body})
+	src.Endpoints = map[string]string{fetch.EndpointIncidents: srv.URL + "/elsewhere.json"}
+	if _, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow}); err != nil {
 		t.Fatal(err)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{"/elsewhere.json"}) {
+	if got := page.Paths(); !slices.Equal(got, []string{"/elsewhere.json"}) {
 		t.Errorf("override: requested %v", got)
 	}
 }
 
 func TestGCPMalformed(t *testing.T) {
-	body := cloudTestdata(t, "google-cloud", gcpFile)
+	body := fetchtest.Testdata(t, "google-cloud", gcpFile)
 	for _, tc := range []struct {
 		name, ct string
 		body     []byte
@@ -464,12 +470,12 @@ func TestGCPMalformed(t *testing.T) {
 		{"null", "application/json", []byte(`null`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			page := newFakeStatuspage()
-			srv := newServer(t, page)
-			page.set("/incidents.json", route{Body: tc.body, ContentType: tc.ct})
-			p, _ := New(KindGCP, mustClient(t, ClientOptions{}))
-			r, err := p.Poll(context.Background(), Request{Source: model.Source{Name: "gcp", URL: srv.URL}, Now: pollNow})
-			if !errors.Is(err, ErrMalformed) {
+			page := fetchtest.NewFakePage()
+			srv := fetchtest.NewServer(t, page)
+			page.Set("/incidents.json", fetchtest.Route{Body: tc.body, ContentType: tc.ct})
+			p, _ := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
+			r, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{Name: "gcp", URL: srv.URL}, Now: fetchtest.PollNow})
+			if !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 			if r == nil || r.Snapshot != nil || r.Requests != 1 {
@@ -483,11 +489,11 @@ func TestGCPMalformed(t *testing.T) {
 		t.Errorf("empty array: %v, %d", err, len(list))
 	}
 	// A failing fetch is an error too, not an empty page.
-	page := newFakeStatuspage()
-	srv := newServer(t, page)
-	page.set("/incidents.json", route{Status: http.StatusServiceUnavailable, Body: []byte("down")})
-	p, _ := New(KindGCP, mustClient(t, ClientOptions{}))
-	if _, err := p.Poll(context.Background(), Request{Source: model.Source{Name: "gcp", URL: srv.URL}, Now: pollNow}); err == nil {
+	page := fetchtest.NewFakePage()
+	srv := fetchtest.NewServer(t, page)
+	page.Set("/incidents.json", fetchtest.Route{Status: http.StatusServiceUnavailable, Body: []byte("down")})
+	p, _ := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
+	if _, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{Name: "gcp", URL: srv.URL}, Now: fetchtest.PollNow}); err == nil {
 		t.Error("503: no error")
 	}
 }
@@ -527,7 +533,7 @@ func BenchmarkGCPParse5MB(b *testing.B) {
 	b.Run("jsonv2", func(b *testing.B) {
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()
-		defer cpuMeter(b)()
+		defer fetchtest.CPUMeter(b)()
 		for b.Loop() {
 			list, err := decodeGCP("application/json", body)
 			if err != nil {
@@ -541,7 +547,7 @@ func BenchmarkGCPParse5MB(b *testing.B) {
 	b.Run("encoding-json", func(b *testing.B) {
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()
-		defer cpuMeter(b)()
+		defer fetchtest.CPUMeter(b)()
 		for b.Loop() {
 			var list []gcpIncident
 			if err := stdjson.Unmarshal(body, &list); err != nil {
@@ -558,19 +564,19 @@ func BenchmarkGCPParse5MB(b *testing.B) {
 // reject what it cannot read with an error and never panic; what it accepts
 // normalises to incidents with ids, sorted components and unique update ids.
 func FuzzGCP(f *testing.F) {
-	f.Add(cloudTestdata(f, "google-cloud", gcpFile))
+	f.Add(fetchtest.Testdata(f, "google-cloud", gcpFile))
 	f.Add([]byte(`[{"id":"a","updates":[{"when":"x"},{"when":"x","text":"# Incident Report"}],"affected_products":[{}]}]`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		list, err := decodeGCP("application/json", data)
 		if err != nil {
-			if !errors.Is(err, ErrMalformed) {
+			if !errors.Is(err, fetch.ErrMalformed) {
 				t.Fatalf("error %v is not ErrMalformed", err)
 			}
 			return
 		}
 		for _, inc := range normaliseGCP(list, testBase) {
-			checkCloudIncident(t, inc)
+			fetchtest.CheckIncident(t, inc)
 		}
 	})
 }
@@ -591,7 +597,7 @@ func TestGCPReportHeadingVariants(t *testing.T) {
 				{When: "2026-07-15T09:00:00Z", Text: "We are investigating.", Status: "SERVICE_DISRUPTION"},
 			}}
 			updates, pm, _ := in.timeline()
-			if pm == nil || pm.Body != tc.full || !pm.PublishedAt.Equal(mustTime("2026-07-20T10:00:00Z")) {
+			if pm == nil || pm.Body != tc.full || !pm.PublishedAt.Equal(fetchtest.MustTime("2026-07-20T10:00:00Z")) {
 				t.Errorf("got postmortem %+v, want the full report of 2026-07-20", pm)
 			}
 			var bodies []string

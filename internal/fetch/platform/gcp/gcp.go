@@ -3,7 +3,7 @@
 // https://status.cloud.google.com/incidents.schema.json; the dashboard and its feeds are
 // described at https://docs.cloud.google.com/service-health/docs/service-health-fallback.
 
-package fetch
+package gcp
 
 import (
 	"bytes"
@@ -19,20 +19,21 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// KindGCP is the provider kind of Google Cloud Service Health.
-const KindGCP = "gcp"
+// Kind is the provider kind of Google Cloud Service Health.
+const Kind = "gcp"
 
 func init() {
-	Register(Platform{
-		Kind:          KindGCP,
-		New:           func(c *Client) Provider { return &GCP{c: c} },
-		Endpoints:     []string{EndpointIncidents},
+	fetch.Register(fetch.Platform{
+		Kind:          Kind,
+		New:           func(c *fetch.Client) fetch.Provider { return &GCP{c: c} },
+		Endpoints:     []string{fetch.EndpointIncidents},
 		Hosts:         []string{"status.cloud.google.com"},
 		EndpointPaths: []string{"/incidents.json"},
-		Probes:        []Probe{{Order: 50, Rel: "incidents.json", Check: checkGCP}},
+		Probes:        []fetch.Probe{{Order: 50, Rel: "incidents.json", Check: checkGCP}},
 	})
 }
 
@@ -62,32 +63,32 @@ func init() {
 //     preliminary text stays in the archive's earlier versions. Report updates still
 //     count for the ordinals of the update keys, so classifying one differently later
 //     never renumbers the others.
-type GCP struct{ c *Client }
+type GCP struct{ c *fetch.Client }
 
-var _ Provider = (*GCP)(nil)
+var _ fetch.Provider = (*GCP)(nil)
 
 // Poll reads incidents.json conditionally; a 304 or byte-identical body is not parsed
 // and gives no snapshot. The listing covers the whole history (Since zero).
-func (p *GCP) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := NewPoll(p.c, req)
-	base, err := BaseURL(req.Source.URL)
+func (p *GCP) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	pl := fetch.NewPoll(p.c, req)
+	base, err := fetch.BaseURL(req.Source.URL)
 	if err != nil {
 		return pl.Failed(), err
 	}
-	u, err := EndpointURL(req.Source, EndpointIncidents, "incidents.json", "")
+	u, err := fetch.EndpointURL(req.Source, fetch.EndpointIncidents, "incidents.json", "")
 	if err != nil {
 		return pl.Failed(), err
 	}
-	resp, err := pl.Read(ctx, EndpointIncidents, u)
+	resp, err := pl.Read(ctx, fetch.EndpointIncidents, u)
 	if err != nil {
 		return pl.Failed(), err
 	}
-	if !ToParse(resp) {
+	if !fetch.ToParse(resp) {
 		return pl.Res, nil
 	}
 	list, err := decodeGCP(resp.ContentType, resp.Body)
 	if err != nil {
-		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointIncidents, u, err)
+		return pl.Failed(), fmt.Errorf("%s %s: %w", fetch.EndpointIncidents, u, err)
 	}
 	pl.Res.Snapshot = &model.Snapshot{
 		Source:    req.Source.Name,
@@ -131,12 +132,12 @@ type gcpProduct struct {
 // array is well-formed (the archive decides whether it is suspicious).
 func decodeGCP(contentType string, body []byte) ([]gcpIncident, error) {
 	var list []gcpIncident
-	if err := DecodeJSONArray(contentType, body, &list); err != nil {
+	if err := fetch.DecodeJSONArray(contentType, body, &list); err != nil {
 		return nil, err
 	}
 	for i := range list {
 		if list[i].ID == "" {
-			return nil, fmt.Errorf("%w: incident [%d] has no id", ErrMalformed, i)
+			return nil, fmt.Errorf("%w: incident [%d] has no id", fetch.ErrMalformed, i)
 		}
 	}
 	return list, nil
@@ -164,14 +165,14 @@ func (in *gcpIncident) normalise(base *url.URL) model.Incident {
 		ID:         in.ID,
 		Kind:       model.KindIncident,
 		Title:      strings.TrimSpace(in.ExternalDesc),
-		StartedAt:  ParseTime(in.Begin),
-		ResolvedAt: ParseTime(in.End),
+		StartedAt:  fetch.ParseTime(in.Begin),
+		ResolvedAt: fetch.ParseTime(in.End),
 		ImpactRaw:  in.Severity,
 		Impact:     gcpImpact(in.Severity),
 		Components: in.components(),
 	}
 	if inc.StartedAt.IsZero() {
-		inc.StartedAt = ParseTime(in.Created)
+		inc.StartedAt = fetch.ParseTime(in.Created)
 	}
 	if base != nil {
 		inc.URL = base.JoinPath("incidents", in.ID).String()
@@ -220,7 +221,7 @@ func (in *gcpIncident) timeline() ([]model.Update, *model.Postmortem, string) {
 		if raw == "" {
 			raw = u.Created
 		}
-		posted := ParseTime(raw)
+		posted := fetch.ParseTime(raw)
 		stamp := raw
 		if !posted.IsZero() {
 			// The normalised time, so a change of format alone ("+00:00" → "Z") does
@@ -235,9 +236,9 @@ func (in *gcpIncident) timeline() ([]model.Update, *model.Postmortem, string) {
 	var pm *model.Postmortem
 	seen := make(map[string]int, n)
 	for _, e := range all {
-		id := UpdateKey(in.ID, e.stamp, seen[e.stamp])
+		id := fetch.UpdateKey(in.ID, e.stamp, seen[e.stamp])
 		seen[e.stamp]++
-		body := CleanBody(e.u.Text)
+		body := fetch.CleanBody(e.u.Text)
 		if gcpIsReport(body) {
 			// Sorted oldest first: a later report replaces an earlier one.
 			pm = &model.Postmortem{Body: body, Format: model.FormatMarkdown, PublishedAt: e.posted}
@@ -352,11 +353,11 @@ func gcpImpact(raw string) model.Impact {
 // external_desc, begin, updates[] and the affected product or service. Only the first
 // few items are decoded: the document is the whole history, megabytes of it.
 func checkGCP(contentType string, body []byte) (string, string, string) {
-	b, err := CheckJSONArray(contentType, body)
+	b, err := fetch.CheckJSONArray(contentType, body)
 	if err != nil {
-		return "", "", JSONWhy(err)
+		return "", "", fetch.JSONWhy(err)
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(b), JSONOptions)
+	dec := jsontext.NewDecoder(bytes.NewReader(b), fetch.JSONOptions)
 	if _, err := dec.ReadToken(); err != nil {
 		return "", "", "invalid JSON"
 	}
@@ -370,21 +371,21 @@ func checkGCP(contentType string, body []byte) (string, string, string) {
 			return "", "", "invalid JSON"
 		}
 		var it map[string]any
-		if err := json.Unmarshal(v, &it, JSONOptions); err != nil {
+		if err := json.Unmarshal(v, &it, fetch.JSONOptions); err != nil {
 			return "", "", "an array of non-objects"
 		}
-		id, _ := StrAt(it, "id")
-		_, hasDesc := StrAt(it, "external_desc")
-		_, hasBegin := StrAt(it, "begin")
-		_, hasUpdates := ArrAt(it, "updates")
-		_, hasProducts := ArrAt(it, "affected_products")
-		_, hasService := StrAt(it, "service_name")
-		if id == "" || !hasDesc || !hasBegin || !hasUpdates || !(hasProducts || hasService) || !HasAny(it, "number") {
+		id, _ := fetch.StrAt(it, "id")
+		_, hasDesc := fetch.StrAt(it, "external_desc")
+		_, hasBegin := fetch.StrAt(it, "begin")
+		_, hasUpdates := fetch.ArrAt(it, "updates")
+		_, hasProducts := fetch.ArrAt(it, "affected_products")
+		_, hasService := fetch.StrAt(it, "service_name")
+		if id == "" || !hasDesc || !hasBegin || !hasUpdates || !(hasProducts || hasService) || !fetch.HasAny(it, "number") {
 			return "", "", "an array whose items lack Google Cloud's id, number, external_desc, begin and updates"
 		}
 	}
 	if n == 0 {
 		return "", "", "an empty array (nothing to tell its platform by)"
 	}
-	return KindGCP, "is an array of incidents with number, external_desc, begin and updates[] (Google Cloud shape)", ""
+	return Kind, "is an array of incidents with number, external_desc, begin and updates[] (Google Cloud shape)", ""
 }
