@@ -10,6 +10,7 @@ package fetch_test
 import (
 	"context"
 	"errors"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/aws"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
@@ -250,7 +251,7 @@ func TestDetectPlatforms(t *testing.T) {
 			name:     "AWS all.rss",
 			routes:   map[string]detectRoute{"/rss/all.rss": {ct: ctRSS, body: platformData(t, "aws", "all.rss")}},
 			path:     "/rss/all.rss",
-			kind:     fetch.KindAWS,
+			kind:     aws.Kind,
 			urlPath:  "/",
 			evidence: `URL is rss/all.rss with generator "AWS Service Health Dashboard RSS Generator"`,
 		},
@@ -504,7 +505,7 @@ func TestDetectDefaultHostRules(t *testing.T) {
 		{"https://acme.statuspage.io", fetch.KindStatuspage, "https://acme.statuspage.io", "host rule: *.statuspage.io"},
 		{"https://acme.statuspage.io/api/v2/summary.json", fetch.KindStatuspage, "https://acme.statuspage.io/", "host rule: *.statuspage.io"},
 		{"https://status.cloud.google.com/incidents.json", gcp.Kind, "https://status.cloud.google.com/", "host rule: status.cloud.google.com"},
-		{"https://health.aws.amazon.com/health/status", fetch.KindAWS, "https://health.aws.amazon.com/health/status", "host rule: health.aws.amazon.com"},
+		{"https://health.aws.amazon.com/health/status", aws.Kind, "https://health.aws.amazon.com/health/status", "host rule: health.aws.amazon.com"},
 		{"https://azure.status.microsoft/en-us/status/feed/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
 		{"https://azure.status.microsoft/en-us/status", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
 		{"https://azure.status.microsoft/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
@@ -532,8 +533,8 @@ func TestDefaultHostRules(t *testing.T) {
 		kind string // "" wants no rule
 	}{
 		{"status.cloud.google.com", gcp.Kind},
-		{"health.aws.amazon.com", fetch.KindAWS},
-		{"status.aws.amazon.com", fetch.KindAWS},
+		{"health.aws.amazon.com", aws.Kind},
+		{"status.aws.amazon.com", aws.Kind},
 		{"azure.status.microsoft", azure.Kind},
 		{"status.azure.com", azure.Kind},
 		{"slack-status.com", slack.Kind},

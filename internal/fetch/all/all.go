@@ -4,6 +4,7 @@
 package all
 
 import (
+	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/aws"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/azure"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"

@@ -5,6 +5,7 @@ package fetchtest
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -181,8 +182,8 @@ type Archive struct {
 	Store  *archive.Store // the archive polled into
 	prov   fetch.Provider
 	source model.Source
-	state  model.FetchState
-	now    time.Time
+	State  model.FetchState // the fetch state after the last poll
+	Now    time.Time        // the clock of the next poll
 }
 
 // NewArchive polls a source of kind into a new archive in t.TempDir, from PollNow.
@@ -197,16 +198,16 @@ func NewArchive(t *testing.T, kind string, src model.Source) *Archive {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Archive{t: t, Store: store, prov: p, source: src, now: PollNow}
+	return &Archive{t: t, Store: store, prov: p, source: src, Now: PollNow}
 }
 
 // Poll makes one poll and records it; the clock moves 2 minutes per poll.
 func (a *Archive) Poll() (*fetch.Result, archive.Result, error) {
 	a.t.Helper()
-	defer func() { a.now = a.now.Add(2 * time.Minute) }()
+	defer func() { a.Now = a.Now.Add(2 * time.Minute) }()
 	res, err := a.prov.Poll(context.Background(), fetch.Request{
 		Source: a.source,
-		State:  a.state,
+		State:  a.State,
 		Archived: func(id string) *model.Incident {
 			inc, err := a.Store.Latest(a.source.Name, id)
 			if err != nil {
@@ -214,18 +215,18 @@ func (a *Archive) Poll() (*fetch.Result, archive.Result, error) {
 			}
 			return inc
 		},
-		Now: a.now,
+		Now: a.Now,
 	})
 	if err != nil {
 		return res, archive.Result{}, err
 	}
 	if res.Snapshot == nil {
-		a.state = res.State
+		a.State = res.State
 		return res, archive.Result{}, nil
 	}
 	r, err := a.Store.Record(a.source.Name, res.Snapshot, res.State, res.Bodies, archive.Policy{})
 	if err == nil {
-		a.state = res.State
+		a.State = res.State
 	}
 	return res, r, err
 }
@@ -324,4 +325,14 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// MustJSON marshals v, failing the test on error.
+func MustJSON(tb testing.TB, v any) []byte {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
 }

@@ -5,7 +5,7 @@
 // that the dashboard itself loads, https://health.aws.amazon.com/public/currentevents
 // (undocumented; served as UTF-16 with a byte-order mark).
 
-package fetch
+package aws
 
 import (
 	"bytes"
@@ -22,16 +22,17 @@ import (
 	"github.com/mmcdole/gofeed"
 	"golang.org/x/text/encoding/unicode"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// KindAWS is the provider kind of the AWS Health Dashboard.
-const KindAWS = "aws"
+// Kind is the provider kind of the AWS Health Dashboard.
+const Kind = "aws"
 
 // Endpoint names of the aws adapter (keys of Source.Endpoints and model.FetchState).
 const (
-	EndpointAWSRSS           = "rss"           // rss/all.rss, on status.aws.amazon.com
-	EndpointAWSCurrentEvents = "currentevents" // public/currentevents, on health.aws.amazon.com
+	EndpointRSS           = "rss"           // rss/all.rss, on status.aws.amazon.com
+	EndpointCurrentEvents = "currentevents" // public/currentevents, on health.aws.amazon.com
 )
 
 // awsEpisodeState prefixes the fetch-state keys that remember, per AWS service, the
@@ -41,10 +42,10 @@ const (
 const awsEpisodeState = "episodes/"
 
 func init() {
-	Register(Platform{
-		Kind:          KindAWS,
-		New:           func(c *Client) Provider { return &AWS{c: c} },
-		Endpoints:     []string{EndpointAWSRSS, EndpointAWSCurrentEvents},
+	fetch.Register(fetch.Platform{
+		Kind:          Kind,
+		New:           func(c *fetch.Client) fetch.Provider { return &AWS{c: c} },
+		Endpoints:     []string{EndpointRSS, EndpointCurrentEvents},
 		Hosts:         []string{"health.aws.amazon.com", "status.aws.amazon.com"},
 		PageURL:       func(u *url.URL) string { return u.String() }, // the adapter reads fixed URLs on the official hosts
 		EndpointPaths: []string{"/rss/all.rss", "/public/currentevents"},
@@ -140,49 +141,49 @@ func init() {
 // Updates are the posts, id "<service>_<unix time>" as in the guid, bodies as HTML (text
 // with line breaks and the odd link). Components: the service, plus the impacted services
 // of the event while currentevents lists it.
-type AWS struct{ c *Client }
+type AWS struct{ c *fetch.Client }
 
-var _ Provider = (*AWS)(nil)
+var _ fetch.Provider = (*AWS)(nil)
 
 // Poll reads the RSS feed and currentevents conditionally; see AWS.
-func (p *AWS) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := NewPoll(p.c, req)
+func (p *AWS) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	pl := fetch.NewPoll(p.c, req)
 	rssURL, ceURL, err := awsEndpoints(req.Source)
 	if err != nil {
 		return pl.Failed(), err
 	}
-	rss, err := pl.Read(ctx, EndpointAWSRSS, rssURL)
+	rss, err := pl.Read(ctx, EndpointRSS, rssURL)
 	if err != nil {
 		return pl.Failed(), err
 	}
-	ce, err := pl.Read(ctx, EndpointAWSCurrentEvents, ceURL)
+	ce, err := pl.Read(ctx, EndpointCurrentEvents, ceURL)
 	if err != nil {
 		return pl.Failed(), err
 	}
 	// While an episode is missed once, an unchanged poll is still the second well-formed
 	// answer without it: it must be parsed, or the miss would wait for the next change.
 	memo := awsMemoFrom(req.State)
-	if !ToParse(rss) && !ToParse(ce) && !memo.pending() {
+	if !fetch.ToParse(rss) && !fetch.ToParse(ce) && !memo.pending() {
 		return pl.Res, nil
 	}
-	if !ToParse(rss) {
-		if rss, err = pl.Reread(ctx, EndpointAWSRSS, rssURL); err != nil {
+	if !fetch.ToParse(rss) {
+		if rss, err = pl.Reread(ctx, EndpointRSS, rssURL); err != nil {
 			return pl.Failed(), err
 		}
 	}
-	if !ToParse(ce) {
-		if ce, err = pl.Reread(ctx, EndpointAWSCurrentEvents, ceURL); err != nil {
+	if !fetch.ToParse(ce) {
+		if ce, err = pl.Reread(ctx, EndpointCurrentEvents, ceURL); err != nil {
 			return pl.Failed(), err
 		}
 	}
 
 	feed, err := decodeAWSRSS(rss.Body)
 	if err != nil {
-		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointAWSRSS, rssURL, err)
+		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointRSS, rssURL, err)
 	}
 	events, err := decodeAWSCurrentEvents(ce.ContentType, ce.Body)
 	if err != nil {
-		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointAWSCurrentEvents, ceURL, err)
+		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointCurrentEvents, ceURL, err)
 	}
 	b := awsBuild{
 		feed:     feed,
@@ -223,14 +224,14 @@ func awsEndpoints(src model.Source) (rss, ce string, err error) {
 	}
 	resolve := func(name, rel, abs string) (string, error) {
 		if u := src.Endpoints[name]; u != "" || !official {
-			return EndpointURL(src, name, rel, "")
+			return fetch.EndpointURL(src, name, rel, "")
 		}
 		return abs, nil
 	}
-	if rss, err = resolve(EndpointAWSRSS, "rss/all.rss", "https://status.aws.amazon.com/rss/all.rss"); err != nil {
+	if rss, err = resolve(EndpointRSS, "rss/all.rss", "https://status.aws.amazon.com/rss/all.rss"); err != nil {
 		return "", "", err
 	}
-	ce, err = resolve(EndpointAWSCurrentEvents, "public/currentevents", "https://health.aws.amazon.com/public/currentevents")
+	ce, err = resolve(EndpointCurrentEvents, "public/currentevents", "https://health.aws.amazon.com/public/currentevents")
 	return rss, ce, err
 }
 
@@ -258,7 +259,7 @@ type awsFeed struct {
 // "…#<service>_<unix>" and that has no readable pubDate) is malformed: without it, a post
 // cannot be placed in an incident.
 func decodeAWSRSS(body []byte) (*awsFeed, error) {
-	f, err := ParseStatusFeed(body)
+	f, err := fetch.ParseStatusFeed(body)
 	if err != nil {
 		return nil, err
 	}
@@ -269,14 +270,14 @@ func decodeAWSRSS(body []byte) (*awsFeed, error) {
 		}
 		guid := strings.TrimSpace(it.GUID)
 		if guid == "" {
-			return nil, fmt.Errorf("%w: item [%d] has no guid", ErrMalformed, i)
+			return nil, fmt.Errorf("%w: item [%d] has no guid", fetch.ErrMalformed, i)
 		}
 		service, at := awsSplitGUID(guid)
 		if at == 0 && it.PublishedParsed != nil {
 			at = it.PublishedParsed.Unix()
 		}
 		if service == "" || at <= 0 {
-			return nil, fmt.Errorf("%w: item [%d] guid %q: want …#<service>_<unix time>", ErrMalformed, i, guid)
+			return nil, fmt.Errorf("%w: item [%d] guid %q: want …#<service>_<unix time>", fetch.ErrMalformed, i, guid)
 		}
 		p := awsPost{service: service, at: at, body: it.Description, rss: true}
 		p.raw, p.summary = awsSplitTitle(it.Title)
@@ -392,7 +393,7 @@ func awsUTF8(body []byte) ([]byte, error) {
 	}
 	out, err := enc.NewDecoder().Bytes(body)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return nil, fmt.Errorf("%w: %v", fetch.ErrMalformed, err)
 	}
 	return out, nil
 }
@@ -405,12 +406,12 @@ func decodeAWSCurrentEvents(contentType string, body []byte) ([]awsEvent, error)
 		return nil, err
 	}
 	var events []awsEvent
-	if err := DecodeJSONArray(contentType, u, &events); err != nil {
+	if err := fetch.DecodeJSONArray(contentType, u, &events); err != nil {
 		return nil, err
 	}
 	for i := range events {
 		if strings.TrimSpace(events[i].Service) == "" {
-			return nil, fmt.Errorf("%w: event [%d] has no service", ErrMalformed, i)
+			return nil, fmt.Errorf("%w: event [%d] has no service", fetch.ErrMalformed, i)
 		}
 	}
 	return events, nil
@@ -871,9 +872,9 @@ func (b *awsBuild) incident(e *awsEpisode, window time.Time) model.Incident {
 		updates = append(updates, model.Update{
 			ID:       p.service + "_" + strconv.FormatInt(p.at, 10),
 			Status:   status,
-			Body:     HTMLToText(html),
+			Body:     fetch.HTMLToText(html),
 			Format:   model.FormatHTML,
-			HTML:     SanitizeHTML(html),
+			HTML:     fetch.SanitizeHTML(html),
 			PostedAt: time.Unix(p.at, 0).UTC(),
 		})
 	}
@@ -967,14 +968,14 @@ func awsHTML(body string) string {
 }
 
 // awsFeedDetection recognises the AWS Health Dashboard's rss/all.rss, at the path the adapter reads.
-func awsFeedDetection(u *url.URL, f *gofeed.Feed) *Detection {
+func awsFeedDetection(u *url.URL, f *gofeed.Feed) *fetch.Detection {
 	base := *u
 	base.RawQuery, base.RawPath = "", ""
 	if strings.Contains(f.Generator, "AWS Service Health Dashboard") {
 		if p, ok := strings.CutSuffix(base.Path, "/rss/all.rss"); ok {
 			base.Path = p + "/"
-			return &Detection{Kind: KindAWS, URL: base.String(),
-				Evidence: fmt.Sprintf("URL is rss/all.rss with generator %s (AWS Health Dashboard)", QuoteShort(f.Generator))}
+			return &fetch.Detection{Kind: Kind, URL: base.String(),
+				Evidence: fmt.Sprintf("URL is rss/all.rss with generator %s (AWS Health Dashboard)", fetch.QuoteShort(f.Generator))}
 		}
 	}
 	return nil

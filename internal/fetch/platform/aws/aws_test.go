@@ -1,4 +1,4 @@
-package fetch
+package aws
 
 // AWS adapter tests. testdata/aws holds the real payloads copied byte for byte from
 // the real captures of testdata/aws (provenance in testdata/SOURCES.md): all.rss captured 2026-08-18 (50
@@ -20,6 +20,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -97,7 +99,7 @@ func awsCEBody(tb testing.TB, events ...awsEventJSON) []byte {
 	if events == nil {
 		events = []awsEventJSON{}
 	}
-	return utf16BOM(string(mustJSON(tb, events)), true)
+	return utf16BOM(string(fetchtest.MustJSON(tb, events)), true)
 }
 
 func awsBuildFrom(tb testing.TB, rss, ce []byte, memo awsMemo, archived func(string) *model.Incident) ([]model.Incident, model.Listing, awsMemo) {
@@ -113,7 +115,7 @@ func awsBuildFrom(tb testing.TB, rss, ce []byte, memo awsMemo, archived func(str
 	if memo == nil {
 		memo = awsMemo{}
 	}
-	b := awsBuild{feed: feed, events: events, memo: memo, archived: archived, pageURL: "https://health.aws.amazon.com/health/status", now: pollNow}
+	b := awsBuild{feed: feed, events: events, memo: memo, archived: archived, pageURL: "https://health.aws.amazon.com/health/status", now: fetchtest.PollNow}
 	return b.run()
 }
 
@@ -128,8 +130,8 @@ func awsByID(incs []model.Incident) map[string]model.Incident {
 func unixUTC(s int64) time.Time { return time.Unix(s, 0).UTC() }
 
 func TestAWSRealPayloads(t *testing.T) {
-	rss := cloudTestdata(t, "aws", awsRSSFile)
-	ce := cloudTestdata(t, "aws", awsCEFile)
+	rss := fetchtest.Testdata(t, "aws", awsRSSFile)
+	ce := fetchtest.Testdata(t, "aws", awsCEFile)
 	incs, listing, memo := awsBuildFrom(t, rss, ce, nil, nil)
 	if len(incs) != 3 {
 		t.Fatalf("got %d incidents, want 3: %v", len(incs), slices.Collect(func(yield func(string) bool) {
@@ -215,7 +217,7 @@ func TestAWSRealPayloads(t *testing.T) {
 	total := 0
 	for _, inc := range incs {
 		total += len(inc.Updates)
-		checkCloudIncident(t, inc)
+		fetchtest.CheckIncident(t, inc)
 	}
 	if total != 56 { // 50 RSS items + the 6 posts only the event still holds
 		t.Errorf("got %d updates in all, want 56", total)
@@ -235,7 +237,7 @@ func TestAWSRealPayloads(t *testing.T) {
 // TestAWSGroupingByGUID reads the real feed alone (no open event): items are grouped by
 // the guid before "_<timestamp>", one incident per service here, each post an update.
 func TestAWSGroupingByGUID(t *testing.T) {
-	incs, _, _ := awsBuildFrom(t, cloudTestdata(t, "aws", awsRSSFile), awsCEBody(t), nil, nil)
+	incs, _, _ := awsBuildFrom(t, fetchtest.Testdata(t, "aws", awsRSSFile), awsCEBody(t), nil, nil)
 	got := map[string]int{}
 	for _, inc := range incs {
 		got[inc.ID] = len(inc.Updates)
@@ -256,7 +258,7 @@ func TestAWSGroupingByGUID(t *testing.T) {
 }
 
 func TestAWSCurrentEventsEncodings(t *testing.T) {
-	be := cloudTestdata(t, "aws", awsCEFile)
+	be := fetchtest.Testdata(t, "aws", awsCEFile)
 	if !bytes.HasPrefix(be, []byte{0xfe, 0xff}) {
 		t.Fatal("the capture is not UTF-16 BE with a BOM")
 	}
@@ -304,7 +306,7 @@ func TestAWSCurrentEventsEncodings(t *testing.T) {
 	}
 	// Non-ASCII survives the conversion.
 	ev := []awsEventJSON{{Date: "1", Service: "ec2-ap-northeast-1", EventLog: []awsLogJSON{{Message: "東京リージョン — 😀", Timestamp: 2, Status: 1}}}}
-	got, err := decodeAWSCurrentEvents("", utf16BOM(string(mustJSON(t, ev)), false))
+	got, err := decodeAWSCurrentEvents("", utf16BOM(string(fetchtest.MustJSON(t, ev)), false))
 	if err != nil || got[0].EventLog[0].Message != "東京リージョン — 😀" {
 		t.Errorf("non-ASCII: %v %+v", err, got)
 	}
@@ -419,20 +421,20 @@ func TestAWSRollOff(t *testing.T) {
 		{s, 1786768970, "Service impact: Increased Packet loss", "Water ingress."},
 		{s, 1786773313, "Service impact: Increased Packet loss", "Restoring."},
 	}
-	page := newFakeStatuspage()
-	srv := newServer(t, page)
-	page.set("/public/currentevents", route{Body: awsCEBody(t)})
-	page.set("/rss/all.rss", route{Body: awsRSSBody(posts...)})
-	a := newCloudArchive(t, KindAWS, model.Source{Name: "aws", URL: srv.URL})
-	if _, r, err := a.poll(); err != nil || r.Changed != 1 {
+	page := fetchtest.NewFakePage()
+	srv := fetchtest.NewServer(t, page)
+	page.Set("/public/currentevents", fetchtest.Route{Body: awsCEBody(t)})
+	page.Set("/rss/all.rss", fetchtest.Route{Body: awsRSSBody(posts...)})
+	a := fetchtest.NewArchive(t, Kind, model.Source{Name: "aws", URL: srv.URL})
+	if _, r, err := a.Poll(); err != nil || r.Changed != 1 {
 		t.Fatalf("poll 1: %v %+v", err, r)
 	}
 	id := s + "_1786765379"
 
 	// The first two posts roll out, a new one and other services' posts arrive.
 	next := append([]awsItem{posts[2], {s, 1786780000, "Service impact: Increased Packet loss", "Most circuits back."}}, other(3)...)
-	page.set("/rss/all.rss", route{Body: awsRSSBody(next...)})
-	res, r, err := a.poll()
+	page.Set("/rss/all.rss", fetchtest.Route{Body: awsRSSBody(next...)})
+	res, r, err := a.Poll()
 	if err != nil || r.Removed != 0 {
 		t.Fatalf("poll 2: %v %+v", err, r)
 	}
@@ -441,7 +443,7 @@ func TestAWSRollOff(t *testing.T) {
 	} else if _, ok := ids[id]; !ok {
 		t.Fatalf("poll 2: the incident lost its id: %v", ids)
 	}
-	vs, err := a.store.Versions("aws", id)
+	vs, err := a.Store.Versions("aws", id)
 	if err != nil || len(vs) != 2 {
 		t.Fatalf("versions: %d %v", len(vs), err)
 	}
@@ -454,38 +456,38 @@ func TestAWSRollOff(t *testing.T) {
 
 	// It resolves; its start is long gone from the feed.
 	next = append([]awsItem{{s, 1787025679, "Service is operating normally: [RESOLVED] Increased Packet loss", "Recovered."}}, other(6)...)
-	page.set("/rss/all.rss", route{Body: awsRSSBody(next...)})
-	if _, r, err := a.poll(); err != nil || r.Removed != 0 {
+	page.Set("/rss/all.rss", fetchtest.Route{Body: awsRSSBody(next...)})
+	if _, r, err := a.Poll(); err != nil || r.Removed != 0 {
 		t.Fatalf("poll 3: %v %+v", err, r)
 	}
-	inc, err := a.store.Latest("aws", id)
+	inc, err := a.Store.Latest("aws", id)
 	if err != nil || inc == nil || inc.Status != model.StatusResolved || len(inc.Updates) != 5 || !inc.StartedAt.Equal(unixUTC(1786765379)) {
 		t.Fatalf("poll 3: %v %+v", err, inc)
 	}
-	infos, _ := a.store.Incidents("aws")
+	infos, _ := a.Store.Incidents("aws")
 	if len(infos) != 2 {
 		t.Errorf("archive holds %d incidents, want 2 (no duplicate of the rolled-off one)", len(infos))
 	}
 }
 
-func awsPage(t *testing.T) (*fakeStatuspage, string) {
-	page := newFakeStatuspage()
-	srv := newServer(t, page)
-	page.set("/rss/all.rss", route{Body: cloudTestdata(t, "aws", awsRSSFile), ETag: `"r1"`, ContentType: "application/rss+xml"})
-	page.set("/public/currentevents", route{Body: cloudTestdata(t, "aws", awsCEFile), ETag: `"c1"`})
+func awsPage(t *testing.T) (*fetchtest.FakePage, string) {
+	page := fetchtest.NewFakePage()
+	srv := fetchtest.NewServer(t, page)
+	page.Set("/rss/all.rss", fetchtest.Route{Body: fetchtest.Testdata(t, "aws", awsRSSFile), ETag: `"r1"`, ContentType: "application/rss+xml"})
+	page.Set("/public/currentevents", fetchtest.Route{Body: fetchtest.Testdata(t, "aws", awsCEFile), ETag: `"c1"`})
 	return page, srv.URL
 }
 
 func TestAWSPoll(t *testing.T) {
 	page, u := awsPage(t)
-	p, err := New(KindAWS, mustClient(t, ClientOptions{}))
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := model.Source{Name: "aws", URL: u, Kind: KindAWS}
-	poll := func(st model.FetchState) *Result {
+	src := model.Source{Name: "aws", URL: u, Kind: Kind}
+	poll := func(st model.FetchState) *fetch.Result {
 		t.Helper()
-		r, err := p.Poll(context.Background(), Request{Source: src, State: st, Now: pollNow})
+		r, err := p.Poll(context.Background(), fetch.Request{Source: src, State: st, Now: fetchtest.PollNow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -493,7 +495,7 @@ func TestAWSPoll(t *testing.T) {
 	}
 
 	r1 := poll(nil)
-	got := page.requests()
+	got := page.Requests()
 	if len(got) != 2 || got[0].Path != "/rss/all.rss" || got[1].Path != "/public/currentevents" || got[0].IfNoneMatch != "" {
 		t.Fatalf("poll 1 requests %+v", got)
 	}
@@ -503,13 +505,13 @@ func TestAWSPoll(t *testing.T) {
 	if r1.Requests != 2 || len(r1.Bodies) != 2 || r1.Bodies[0].Data == nil || r1.Bodies[1].Data == nil {
 		t.Errorf("poll 1: %d requests, bodies %d", r1.Requests, len(r1.Bodies))
 	}
-	if r1.State["episodes/directconnect-eu-central-1"].Hash == "" || r1.State[EndpointAWSRSS].ETag != `"r1"` {
+	if r1.State["episodes/directconnect-eu-central-1"].Hash == "" || r1.State[EndpointRSS].ETag != `"r1"` {
 		t.Errorf("poll 1 state %v", r1.State)
 	}
 
 	// Both 304: two conditional requests, nothing parsed, nothing to write.
 	r2 := poll(r1.State)
-	got = page.requests()
+	got = page.Requests()
 	if len(got) != 2 || got[0].IfNoneMatch != `"r1"` || got[1].IfNoneMatch != `"c1"` {
 		t.Fatalf("poll 2 requests %+v", got)
 	}
@@ -520,9 +522,9 @@ func TestAWSPoll(t *testing.T) {
 	// The feed changes, currentevents does not: it is read again without validators,
 	// so the snapshot is built from both.
 	rss := awsRSSBody(awsItem{"ec2-us-east-1", 1787200000, "Service disruption: Launch errors", "Investigating."})
-	page.set("/rss/all.rss", route{Body: rss, ETag: `"r2"`})
+	page.Set("/rss/all.rss", fetchtest.Route{Body: rss, ETag: `"r2"`})
 	r3 := poll(r2.State)
-	got = page.requests()
+	got = page.Requests()
 	if len(got) != 3 || got[0].Path != "/rss/all.rss" || got[1].Path != "/public/currentevents" || got[1].IfNoneMatch != `"c1"` ||
 		got[2].Path != "/public/currentevents" || got[2].IfNoneMatch != "" || got[2].IfModifiedSince != "" {
 		t.Fatalf("poll 3 requests %+v", got)
@@ -541,7 +543,7 @@ func TestAWSPoll(t *testing.T) {
 	// (same hash: the archive keeps it once).
 	for _, b := range r3.Bodies {
 		if b.Data == nil || b.Hash != r3.State[b.Endpoint].Hash ||
-			(b.Endpoint == EndpointAWSCurrentEvents) != (b.Hash == r1.State[EndpointAWSCurrentEvents].Hash) {
+			(b.Endpoint == EndpointCurrentEvents) != (b.Hash == r1.State[EndpointCurrentEvents].Hash) {
 			t.Errorf("poll 3 body %s: %d bytes, hash %s", b.Endpoint, len(b.Data), b.Hash)
 		}
 	}
@@ -550,10 +552,10 @@ func TestAWSPoll(t *testing.T) {
 	}
 
 	// Same bytes again without validators: recognised by hash, not parsed.
-	page.set("/rss/all.rss", route{Body: rss})
-	page.set("/public/currentevents", route{Body: cloudTestdata(t, "aws", awsCEFile)})
+	page.Set("/rss/all.rss", fetchtest.Route{Body: rss})
+	page.Set("/public/currentevents", fetchtest.Route{Body: fetchtest.Testdata(t, "aws", awsCEFile)})
 	r4 := poll(r3.State)
-	if r4.Snapshot != nil || r4.Requests != 2 || len(page.requests()) != 2 {
+	if r4.Snapshot != nil || r4.Requests != 2 || len(page.Requests()) != 2 {
 		t.Errorf("poll 4: snapshot %v, %d requests", r4.Snapshot, r4.Requests)
 	}
 }
@@ -570,7 +572,7 @@ func TestAWSEndpoints(t *testing.T) {
 		{model.Source{URL: "http://mirror.example/aws"},
 			"http://mirror.example/aws/rss/all.rss", "http://mirror.example/aws/public/currentevents"},
 		{model.Source{URL: "https://health.aws.amazon.com/health/status", Endpoints: map[string]string{
-			EndpointAWSCurrentEvents: "http://proxy.example/ce", EndpointAWSRSS: "http://proxy.example/rss"}},
+			EndpointCurrentEvents: "http://proxy.example/ce", EndpointRSS: "http://proxy.example/rss"}},
 			"http://proxy.example/rss", "http://proxy.example/ce"},
 	} {
 		rss, ce, err := awsEndpoints(tc.src)
@@ -581,23 +583,23 @@ func TestAWSEndpoints(t *testing.T) {
 
 	// currentevents on another host, through Source.Endpoints.
 	page, u := awsPage(t)
-	other := newFakeStatuspage()
-	osrv := newServer(t, other)
-	other.set("/public/currentevents", route{Body: awsCEBody(t)})
-	p, _ := New(KindAWS, mustClient(t, ClientOptions{}))
-	src := model.Source{Name: "aws", URL: u, Endpoints: map[string]string{EndpointAWSCurrentEvents: osrv.URL + "/public/currentevents"}}
-	r, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	other := fetchtest.NewFakePage()
+	osrv := fetchtest.NewServer(t, other)
+	other.Set("/public/currentevents", fetchtest.Route{Body: awsCEBody(t)})
+	p, _ := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
+	src := model.Source{Name: "aws", URL: u, Endpoints: map[string]string{EndpointCurrentEvents: osrv.URL + "/public/currentevents"}}
+	r, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil || r.Snapshot == nil || len(r.Snapshot.Incidents) != 3 {
 		t.Fatalf("override: %v %+v", err, r)
 	}
-	if a, b := page.paths(), other.paths(); !slices.Equal(a, []string{"/rss/all.rss"}) || !slices.Equal(b, []string{"/public/currentevents"}) {
+	if a, b := page.Paths(), other.Paths(); !slices.Equal(a, []string{"/rss/all.rss"}) || !slices.Equal(b, []string{"/public/currentevents"}) {
 		t.Errorf("override: page got %v, other host got %v", a, b)
 	}
 }
 
 func TestAWSMalformed(t *testing.T) {
-	rss := cloudTestdata(t, "aws", awsRSSFile)
-	ce := cloudTestdata(t, "aws", awsCEFile)
+	rss := fetchtest.Testdata(t, "aws", awsRSSFile)
+	ce := fetchtest.Testdata(t, "aws", awsCEFile)
 	html := []byte("<!DOCTYPE html><html><head><title>AWS Health Dashboard</title></head><body></body></html>")
 	for _, tc := range []struct {
 		name    string
@@ -617,13 +619,13 @@ func TestAWSMalformed(t *testing.T) {
 		{"ce event without service", rss, utf16BOM(`[{"date":"1"}]`, true)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			page := newFakeStatuspage()
-			srv := newServer(t, page)
-			page.set("/rss/all.rss", route{Body: tc.rss})
-			page.set("/public/currentevents", route{Body: tc.ce})
-			p, _ := New(KindAWS, mustClient(t, ClientOptions{}))
-			r, err := p.Poll(context.Background(), Request{Source: model.Source{Name: "aws", URL: srv.URL}, Now: pollNow})
-			if !errors.Is(err, ErrMalformed) {
+			page := fetchtest.NewFakePage()
+			srv := fetchtest.NewServer(t, page)
+			page.Set("/rss/all.rss", fetchtest.Route{Body: tc.rss})
+			page.Set("/public/currentevents", fetchtest.Route{Body: tc.ce})
+			p, _ := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
+			r, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{Name: "aws", URL: srv.URL}, Now: fetchtest.PollNow})
+			if !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 			if r == nil || r.Snapshot != nil || r.Requests != 2 {
@@ -632,19 +634,19 @@ func TestAWSMalformed(t *testing.T) {
 		})
 	}
 	// A failing endpoint fails the poll.
-	page := newFakeStatuspage()
-	srv := newServer(t, page)
-	page.set("/rss/all.rss", route{Body: rss})
-	page.set("/public/currentevents", route{Status: http.StatusForbidden, Body: []byte("no")})
-	p, _ := New(KindAWS, mustClient(t, ClientOptions{}))
-	if _, err := p.Poll(context.Background(), Request{Source: model.Source{Name: "aws", URL: srv.URL}, Now: pollNow}); err == nil {
+	page := fetchtest.NewFakePage()
+	srv := fetchtest.NewServer(t, page)
+	page.Set("/rss/all.rss", fetchtest.Route{Body: rss})
+	page.Set("/public/currentevents", fetchtest.Route{Status: http.StatusForbidden, Body: []byte("no")})
+	p, _ := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
+	if _, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{Name: "aws", URL: srv.URL}, Now: fetchtest.PollNow}); err == nil {
 		t.Error("403 on currentevents: no error")
 	}
 	// An empty feed and no open event are well-formed; the listing then covers nothing
 	// already archived.
 	empty := awsRSSBody()
 	incs, listing, _ := awsBuildFrom(t, empty, awsCEBody(t), nil, nil)
-	if len(incs) != 0 || !listing.Since.Equal(pollNow) {
+	if len(incs) != 0 || !listing.Since.Equal(fetchtest.PollNow) {
 		t.Errorf("empty: %d incidents, listing %+v", len(incs), listing)
 	}
 }
@@ -654,7 +656,7 @@ func TestAWSMalformed(t *testing.T) {
 
 const (
 	awsAbsService = "ec2-us-east-1"
-	awsAbsT0      = int64(1787000000) // the event's start, before pollNow
+	awsAbsT0      = int64(1787000000) // the event's start, before fetchtest.PollNow
 	awsAbsID      = "ec2-us-east-1_1787000000"
 )
 
@@ -662,17 +664,17 @@ const (
 // currentevents, both with ETags, and records every poll in an archive.
 type awsAbsence struct {
 	t     *testing.T
-	page  *fakeStatuspage
-	a     *cloudArchive
+	page  *fetchtest.FakePage
+	a     *fetchtest.Archive
 	items []awsItem
 	event awsEventJSON
 	n     int // ETag generation
 }
 
 func newAWSAbsence(t *testing.T) *awsAbsence {
-	x := &awsAbsence{t: t, page: newFakeStatuspage()}
-	srv := newServer(t, x.page)
-	x.a = newCloudArchive(t, KindAWS, model.Source{Name: "aws", URL: srv.URL, Kind: KindAWS})
+	x := &awsAbsence{t: t, page: fetchtest.NewFakePage()}
+	srv := fetchtest.NewServer(t, x.page)
+	x.a = fetchtest.NewArchive(t, Kind, model.Source{Name: "aws", URL: srv.URL, Kind: Kind})
 	x.items = []awsItem{
 		{awsAbsService, awsAbsT0, "Service disruption: Instance launch errors", "Investigating."},
 		{awsAbsService, awsAbsT0 + 600, "Service disruption: Instance launch errors", "Mitigating."},
@@ -691,23 +693,23 @@ func newAWSAbsence(t *testing.T) *awsAbsence {
 // setRSS and setCE serve new bodies under a new ETag.
 func (x *awsAbsence) setRSS(items ...awsItem) {
 	x.n++
-	x.page.set("/rss/all.rss", route{Body: awsRSSBody(items...), ContentType: "application/rss+xml", ETag: fmt.Sprintf(`"r%d"`, x.n)})
+	x.page.Set("/rss/all.rss", fetchtest.Route{Body: awsRSSBody(items...), ContentType: "application/rss+xml", ETag: fmt.Sprintf(`"r%d"`, x.n)})
 }
 
 func (x *awsAbsence) setCE(events ...awsEventJSON) {
 	x.n++
-	x.page.set("/public/currentevents", route{Body: awsCEBody(x.t, events...), ETag: fmt.Sprintf(`"c%d"`, x.n)})
+	x.page.Set("/public/currentevents", fetchtest.Route{Body: awsCEBody(x.t, events...), ETag: fmt.Sprintf(`"c%d"`, x.n)})
 }
 
 // poll polls and records once; it returns the result, what the archive did, the number
 // of requests made, and the EC2 incident of the snapshot (nil when not in it).
-func (x *awsAbsence) poll(name string) (*Result, archive.Result, int, *model.Incident) {
+func (x *awsAbsence) poll(name string) (*fetch.Result, archive.Result, int, *model.Incident) {
 	x.t.Helper()
-	res, r, err := x.a.poll()
+	res, r, err := x.a.Poll()
 	if err != nil {
 		x.t.Fatalf("%s: %v", name, err)
 	}
-	n := len(x.page.requests())
+	n := len(x.page.Requests())
 	if res.Snapshot == nil {
 		return res, r, n, nil
 	}
@@ -719,14 +721,14 @@ func (x *awsAbsence) poll(name string) (*Result, archive.Result, int, *model.Inc
 	return res, r, n, nil
 }
 
-func (x *awsAbsence) memo(res *Result) string {
+func (x *awsAbsence) memo(res *fetch.Result) string {
 	return res.State[awsEpisodeState+awsAbsService].Hash
 }
 
 // latest is the archived version of the EC2 incident.
 func (x *awsAbsence) latest() *model.Incident {
 	x.t.Helper()
-	inc, err := x.a.store.Latest("aws", awsAbsID)
+	inc, err := x.a.Store.Latest("aws", awsAbsID)
 	if err != nil || inc == nil {
 		x.t.Fatalf("latest: %v %v", inc, err)
 	}
@@ -768,7 +770,7 @@ func TestAWSInferredResolution(t *testing.T) {
 
 	// Poll 2: a well-formed, empty currentevents; the feed answers 304 and is read again.
 	x.setCE()
-	t2 := x.a.now
+	t2 := x.a.Now
 	res, r, n, inc := x.poll("poll 2")
 	checkOpen(t, "poll 2", inc)
 	if want := fmt.Sprintf("1787000000-1787000600+m%d", t2.Unix()); x.memo(res) != want {
@@ -812,7 +814,7 @@ func TestAWSInferredResolution(t *testing.T) {
 	if r.Changed != 1 { // the S3 incident only
 		t.Errorf("poll 5: %+v", r)
 	}
-	if vs, err := x.a.store.Versions("aws", awsAbsID); err != nil || len(vs) != 2 {
+	if vs, err := x.a.Store.Versions("aws", awsAbsID); err != nil || len(vs) != 2 {
 		t.Errorf("poll 5: %d versions %v, want 2 (open, resolved)", len(vs), err)
 	}
 
@@ -820,7 +822,7 @@ func TestAWSInferredResolution(t *testing.T) {
 	// and this poll is its first miss.
 	x.items = append(x.items, awsItem{awsAbsService, awsAbsT0 + 1800, "Service disruption: Instance launch errors", "Still there."})
 	x.setRSS(append(slices.Clone(x.items), other)...)
-	t6 := x.a.now
+	t6 := x.a.Now
 	res, _, _, inc = x.poll("poll 6")
 	checkOpen(t, "poll 6", inc)
 	if want := fmt.Sprintf("1787000000-1787001800+m%d", t6.Unix()); x.memo(res) != want {
@@ -857,7 +859,7 @@ func TestAWSMissedOnceThenBack(t *testing.T) {
 	}
 	// Gone again: a first miss, not a second.
 	x.setCE()
-	t5 := x.a.now
+	t5 := x.a.Now
 	res, _, _, inc = x.poll("poll 5")
 	checkOpen(t, "poll 5", inc)
 	if want := fmt.Sprintf("1787000000-1787000600+m%d", t5.Unix()); x.memo(res) != want {
@@ -903,7 +905,7 @@ func TestAWSMissedOnceThenResolved(t *testing.T) {
 	y := newAWSAbsence(t)
 	y.poll("poll 1")
 	y.setCE()
-	t2 := y.a.now
+	t2 := y.a.Now
 	y.poll("poll 2")
 	_, _, _, inc = y.poll("poll 3")
 	checkInferred(t, "inferred", inc, t2)
@@ -923,21 +925,21 @@ func TestAWSMalformedIsNoMiss(t *testing.T) {
 	html := []byte("<!DOCTYPE html><html><body>Service Unavailable</body></html>")
 	malformed := func(name string) {
 		t.Helper()
-		x.page.set("/public/currentevents", route{Body: html, ContentType: "text/html"})
-		before := x.a.state
-		res, _, err := x.a.poll()
-		if !errors.Is(err, ErrMalformed) || res == nil || res.Snapshot != nil || res.State != nil {
+		x.page.Set("/public/currentevents", fetchtest.Route{Body: html, ContentType: "text/html"})
+		before := x.a.State
+		res, _, err := x.a.Poll()
+		if !errors.Is(err, fetch.ErrMalformed) || res == nil || res.Snapshot != nil || res.State != nil {
 			t.Fatalf("%s: %v, %+v; want ErrMalformed and no snapshot or state", name, err, res)
 		}
-		if !maps.Equal(x.a.state, before) {
+		if !maps.Equal(x.a.State, before) {
 			t.Fatalf("%s: the state moved on", name)
 		}
-		x.page.requests()
+		x.page.Requests()
 	}
 
 	malformed("poll 2")
 	x.setCE()
-	t3 := x.a.now
+	t3 := x.a.Now
 	res, _, _, inc := x.poll("poll 3")
 	checkOpen(t, "poll 3: the first well-formed answer without the event is the first miss", inc)
 	if want := fmt.Sprintf("1787000000-1787000600+m%d", t3.Unix()); x.memo(res) != want {
@@ -963,7 +965,7 @@ func TestAWSAbsentFromBoth(t *testing.T) {
 		t.Fatalf("poll 1: %+v, %+v", r, inc)
 	}
 	x.setCE()
-	t2 := x.a.now
+	t2 := x.a.Now
 	res, r, _, inc = x.poll("poll 2")
 	checkOpen(t, "poll 2", inc)
 	if r.Changed != 0 || r.Removed != 0 || !strings.Contains(x.memo(res), fmt.Sprintf("+m%d", t2.Unix())) {
@@ -1045,8 +1047,8 @@ func TestAWSMemoEncoding(t *testing.T) {
 // FuzzAWS feeds arbitrary bytes to both AWS decoders and, when both accept, the
 // combination, seeded with the real payloads: errors only, never a panic.
 func FuzzAWS(f *testing.F) {
-	rss := cloudTestdata(f, "aws", awsRSSFile)
-	ce := cloudTestdata(f, "aws", awsCEFile)
+	rss := fetchtest.Testdata(f, "aws", awsRSSFile)
+	ce := fetchtest.Testdata(f, "aws", awsCEFile)
 	f.Add(rss, ce)
 	f.Add(awsRSSBody(awsItem{"x", 5, "Service disruption: a", "b\n\nc"}), utf16BOM(`[{"date":"1","service":"x","event_log":[{"timestamp":"5","status":"0"}],"impacted_services":{"y":1}}]`, false))
 	f.Add([]byte(`<rss version="2.0"><channel><title>t</title></channel></rss>`), []byte(`[]`))
@@ -1054,17 +1056,17 @@ func FuzzAWS(f *testing.F) {
 		feed, err1 := decodeAWSRSS(rssData)
 		events, err2 := decodeAWSCurrentEvents("application/json", ceData)
 		for _, err := range []error{err1, err2} {
-			if err != nil && !errors.Is(err, ErrMalformed) {
+			if err != nil && !errors.Is(err, fetch.ErrMalformed) {
 				t.Fatalf("error %v is not ErrMalformed", err)
 			}
 		}
 		if err1 != nil || err2 != nil {
 			return
 		}
-		b := awsBuild{feed: feed, events: events, memo: awsMemoFrom(model.FetchState{"episodes/x": {Hash: "1-9+,3-2,junk,4-6+e,7-8+m9,10-11i12"}}), pageURL: "https://p", now: pollNow}
+		b := awsBuild{feed: feed, events: events, memo: awsMemoFrom(model.FetchState{"episodes/x": {Hash: "1-9+,3-2,junk,4-6+e,7-8+m9,10-11i12"}}), pageURL: "https://p", now: fetchtest.PollNow}
 		incs, _, memo := b.run()
 		for _, inc := range incs {
-			checkCloudIncident(t, inc)
+			fetchtest.CheckIncident(t, inc)
 		}
 		// What is remembered reads back the same.
 		st := memo.state()
