@@ -15,6 +15,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/statusio"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -216,14 +217,14 @@ func TestDetectPlatforms(t *testing.T) {
 		{
 			name:     "status.io page",
 			routes:   map[string]detectRoute{"/": {ct: ctHTML, body: platformData(t, "statusio", "synthetic-statusio-page.html")}},
-			kind:     fetch.KindStatusIO,
+			kind:     statusio.Kind,
 			evidence: "page names status.io page id 5b36dc6502d06804c08349f7",
 		},
 		{
 			name:     "status.io history feed on the page's own domain",
 			routes:   map[string]detectRoute{"/pages/5b36dc6502d06804c08349f7/rss": {ct: ctRSS, body: platformData(t, "statusio", "synthetic-statusio-feed.rss")}},
 			path:     "/pages/5b36dc6502d06804c08349f7/rss",
-			kind:     fetch.KindStatusIO,
+			kind:     statusio.Kind,
 			evidence: "URL is the status.io history feed /pages/5b36dc6502d06804c08349f7/rss",
 		},
 		{
@@ -513,7 +514,7 @@ func TestDetectDefaultHostRules(t *testing.T) {
 		{"https://statuspage.incident.io/lovable", fetch.KindIncidentIO, "https://statuspage.incident.io/lovable", "host rule: statuspage.incident.io"},
 		{"https://testing-widget.instatus.com", fetch.KindInstatus, "https://testing-widget.instatus.com", "host rule: *.instatus.com"},
 		{"https://acme.betteruptime.com/index.json", betterstack.Kind, "https://acme.betteruptime.com/", "host rule: *.betteruptime.com"},
-		{"https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", fetch.KindStatusIO, "https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", "host rule: *.status.io"},
+		{"https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", statusio.Kind, "https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", "host rule: *.status.io"},
 	}
 	for _, tt := range tests {
 		got, err := d.Detect(context.Background(), tt.in)
@@ -548,7 +549,7 @@ func TestDefaultHostRules(t *testing.T) {
 		{"acme.instatus.com", fetch.KindInstatus},
 		{"acme.betteruptime.com", betterstack.Kind},
 		{"status.betterstack.com", betterstack.Kind},
-		{"letsencrypt.status.io", fetch.KindStatusIO},
+		{"letsencrypt.status.io", statusio.Kind},
 		// The platforms' own sites, apps and APIs are no status page.
 		{"www.statuspage.io", ""},
 		{"api.statuspage.io", ""},

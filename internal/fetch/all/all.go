@@ -10,4 +10,5 @@ import (
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
+	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/statusio"
 )

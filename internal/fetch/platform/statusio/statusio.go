@@ -5,7 +5,7 @@
 // no history, so the page's RSS history feed (<page>/pages/<page id>/rss, the feed status.io
 // pages link to) adds the incidents that are over.
 
-package fetch
+package statusio
 
 import (
 	"bytes"
@@ -22,18 +22,19 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/mmcdole/gofeed"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// KindStatusIO is the provider kind of status.io pages.
-const KindStatusIO = "statusio"
+// Kind is the provider kind of status.io pages.
+const Kind = "statusio"
 
 // Endpoint names of the status.io adapter. Source.Endpoints may override "status" and
 // "feed"; a "{id}" in an override stands for the page id.
 const (
-	EndpointStatusIOPage   = "page"   // the status page itself, read once to find its id
-	EndpointStatusIOStatus = "status" // https://api.status.io/1.0/status/{id}
-	EndpointStatusIOFeed   = "feed"   // <page>/pages/{id}/rss
+	EndpointPage   = "page"   // the status page itself, read once to find its id
+	EndpointStatus = "status" // https://api.status.io/1.0/status/{id}
+	EndpointFeed   = "feed"   // <page>/pages/{id}/rss
 )
 
 // statusIOAPI is the Public Status API of a page; it lives on status.io's host, not the
@@ -45,10 +46,10 @@ const statusIOAPI = "https://api.status.io/1.0/status/{id}"
 const statusIOPageIDState = "page-id/"
 
 func init() {
-	Register(Platform{
-		Kind:         KindStatusIO,
-		New:          func(c *Client) Provider { return &StatusIO{c: c} },
-		Endpoints:    []string{EndpointStatusIOPage, EndpointStatusIOStatus, EndpointStatusIOFeed},
+	fetch.Register(fetch.Platform{
+		Kind:         Kind,
+		New:          func(c *fetch.Client) fetch.Provider { return &StatusIO{c: c} },
+		Endpoints:    []string{EndpointPage, EndpointStatus, EndpointFeed},
 		HostSuffixes: []string{".status.io"},
 		NotPages: []string{"www.status.io", "api.status.io", "app.status.io", "kb.status.io",
 			"image.status.io", "cdn.status.io"},
@@ -80,34 +81,34 @@ func init() {
 //     it (it was open, from the API), that version is kept and only the items posted after
 //     its last update are added, so its end reads as a resolution, not as a rewrite of its
 //     timeline.
-type StatusIO struct{ c *Client }
+type StatusIO struct{ c *fetch.Client }
 
-var _ Provider = (*StatusIO)(nil)
+var _ fetch.Provider = (*StatusIO)(nil)
 
 // Poll reads, when the page id is not known yet, the page once to find it; then the API
 // and the feed, each conditionally. A poll parses both or neither: which feed items are
 // over depends on what the API lists, so when only one of them changed, the other is read
 // again without validators. The feed is best effort: when it cannot be read, the API alone
 // is parsed (everything open is still seen) and the feed is retried next poll.
-func (p *StatusIO) Poll(ctx context.Context, req Request) (*Result, error) {
-	return RunPoll(ctx, p.c, req, (*Poll).statusIO)
+func (p *StatusIO) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	return fetch.RunPoll(ctx, p.c, req, statusIO)
 }
 
-func (pl *Poll) statusIO(ctx context.Context) (*model.Snapshot, error) {
-	id, derived, err := pl.statusIOPageID(ctx, false)
+func statusIO(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	id, derived, err := statusIOPageID(pl, ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := pl.statusIOWith(ctx, id)
+	snap, err := statusIOWith(pl, ctx, id)
 	if err != nil && derived && errors.Is(err, errStatusIORefused) {
 		// The API does not know the id the page gave: the page may have a new one. Read
 		// the page again, once, and retry with the id it gives now.
-		fresh, _, perr := pl.statusIOPageID(ctx, true)
+		fresh, _, perr := statusIOPageID(pl, ctx, true)
 		if perr != nil || fresh == id {
 			return nil, err
 		}
 		delete(pl.Res.State, statusIOPageIDState+id)
-		return pl.statusIOWith(ctx, fresh)
+		return statusIOWith(pl, ctx, fresh)
 	}
 	return snap, err
 }
@@ -116,31 +117,31 @@ func (pl *Poll) statusIO(ctx context.Context) (*model.Snapshot, error) {
 var errStatusIORefused = errors.New("status.io refused the page id")
 
 // statusIOWith reads the API and the feed of page id (see Poll).
-func (pl *Poll) statusIOWith(ctx context.Context, id string) (*model.Snapshot, error) {
+func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapshot, error) {
 	src := pl.Req.Source
 	// A source URL that is a page's own address (https://acme.status.io/pages/<id>) has
 	// its feed and incident pages beside /pages/, not under it.
 	if loc := sioPagePath.FindStringIndex(src.URL); loc != nil {
 		src.URL = src.URL[:loc[0]]
 	}
-	base, err := BaseURL(src.URL)
+	base, err := fetch.BaseURL(src.URL)
 	if err != nil {
 		return nil, err
 	}
-	statusURL, err := EndpointURL(src, EndpointStatusIOStatus, statusIOAPI, id)
+	statusURL, err := fetch.EndpointURL(src, EndpointStatus, statusIOAPI, id)
 	if err != nil {
 		return nil, err
 	}
-	feedURL, err := EndpointURL(src, EndpointStatusIOFeed, "pages/{id}/rss", id)
+	feedURL, err := fetch.EndpointURL(src, EndpointFeed, "pages/{id}/rss", id)
 	if err != nil {
 		return nil, err
 	}
 
-	sResp, err := pl.Get(ctx, EndpointStatusIOStatus, statusURL, pl.Req.State[EndpointStatusIOStatus])
+	sResp, err := pl.Get(ctx, EndpointStatus, statusURL, pl.Req.State[EndpointStatus])
 	if err != nil {
 		return nil, err
 	}
-	fResp, fErr := pl.Get(ctx, EndpointStatusIOFeed, feedURL, pl.Req.State[EndpointStatusIOFeed])
+	fResp, fErr := pl.Get(ctx, EndpointFeed, feedURL, pl.Req.State[EndpointFeed])
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // a poll cut short is not one that saw nothing new
 	}
@@ -148,29 +149,29 @@ func (pl *Poll) statusIOWith(ctx context.Context, id string) (*model.Snapshot, e
 	fChanged := fErr == nil && !fResp.NotModified && !fResp.Unchanged
 	if !sChanged && !fChanged {
 		if fErr != nil {
-			pl.unread(EndpointStatusIOFeed)
+			unread(pl, EndpointFeed)
 		}
 		return nil, nil
 	}
 	if !sChanged {
-		if sResp, err = pl.Get(ctx, EndpointStatusIOStatus, statusURL, model.EndpointState{}); err != nil {
+		if sResp, err = pl.Get(ctx, EndpointStatus, statusURL, model.EndpointState{}); err != nil {
 			return nil, err
 		}
 	}
 	if fErr == nil && !fChanged {
-		fResp, fErr = pl.Get(ctx, EndpointStatusIOFeed, feedURL, model.EndpointState{})
+		fResp, fErr = pl.Get(ctx, EndpointFeed, feedURL, model.EndpointState{})
 	}
 
 	res, err := decodeStatusIO(sResp.ContentType, sResp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", EndpointStatusIOStatus, statusURL, err)
+		return nil, fmt.Errorf("%s %s: %w", EndpointStatus, statusURL, err)
 	}
 	var feed *sioFeed
 	if fErr == nil {
 		feed, fErr = decodeStatusIOFeed(fResp.ContentType, fResp.Body)
 	}
 	if fErr != nil {
-		pl.unread(EndpointStatusIOFeed)
+		unread(pl, EndpointFeed)
 	}
 
 	snap := pl.Snapshot()
@@ -185,7 +186,7 @@ func (pl *Poll) statusIOWith(ctx context.Context, id string) (*model.Snapshot, e
 
 // unread undoes the read of an endpoint whose answer could not be used: its state goes
 // back to what it was, so the next poll reads it again, and its body is not evidence.
-func (pl *Poll) unread(name string) {
+func unread(pl *fetch.Poll, name string) {
 	if prev, ok := pl.Req.State[name]; ok {
 		pl.Res.State[name] = prev
 	} else {
@@ -211,28 +212,28 @@ var (
 // remembered from an earlier poll, else on the page, read once (fromPage: read it now
 // whatever is remembered). derived reports that it came from the page, now or earlier. An
 // empty id with a nil error means no endpoint needs one.
-func (pl *Poll) statusIOPageID(ctx context.Context, fromPage bool) (id string, derived bool, err error) {
+func statusIOPageID(pl *fetch.Poll, ctx context.Context, fromPage bool) (id string, derived bool, err error) {
 	src := pl.Req.Source
 	if fromPage {
-		return pl.readStatusIOPageID(ctx)
+		return readStatusIOPageID(pl, ctx)
 	}
 	needs := func(name string) bool {
 		u := src.Endpoints[name]
 		return u == "" || strings.Contains(u, "{id}")
 	}
-	if st := src.Endpoints[EndpointStatusIOStatus]; st != "" && !strings.Contains(st, "{id}") {
+	if st := src.Endpoints[EndpointStatus]; st != "" && !strings.Contains(st, "{id}") {
 		if u, err := url.Parse(st); err == nil {
 			if last := u.Path[strings.LastIndexByte(u.Path, '/')+1:]; sioPageID.MatchString(last) {
 				return last, false, nil
 			}
 		}
 	}
-	for _, s := range []string{src.Endpoints[EndpointStatusIOFeed], src.URL} {
+	for _, s := range []string{src.Endpoints[EndpointFeed], src.URL} {
 		if m := sioPageIDInPage.FindStringSubmatch(s); m != nil {
 			return m[1], false, nil
 		}
 	}
-	if !needs(EndpointStatusIOStatus) && !needs(EndpointStatusIOFeed) {
+	if !needs(EndpointStatus) && !needs(EndpointFeed) {
 		return "", false, nil
 	}
 	for k := range pl.Req.State {
@@ -240,24 +241,24 @@ func (pl *Poll) statusIOPageID(ctx context.Context, fromPage bool) (id string, d
 			return id, true, nil
 		}
 	}
-	return pl.readStatusIOPageID(ctx)
+	return readStatusIOPageID(pl, ctx)
 }
 
 // readStatusIOPageID reads the page and the id on it, and remembers the id in the state.
-func (pl *Poll) readStatusIOPageID(ctx context.Context) (string, bool, error) {
-	u, err := EndpointURL(pl.Req.Source, EndpointStatusIOPage, "", "")
+func readStatusIOPageID(pl *fetch.Poll, ctx context.Context) (string, bool, error) {
+	u, err := fetch.EndpointURL(pl.Req.Source, EndpointPage, "", "")
 	if err != nil {
 		return "", false, err
 	}
-	resp, err := pl.Get(ctx, EndpointStatusIOPage, u, model.EndpointState{})
+	resp, err := pl.Get(ctx, EndpointPage, u, model.EndpointState{})
 	if err != nil {
 		return "", false, err
 	}
-	delete(pl.Res.State, EndpointStatusIOPage)
+	delete(pl.Res.State, EndpointPage)
 	m := sioPageIDInPage.FindSubmatch(resp.Body)
 	if m == nil {
 		return "", false, fmt.Errorf("%s %s: %w: no status.io page id on the page; set endpoints.status to %s with the page's id",
-			EndpointStatusIOPage, u, ErrMalformed, statusIOAPI)
+			EndpointPage, u, fetch.ErrMalformed, statusIOAPI)
 	}
 	id := string(m[1])
 	pl.Res.State[statusIOPageIDState+id] = model.EndpointState{Hash: resp.State.Hash}
@@ -284,23 +285,23 @@ type sioMaintenance struct {
 }
 
 type sioEvent struct {
-	ID           FlexID       `json:"_id"`
-	AltID        FlexID       `json:"id"`
+	ID           fetch.FlexID `json:"_id"`
+	AltID        fetch.FlexID `json:"id"`
 	Name         string       `json:"name"`
 	DatetimeOpen string       `json:"datetime_open"`
 	PlannedStart string       `json:"datetime_planned_start"`
 	PlannedEnd   string       `json:"datetime_planned_end"`
-	StatusCode   FlexID       `json:"status_code"`
+	StatusCode   fetch.FlexID `json:"status_code"`
 	Messages     []sioMessage `json:"messages"`
 	Components   []sioNamed   `json:"components_affected"`
 }
 
 type sioMessage struct {
-	ID       FlexID `json:"_id"`
-	Details  string `json:"details"`
-	State    FlexID `json:"state"`
-	Status   FlexID `json:"status"`
-	Datetime string `json:"datetime"`
+	ID       fetch.FlexID `json:"_id"`
+	Details  string       `json:"details"`
+	State    fetch.FlexID `json:"state"`
+	Status   fetch.FlexID `json:"status"`
+	Datetime string       `json:"datetime"`
 }
 
 type sioNamed struct {
@@ -316,37 +317,37 @@ type sioAPI struct {
 // answers an unknown page id with 200 {"error": "status page not found"}.
 func decodeStatusIO(contentType string, body []byte) (*sioAPI, error) {
 	var doc sioDoc
-	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Result == nil {
 		if doc.Error != "" {
-			return nil, fmt.Errorf("%w: %w: status.io says %.200q", ErrMalformed, errStatusIORefused, doc.Error)
+			return nil, fmt.Errorf("%w: %w: status.io says %.200q", fetch.ErrMalformed, errStatusIORefused, doc.Error)
 		}
-		return nil, fmt.Errorf("%w: no \"result\"", ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"result\"", fetch.ErrMalformed)
 	}
 	out := &sioAPI{incidents: doc.Result.Incidents}
 	if m := bytes.TrimSpace(doc.Result.Maintenance); len(m) > 0 {
 		switch m[0] {
 		case '{':
 			var mt sioMaintenance
-			if err := json.Unmarshal(m, &mt, JSONOptions); err != nil {
-				return nil, fmt.Errorf("%w: maintenance: %v", ErrMalformed, err)
+			if err := json.Unmarshal(m, &mt, fetch.JSONOptions); err != nil {
+				return nil, fmt.Errorf("%w: maintenance: %v", fetch.ErrMalformed, err)
 			}
 			out.active, out.upcoming = mt.Active, mt.Upcoming
 		case '[':
-			if err := json.Unmarshal(m, &out.active, JSONOptions); err != nil {
-				return nil, fmt.Errorf("%w: maintenance: %v", ErrMalformed, err)
+			if err := json.Unmarshal(m, &out.active, fetch.JSONOptions); err != nil {
+				return nil, fmt.Errorf("%w: maintenance: %v", fetch.ErrMalformed, err)
 			}
 		case 'n': // null
 		default:
-			return nil, fmt.Errorf("%w: maintenance is neither an object nor a list", ErrMalformed)
+			return nil, fmt.Errorf("%w: maintenance is neither an object nor a list", fetch.ErrMalformed)
 		}
 	}
 	for _, list := range [][]sioEvent{out.incidents, out.active, out.upcoming} {
 		for i := range list {
 			if list[i].id() == "" {
-				return nil, fmt.Errorf("%w: an incident or maintenance has no id", ErrMalformed)
+				return nil, fmt.Errorf("%w: an incident or maintenance has no id", fetch.ErrMalformed)
 			}
 		}
 	}
@@ -387,14 +388,14 @@ var sioItemLink = regexp.MustCompile(`/pages/(incident|maintenance)/[0-9a-fA-F]{
 func decodeStatusIOFeed(contentType string, body []byte) (*sioFeed, error) {
 	b := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
 	if len(b) == 0 {
-		return nil, fmt.Errorf("%w: empty feed", ErrMalformed)
+		return nil, fmt.Errorf("%w: empty feed", fetch.ErrMalformed)
 	}
 	f, err := gofeed.NewParser().Parse(bytes.NewReader(b))
 	if err != nil {
-		return nil, fmt.Errorf("%w: feed: %v", ErrMalformed, err)
+		return nil, fmt.Errorf("%w: feed: %v", fetch.ErrMalformed, err)
 	}
 	if f.FeedType != "rss" && f.FeedType != "atom" {
-		return nil, fmt.Errorf("%w: feed: got %s, want RSS or Atom", ErrMalformed, f.FeedType)
+		return nil, fmt.Errorf("%w: feed: got %s, want RSS or Atom", fetch.ErrMalformed, f.FeedType)
 	}
 	out := &sioFeed{title: strings.TrimSpace(f.Title)}
 	for _, it := range f.Items {
@@ -533,7 +534,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 		Status:     status,
 		StatusRaw:  raw,
 		Title:      strings.TrimSpace(ev.Name),
-		StartedAt:  ParseTime(ev.DatetimeOpen),
+		StartedAt:  fetch.ParseTime(ev.DatetimeOpen),
 		Components: sioComponents(ev.Components),
 	}
 	if pageID != "" {
@@ -542,18 +543,18 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 	ups := make([]model.Update, len(ev.Messages))
 	stamps := make([]string, len(ev.Messages))
 	for i, m := range ev.Messages {
-		body, format, html := VendorBody(m.Details, model.FormatText)
-		ups[i] = model.Update{ID: string(m.ID), Body: body, Format: format, HTML: html, PostedAt: ParseTime(m.Datetime)}
+		body, format, html := fetch.VendorBody(m.Details, model.FormatText)
+		ups[i] = model.Update{ID: string(m.ID), Body: body, Format: format, HTML: html, PostedAt: fetch.ParseTime(m.Datetime)}
 		if kind == model.KindIncident {
 			ups[i].Status = sioState(m.State)
 		}
-		stamps[i] = StableStamp(m.Datetime)
+		stamps[i] = fetch.StableStamp(m.Datetime)
 	}
-	inc.Updates = KeyUpdates(id, ups, stamps)
+	inc.Updates = fetch.KeyUpdates(id, ups, stamps)
 
 	if kind == model.KindMaintenance {
 		inc.Impact = model.ImpactMaintenance
-		inc.ScheduledFor, inc.ScheduledUntil = ParseTime(ev.PlannedStart), ParseTime(ev.PlannedEnd)
+		inc.ScheduledFor, inc.ScheduledUntil = fetch.ParseTime(ev.PlannedStart), fetch.ParseTime(ev.PlannedEnd)
 		if !inc.ScheduledFor.IsZero() {
 			inc.StartedAt = inc.ScheduledFor
 		}
@@ -564,7 +565,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 		// The latest message by time: the API lists them in no documented order.
 		latest := ev.Messages[0]
 		for _, m := range ev.Messages[1:] {
-			if !ParseTime(m.Datetime).Before(ParseTime(latest.Datetime)) {
+			if !fetch.ParseTime(m.Datetime).Before(fetch.ParseTime(latest.Datetime)) {
 				latest = m
 			}
 		}
@@ -574,7 +575,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 		inc.StatusRaw = string(latest.State)
 	}
 	inc.Impact, inc.ImpactRaw = model.ImpactUnknown, ""
-	consider := func(code FlexID) {
+	consider := func(code fetch.FlexID) {
 		if i := sioImpact(code); i.Worse(inc.Impact) {
 			inc.Impact, inc.ImpactRaw = i, string(code)
 		}
@@ -595,11 +596,11 @@ func closedFromFeed(id string, items []sioItem, prev *model.Incident) model.Inci
 		ups := make([]model.Update, len(its))
 		stamps := make([]string, len(its))
 		for i, it := range its {
-			body, format, html := VendorBody(it.body, model.FormatText)
+			body, format, html := fetch.VendorBody(it.body, model.FormatText)
 			ups[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: it.posted}
 			stamps[i] = it.stamp
 		}
-		return KeyUpdates(id, ups, stamps)
+		return fetch.KeyUpdates(id, ups, stamps)
 	}
 	var inc model.Incident
 	if prev != nil {
@@ -655,7 +656,7 @@ func closedFromFeed(id string, items []sioItem, prev *model.Incident) model.Inci
 }
 
 // sioState maps a status.io message state.
-func sioState(code FlexID) model.Status {
+func sioState(code fetch.FlexID) model.Status {
 	switch string(code) {
 	case "100":
 		return model.StatusInvestigating
@@ -668,7 +669,7 @@ func sioState(code FlexID) model.Status {
 }
 
 // sioImpact maps a status.io status code (see StatusIO).
-func sioImpact(code FlexID) model.Impact {
+func sioImpact(code fetch.FlexID) model.Impact {
 	switch string(code) {
 	case "100":
 		return model.ImpactNone
@@ -687,12 +688,12 @@ func sioComponents(list []sioNamed) []string {
 	for _, c := range list {
 		names = append(names, c.Name)
 	}
-	return SortedNames(names)
+	return fetch.SortedNames(names)
 }
 
 // statusIOFeedDetection recognises a status.io page's /pages/<id>/rss whose items link
 // that page's incidents (or that has no item yet).
-func statusIOFeedDetection(u *url.URL, f *gofeed.Feed) *Detection {
+func statusIOFeedDetection(u *url.URL, f *gofeed.Feed) *fetch.Detection {
 	base := *u
 	base.RawQuery, base.RawPath = "", ""
 	if m := sioFeedPath.FindStringSubmatch(base.Path); m != nil {
@@ -706,7 +707,7 @@ func statusIOFeedDetection(u *url.URL, f *gofeed.Feed) *Detection {
 			}
 		}
 		if linked > 0 || len(f.Items) == 0 {
-			return &Detection{Kind: KindStatusIO, URL: u.String(),
+			return &fetch.Detection{Kind: Kind, URL: u.String(),
 				Evidence: "URL is the status.io history feed /pages/" + id + "/rss"}
 		}
 	}
@@ -714,9 +715,9 @@ func statusIOFeedDetection(u *url.URL, f *gofeed.Feed) *Detection {
 }
 
 // statusIOPageDetection recognises a page that names its status.io page id.
-func statusIOPageDetection(u *url.URL, body []byte) *Detection {
+func statusIOPageDetection(u *url.URL, body []byte) *fetch.Detection {
 	if id, ok := statusIOPageOn(body); ok {
-		return &Detection{Kind: KindStatusIO, URL: u.String(), Evidence: "page names status.io page id " + id}
+		return &fetch.Detection{Kind: Kind, URL: u.String(), Evidence: "page names status.io page id " + id}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package fetch
+package statusio
 
 // The status.io adapter. No real status.io payload exists (testdata/SOURCES.md
 // lists api.status.io/1.0/status/<id> as searched for and not
@@ -29,6 +29,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -45,18 +47,18 @@ var sioBase, _ = url.Parse("https://status.gitlab.com/")
 
 func sioDecode(t *testing.T, status string, feed bool, archived func(string) *model.Incident) (*sioFeed, []model.Incident) {
 	t.Helper()
-	api, err := decodeStatusIO("application/json", platformData(t, "statusio", status))
+	api, err := decodeStatusIO("application/json", fetchtest.Testdata(t, "statusio", status))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var f *sioFeed
 	if feed {
-		if f, err = decodeStatusIOFeed("application/rss+xml", platformData(t, "statusio", "synthetic-statusio-feed.rss")); err != nil {
+		if f, err = decodeStatusIOFeed("application/rss+xml", fetchtest.Testdata(t, "statusio", "synthetic-statusio-feed.rss")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	incs := normaliseStatusIO(api, f, sioPage, sioBase, archived)
-	checkIncidents(t, incs)
+	fetchtest.CheckIncidents(t, incs)
 	return f, incs
 }
 
@@ -70,12 +72,12 @@ func TestStatusIOAPI(t *testing.T) {
 		status model.Status
 		posted string
 	}
-	inc := byID(t, incs, sioOpen)
+	inc := fetchtest.ByID(t, incs, sioOpen)
 	if inc.Kind != model.KindIncident || inc.Title != "Git operations failing over SSH" ||
 		inc.Status != model.StatusIdentified || inc.StatusRaw != "200" || inc.Impact != model.ImpactMajor || inc.ImpactRaw != "400" {
 		t.Errorf("incident: got %s %q %s (%s) %s (%s)", inc.Kind, inc.Title, inc.Status, inc.StatusRaw, inc.Impact, inc.ImpactRaw)
 	}
-	if !reflect.DeepEqual(inc.Components, []string{"Git Operations"}) || !inc.StartedAt.Equal(mustTime("2026-08-18T09:55:00Z")) || !inc.ResolvedAt.IsZero() {
+	if !reflect.DeepEqual(inc.Components, []string{"Git Operations"}) || !inc.StartedAt.Equal(fetchtest.MustTime("2026-08-18T09:55:00Z")) || !inc.ResolvedAt.IsZero() {
 		t.Errorf("incident: got components %q started %v resolved %v", inc.Components, inc.StartedAt, inc.ResolvedAt)
 	}
 	if want := "https://status.gitlab.com/pages/incident/" + sioPage + "/" + sioOpen; inc.URL != want {
@@ -95,9 +97,9 @@ func TestStatusIOAPI(t *testing.T) {
 		t.Errorf("text message: got %+v", u)
 	}
 
-	m := byID(t, incs, sioActive)
+	m := fetchtest.ByID(t, incs, sioActive)
 	if m.Kind != model.KindMaintenance || m.Status != model.StatusInProgress || m.StatusRaw != "active" || m.Impact != model.ImpactMaintenance ||
-		!m.ScheduledFor.Equal(mustTime("2026-08-18T09:00:00Z")) || !m.ScheduledUntil.Equal(mustTime("2026-08-18T13:00:00Z")) ||
+		!m.ScheduledFor.Equal(fetchtest.MustTime("2026-08-18T09:00:00Z")) || !m.ScheduledUntil.Equal(fetchtest.MustTime("2026-08-18T13:00:00Z")) ||
 		!m.StartedAt.Equal(m.ScheduledFor) || !reflect.DeepEqual(m.Components, []string{"API"}) {
 		t.Errorf("active maintenance: got %+v", m)
 	}
@@ -105,12 +107,12 @@ func TestStatusIOAPI(t *testing.T) {
 	for _, u := range m.Updates {
 		got = append(got, upd{u.ID, u.Status, u.PostedAt.Format(time.RFC3339)})
 	}
-	if want := []upd{{UpdateKey(sioActive, "2026-08-11T12:00:00Z", 0), "", "2026-08-11T12:00:00Z"}, {UpdateKey(sioActive, "2026-08-18T09:00:00Z", 0), "", "2026-08-18T09:00:00Z"}}; !reflect.DeepEqual(got, want) {
+	if want := []upd{{fetch.UpdateKey(sioActive, "2026-08-11T12:00:00Z", 0), "", "2026-08-11T12:00:00Z"}, {fetch.UpdateKey(sioActive, "2026-08-18T09:00:00Z", 0), "", "2026-08-18T09:00:00Z"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("active maintenance: got updates %v, want %v (keyed as updates without id are)", got, want)
 	}
-	u := byID(t, incs, sioUpcome)
+	u := fetchtest.ByID(t, incs, sioUpcome)
 	if u.Status != model.StatusScheduled || u.StatusRaw != "upcoming" || !reflect.DeepEqual(u.Components, []string{"API", "Git Operations"}) ||
-		!u.ScheduledFor.Equal(mustTime("2026-08-25T02:00:00Z")) || u.URL != "https://status.gitlab.com/pages/maintenance/"+sioPage+"/"+sioUpcome {
+		!u.ScheduledFor.Equal(fetchtest.MustTime("2026-08-25T02:00:00Z")) || u.URL != "https://status.gitlab.com/pages/maintenance/"+sioPage+"/"+sioUpcome {
 		t.Errorf("upcoming maintenance: got %+v", u)
 	}
 
@@ -135,10 +137,10 @@ func TestStatusIOMapping(t *testing.T) {
 		{"600", "", model.ImpactUnknown},
 		{"", "", model.ImpactUnknown},
 	} {
-		if got := sioState(FlexID(tc.code)); got != tc.state {
+		if got := sioState(fetch.FlexID(tc.code)); got != tc.state {
 			t.Errorf("state %s: got %q, want %q", tc.code, got, tc.state)
 		}
-		if got := sioImpact(FlexID(tc.code)); got != tc.impact {
+		if got := sioImpact(fetch.FlexID(tc.code)); got != tc.impact {
 			t.Errorf("status %s: got %s, want %s", tc.code, got, tc.impact)
 		}
 	}
@@ -161,17 +163,17 @@ func TestStatusIOFeed(t *testing.T) {
 		t.Fatalf("got %d incidents, want 3 open and 2 from the feed", len(incs))
 	}
 	// The open incident is the API's: its feed item does not add to it.
-	if open := byID(t, incs, sioOpen); len(open.Updates) != 2 || open.Status != model.StatusIdentified {
+	if open := fetchtest.ByID(t, incs, sioOpen); len(open.Updates) != 2 || open.Status != model.StatusIdentified {
 		t.Errorf("open incident: got %+v", open)
 	}
-	c := byID(t, incs, sioClosed)
+	c := fetchtest.ByID(t, incs, sioClosed)
 	if c.Kind != model.KindIncident || c.Status != model.StatusResolved || c.StatusRaw != "" || c.Impact != model.ImpactUnknown || c.Title != "Elevated CI job queue times" ||
-		!c.StartedAt.Equal(mustTime("2026-08-17T14:05:00Z")) || !c.ResolvedAt.Equal(mustTime("2026-08-17T15:40:00Z")) ||
+		!c.StartedAt.Equal(fetchtest.MustTime("2026-08-17T14:05:00Z")) || !c.ResolvedAt.Equal(fetchtest.MustTime("2026-08-17T15:40:00Z")) ||
 		c.URL != "https://status.gitlab.com/pages/incident/"+sioPage+"/"+sioClosed {
 		t.Errorf("closed incident: got %+v", c)
 	}
 	if len(c.Updates) != 2 || c.Updates[0].Body != "We are investigating elevated queue times for CI jobs on shared runners." ||
-		c.Updates[0].ID != UpdateKey(sioClosed, "2026-08-17T14:05:00Z", 0) {
+		c.Updates[0].ID != fetch.UpdateKey(sioClosed, "2026-08-17T14:05:00Z", 0) {
 		t.Fatalf("closed incident: got updates %+v", c.Updates)
 	}
 	last := c.Updates[1]
@@ -180,8 +182,8 @@ func TestStatusIOFeed(t *testing.T) {
 		!strings.Contains(last.HTML, `href="https://gitlab.com/gitlab-com/gl-infra/production/-/issues/1"`) {
 		t.Errorf("closed incident: got last update %+v", last)
 	}
-	m := byID(t, incs, sioMaintC)
-	if m.Kind != model.KindMaintenance || m.Status != model.StatusCompleted || m.Impact != model.ImpactMaintenance || !m.ResolvedAt.Equal(mustTime("2026-08-09T06:00:00Z")) {
+	m := fetchtest.ByID(t, incs, sioMaintC)
+	if m.Kind != model.KindMaintenance || m.Status != model.StatusCompleted || m.Impact != model.ImpactMaintenance || !m.ResolvedAt.Equal(fetchtest.MustTime("2026-08-09T06:00:00Z")) {
 		t.Errorf("completed maintenance: got %+v", m)
 	}
 }
@@ -190,15 +192,15 @@ func TestStatusIOFeed(t *testing.T) {
 // keeps its archived timeline and gets the feed's newer items and its resolution.
 func TestStatusIOFeedAfterAPI(t *testing.T) {
 	_, open := sioDecode(t, "synthetic-statusio-status.json", false, nil)
-	was := byID(t, open, sioOpen)
-	feed := bytes.Replace(platformData(t, "statusio", "synthetic-statusio-feed.rss"), []byte("<item>"), []byte(`<item>
+	was := fetchtest.ByID(t, open, sioOpen)
+	feed := bytes.Replace(fetchtest.Testdata(t, "statusio", "synthetic-statusio-feed.rss"), []byte("<item>"), []byte(`<item>
       <title>Git operations failing over SSH</title>
       <link>https://status.gitlab.com/pages/incident/`+sioPage+`/`+sioOpen+`</link>
       <pubDate>Tue, 18 Aug 2026 11:00:00 +0000</pubDate>
       <description>Resolved: SSH works again.</description>
     </item>
     <item>`), 1)
-	api, err := decodeStatusIO("application/json", platformData(t, "statusio", "synthetic-statusio-status-ok.json"))
+	api, err := decodeStatusIO("application/json", fetchtest.Testdata(t, "statusio", "synthetic-statusio-status-ok.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,9 +216,9 @@ func TestStatusIOFeedAfterAPI(t *testing.T) {
 		return nil
 	}
 	incs := normaliseStatusIO(api, f, sioPage, sioBase, archived)
-	checkIncidents(t, incs)
-	got := byID(t, incs, sioOpen)
-	if got.Status != model.StatusResolved || got.StatusRaw != "" || !got.ResolvedAt.Equal(mustTime("2026-08-18T11:00:00Z")) {
+	fetchtest.CheckIncidents(t, incs)
+	got := fetchtest.ByID(t, incs, sioOpen)
+	if got.Status != model.StatusResolved || got.StatusRaw != "" || !got.ResolvedAt.Equal(fetchtest.MustTime("2026-08-18T11:00:00Z")) {
 		t.Errorf("got status %s (%s) resolved %v", got.Status, got.StatusRaw, got.ResolvedAt)
 	}
 	if got.Impact != model.ImpactMajor || got.Title != was.Title || !reflect.DeepEqual(got.Components, was.Components) || got.URL != was.URL {
@@ -232,7 +234,7 @@ func TestStatusIOFeedAfterAPI(t *testing.T) {
 
 // TestStatusIOStableKeys: maintenance messages without ids keep their keys when edited.
 func TestStatusIOStableKeys(t *testing.T) {
-	body := platformData(t, "statusio", "synthetic-statusio-status.json")
+	body := fetchtest.Testdata(t, "statusio", "synthetic-statusio-status.json")
 	edited := bytes.Replace(body, []byte("The maintenance has started."), []byte("The maintenance has started, 10 minutes late."), 1)
 	a, err := decodeStatusIO("", body)
 	if err != nil {
@@ -242,15 +244,15 @@ func TestStatusIOStableKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := byID(t, normaliseStatusIO(a, nil, sioPage, sioBase, nil), sioActive)
-	y := byID(t, normaliseStatusIO(b, nil, sioPage, sioBase, nil), sioActive)
+	x := fetchtest.ByID(t, normaliseStatusIO(a, nil, sioPage, sioBase, nil), sioActive)
+	y := fetchtest.ByID(t, normaliseStatusIO(b, nil, sioPage, sioBase, nil), sioActive)
 	if x.Updates[1].ID != y.Updates[1].ID || x.Updates[1].Body == y.Updates[1].Body || y.Updates[1].Body != "The maintenance has started, 10 minutes late." {
 		t.Errorf("got %+v then %+v", x.Updates[1], y.Updates[1])
 	}
 }
 
 func TestStatusIOMalformed(t *testing.T) {
-	full := platformData(t, "statusio", "synthetic-statusio-status.json")
+	full := fetchtest.Testdata(t, "statusio", "synthetic-statusio-status.json")
 	for _, tc := range []struct {
 		name, ct string
 		body     []byte
@@ -266,7 +268,7 @@ func TestStatusIOMalformed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := decodeStatusIO(tc.ct, tc.body)
-			if !errors.Is(err, ErrMalformed) || errors.Is(err, errStatusIORefused) != tc.refused {
+			if !errors.Is(err, fetch.ErrMalformed) || errors.Is(err, errStatusIORefused) != tc.refused {
 				t.Errorf("got %v, want ErrMalformed (refused %v)", err, tc.refused)
 			}
 		})
@@ -277,15 +279,15 @@ func TestStatusIOMalformed(t *testing.T) {
 		t.Errorf("maintenance list: got %+v, %v", api, err)
 	}
 	for _, bad := range [][]byte{nil, []byte("<html></html>"), []byte(`{"result":{}}`)} {
-		if _, err := decodeStatusIOFeed("", bad); !errors.Is(err, ErrMalformed) {
+		if _, err := decodeStatusIOFeed("", bad); !errors.Is(err, fetch.ErrMalformed) {
 			t.Errorf("feed %q: got %v, want ErrMalformed", bad, err)
 		}
 	}
 }
 
-func statusIOProvider(t *testing.T) Provider {
+func statusIOProvider(t *testing.T) fetch.Provider {
 	t.Helper()
-	p, err := New(KindStatusIO, mustClient(t, ClientOptions{}))
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,33 +299,33 @@ func statusIOProvider(t *testing.T) Provider {
 func TestStatusIOPageID(t *testing.T) {
 	pStatus := "/1.0/status/" + sioPage
 	pFeed := "/pages/" + sioPage + "/rss"
-	page := newFakeStatuspage()
-	page.set("/", route{Body: platformData(t, "statusio", "synthetic-statusio-page.html"), ContentType: "text/html; charset=utf-8"})
-	page.set(pStatus, route{Body: platformData(t, "statusio", "synthetic-statusio-status.json"), ETag: `"s1"`})
-	page.set(pFeed, route{Body: platformData(t, "statusio", "synthetic-statusio-feed.rss"), ETag: `"f1"`, ContentType: "application/rss+xml"})
-	srv := newServer(t, page)
+	page := fetchtest.NewFakePage()
+	page.Set("/", fetchtest.Route{Body: fetchtest.Testdata(t, "statusio", "synthetic-statusio-page.html"), ContentType: "text/html; charset=utf-8"})
+	page.Set(pStatus, fetchtest.Route{Body: fetchtest.Testdata(t, "statusio", "synthetic-statusio-status.json"), ETag: `"s1"`})
+	page.Set(pFeed, fetchtest.Route{Body: fetchtest.Testdata(t, "statusio", "synthetic-statusio-feed.rss"), ETag: `"f1"`, ContentType: "application/rss+xml"})
+	srv := fetchtest.NewServer(t, page)
 	p := statusIOProvider(t)
 
 	t.Run("from the page, once", func(t *testing.T) {
 		src := model.Source{Name: "gitlab", URL: srv.URL, Endpoints: map[string]string{"status": srv.URL + "/1.0/status/{id}"}}
-		r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+		r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := page.paths(); !slices.Equal(got, []string{"/", pStatus, pFeed}) {
+		if got := page.Paths(); !slices.Equal(got, []string{"/", pStatus, pFeed}) {
 			t.Fatalf("first poll: got requests %v", got)
 		}
 		if _, ok := r1.State[statusIOPageIDState+sioPage]; !ok || r1.Requests != 3 {
 			t.Errorf("first poll: got state %v, %d requests", r1.State, r1.Requests)
 		}
-		if _, kept := r1.State[EndpointStatusIOPage]; kept {
+		if _, kept := r1.State[EndpointPage]; kept {
 			t.Error("the page's own state is kept")
 		}
-		r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+		r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 		if err != nil {
 			t.Fatal(err)
 		}
-		reqs := page.requests()
+		reqs := page.Requests()
 		if len(reqs) != 2 || reqs[0].Path != pStatus || reqs[0].IfNoneMatch != `"s1"` || reqs[1].Path != pFeed || reqs[1].IfNoneMatch != `"f1"` {
 			t.Errorf("second poll: got requests %+v", reqs)
 		}
@@ -333,42 +335,42 @@ func TestStatusIOPageID(t *testing.T) {
 	})
 	t.Run("from the status override", func(t *testing.T) {
 		src := model.Source{Name: "gitlab", URL: srv.URL, Endpoints: map[string]string{"status": srv.URL + pStatus}}
-		if _, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow}); err != nil {
+		if _, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow}); err != nil {
 			t.Fatal(err)
 		}
-		if got := page.paths(); !slices.Equal(got, []string{pStatus, pFeed}) {
+		if got := page.Paths(); !slices.Equal(got, []string{pStatus, pFeed}) {
 			t.Errorf("got requests %v, want no page read", got)
 		}
 	})
 	t.Run("from the source URL", func(t *testing.T) {
 		src := model.Source{Name: "gitlab", URL: srv.URL + "/pages/" + sioPage, Endpoints: map[string]string{"status": srv.URL + "/1.0/status/{id}"}}
-		if _, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow}); err != nil {
+		if _, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow}); err != nil {
 			t.Fatal(err)
 		}
-		if got := page.paths(); !slices.Equal(got, []string{pStatus, pFeed}) {
+		if got := page.Paths(); !slices.Equal(got, []string{pStatus, pFeed}) {
 			t.Errorf("got requests %v, want no page read, the feed beside /pages/", got)
 		}
 	})
 	t.Run("not on the page", func(t *testing.T) {
-		bare := newFakeStatuspage()
-		bare.set("/", route{Body: []byte("<html><title>Status</title></html>"), ContentType: "text/html"})
-		s := newServer(t, bare)
-		_, err := p.Poll(context.Background(), Request{Source: model.Source{Name: "x", URL: s.URL}, Now: pollNow})
-		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "endpoints.status") {
+		bare := fetchtest.NewFakePage()
+		bare.Set("/", fetchtest.Route{Body: []byte("<html><title>Status</title></html>"), ContentType: "text/html"})
+		s := fetchtest.NewServer(t, bare)
+		_, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{Name: "x", URL: s.URL}, Now: fetchtest.PollNow})
+		if !errors.Is(err, fetch.ErrMalformed) || !strings.Contains(err.Error(), "endpoints.status") {
 			t.Errorf("got %v, want ErrMalformed naming endpoints.status", err)
 		}
 	})
 	t.Run("moved to a new id", func(t *testing.T) {
 		const newID = "6878fc85709daa75be6c7e3c"
-		moved := newFakeStatuspage()
-		moved.set("/", route{Body: []byte(`<a href="/pages/` + newID + `/rss">RSS</a>`), ContentType: "text/html"})
-		moved.set("/1.0/status/"+sioPage, route{Body: []byte(`{"error":"status page not found"}`)})
-		moved.set("/1.0/status/"+newID, route{Body: platformData(t, "statusio", "synthetic-statusio-status-ok.json")})
-		moved.set("/pages/"+newID+"/rss", route{Body: platformData(t, "statusio", "synthetic-statusio-feed.rss")})
-		s := newServer(t, moved)
+		moved := fetchtest.NewFakePage()
+		moved.Set("/", fetchtest.Route{Body: []byte(`<a href="/pages/` + newID + `/rss">RSS</a>`), ContentType: "text/html"})
+		moved.Set("/1.0/status/"+sioPage, fetchtest.Route{Body: []byte(`{"error":"status page not found"}`)})
+		moved.Set("/1.0/status/"+newID, fetchtest.Route{Body: fetchtest.Testdata(t, "statusio", "synthetic-statusio-status-ok.json")})
+		moved.Set("/pages/"+newID+"/rss", fetchtest.Route{Body: fetchtest.Testdata(t, "statusio", "synthetic-statusio-feed.rss")})
+		s := fetchtest.NewServer(t, moved)
 		src := model.Source{Name: "x", URL: s.URL, Endpoints: map[string]string{"status": s.URL + "/1.0/status/{id}"}}
 		state := model.FetchState{statusIOPageIDState + sioPage: {}}
-		res, err := p.Poll(context.Background(), Request{Source: src, State: state, Now: pollNow})
+		res, err := p.Poll(context.Background(), fetch.Request{Source: src, State: state, Now: fetchtest.PollNow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -379,7 +381,7 @@ func TestStatusIOPageID(t *testing.T) {
 			t.Errorf("got state %v, snapshot %v", res.State, res.Snapshot)
 		}
 		want := []string{"/1.0/status/" + sioPage, "/pages/" + sioPage + "/rss", "/", "/1.0/status/" + newID, "/pages/" + newID + "/rss"}
-		if got := moved.paths(); !slices.Equal(got, want) {
+		if got := moved.Paths(); !slices.Equal(got, want) {
 			t.Errorf("got requests %v, want %v", got, want)
 		}
 	})
@@ -388,20 +390,20 @@ func TestStatusIOPageID(t *testing.T) {
 func TestStatusIOPoll(t *testing.T) {
 	pStatus := "/1.0/status/" + sioPage
 	pFeed := "/gitlab/pages/" + sioPage + "/rss"
-	page := newFakeStatuspage()
-	status := platformData(t, "statusio", "synthetic-statusio-status.json")
-	feed := platformData(t, "statusio", "synthetic-statusio-feed.rss")
-	page.set(pStatus, route{Body: status, ETag: `"s1"`})
-	page.set(pFeed, route{Body: feed, ETag: `"f1"`, ContentType: "application/rss+xml"})
-	srv := newServer(t, page)
+	page := fetchtest.NewFakePage()
+	status := fetchtest.Testdata(t, "statusio", "synthetic-statusio-status.json")
+	feed := fetchtest.Testdata(t, "statusio", "synthetic-statusio-feed.rss")
+	page.Set(pStatus, fetchtest.Route{Body: status, ETag: `"s1"`})
+	page.Set(pFeed, fetchtest.Route{Body: feed, ETag: `"f1"`, ContentType: "application/rss+xml"})
+	srv := fetchtest.NewServer(t, page)
 	p := statusIOProvider(t)
-	src := model.Source{Name: "gitlab", URL: srv.URL + "/gitlab", Kind: KindStatusIO, Endpoints: map[string]string{"status": srv.URL + pStatus}}
+	src := model.Source{Name: "gitlab", URL: srv.URL + "/gitlab", Kind: Kind, Endpoints: map[string]string{"status": srv.URL + pStatus}}
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{pStatus, pFeed}) {
+	if got := page.Paths(); !slices.Equal(got, []string{pStatus, pFeed}) {
 		t.Fatalf("first poll: got requests %v", got)
 	}
 	s := r1.Snapshot
@@ -411,29 +413,29 @@ func TestStatusIOPoll(t *testing.T) {
 	}
 
 	// Second poll: both 304.
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reqs := page.requests(); len(reqs) != 2 || reqs[0].IfNoneMatch != `"s1"` || reqs[1].IfNoneMatch != `"f1"` || r2.Snapshot != nil || r2.Requests != 2 {
+	if reqs := page.Requests(); len(reqs) != 2 || reqs[0].IfNoneMatch != `"s1"` || reqs[1].IfNoneMatch != `"f1"` || r2.Snapshot != nil || r2.Requests != 2 {
 		t.Errorf("second poll: got requests %+v, result %+v", reqs, r2)
 	}
 
 	// Third poll: only the feed changed; the API is read again, without validators, so the
 	// feed's items are judged against what is open now.
-	page.set(pFeed, route{Body: bytes.Replace(feed, []byte("Queue times are back to normal."), []byte("Queue times are normal again."), 1), ETag: `"f2"`})
-	r3, err := p.Poll(context.Background(), Request{Source: src, State: r2.State, Now: pollNow})
+	page.Set(pFeed, fetchtest.Route{Body: bytes.Replace(feed, []byte("Queue times are back to normal."), []byte("Queue times are normal again."), 1), ETag: `"f2"`})
+	r3, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := page.requests()
+	reqs := page.Requests()
 	if len(reqs) != 3 || reqs[0].Path != pStatus || reqs[1].Path != pFeed || reqs[2].Path != pStatus || reqs[2].IfNoneMatch != "" {
 		t.Fatalf("third poll: got requests %+v", reqs)
 	}
 	if r3.Snapshot == nil || len(r3.Snapshot.Incidents) != 5 || r3.Requests != 3 {
 		t.Fatalf("third poll: got %+v", r3.Snapshot)
 	}
-	if got := byID(t, r3.Snapshot.Incidents, sioClosed).Updates[1].Body; got != "Queue times are normal again. Incident issue" {
+	if got := fetchtest.ByID(t, r3.Snapshot.Incidents, sioClosed).Updates[1].Body; got != "Queue times are normal again. Incident issue" {
 		t.Errorf("third poll: got %q", got)
 	}
 	for _, b := range r3.Bodies {
@@ -444,30 +446,30 @@ func TestStatusIOPoll(t *testing.T) {
 
 	// Fourth poll: the API changed, the feed is failing: the API alone is parsed and the
 	// feed keeps its state, to be read again next time.
-	page.set(pStatus, route{Body: platformData(t, "statusio", "synthetic-statusio-status-ok.json"), ETag: `"s2"`})
-	page.set(pFeed, route{Status: http.StatusBadGateway, Body: []byte("bad gateway")})
-	r4, err := p.Poll(context.Background(), Request{Source: src, State: r3.State, Now: pollNow})
+	page.Set(pStatus, fetchtest.Route{Body: fetchtest.Testdata(t, "statusio", "synthetic-statusio-status-ok.json"), ETag: `"s2"`})
+	page.Set(pFeed, fetchtest.Route{Status: http.StatusBadGateway, Body: []byte("bad gateway")})
+	r4, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r3.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.requests()
+	page.Requests()
 	if r4.Snapshot == nil || len(r4.Snapshot.Incidents) != 0 || !r4.Snapshot.OpenOnly || r4.Requests != 2 {
 		t.Errorf("fourth poll: got %+v", r4.Snapshot)
 	}
-	if r4.State[EndpointStatusIOFeed] != r3.State[EndpointStatusIOFeed] {
-		t.Errorf("fourth poll: feed state %+v, want the previous %+v", r4.State[EndpointStatusIOFeed], r3.State[EndpointStatusIOFeed])
+	if r4.State[EndpointFeed] != r3.State[EndpointFeed] {
+		t.Errorf("fourth poll: feed state %+v, want the previous %+v", r4.State[EndpointFeed], r3.State[EndpointFeed])
 	}
 	for _, b := range r4.Bodies {
-		if b.Endpoint == EndpointStatusIOFeed {
+		if b.Endpoint == EndpointFeed {
 			t.Error("fourth poll: the failed feed is kept as evidence")
 		}
 	}
 
 	// The API failing fails the poll: it is never an empty page.
-	page.set(pStatus, route{Body: []byte("<html>maintenance</html>"), ContentType: "text/html"})
-	page.set(pFeed, route{Body: feed})
-	r5, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
-	if !errors.Is(err, ErrMalformed) || r5.Snapshot != nil {
+	page.Set(pStatus, fetchtest.Route{Body: []byte("<html>maintenance</html>"), ContentType: "text/html"})
+	page.Set(pFeed, fetchtest.Route{Body: feed})
+	r5, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
+	if !errors.Is(err, fetch.ErrMalformed) || r5.Snapshot != nil {
 		t.Errorf("html API: got %+v, %v", r5, err)
 	}
 }
@@ -494,11 +496,11 @@ func FuzzStatusIO(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sioPageIDInPage.FindSubmatch(data)
 		if api, err := decodeStatusIO("application/json", data); err == nil {
-			checkIncidents(t, normaliseStatusIO(api, nil, sioPage, sioBase, nil))
+			fetchtest.CheckIncidents(t, normaliseStatusIO(api, nil, sioPage, sioBase, nil))
 		}
 		if feed, err := decodeStatusIOFeed("", data); err == nil {
 			incs := normaliseStatusIO(okAPI, feed, sioPage, sioBase, func(string) *model.Incident { return nil })
-			checkIncidents(t, incs)
+			fetchtest.CheckIncidents(t, incs)
 		}
 	})
 }
