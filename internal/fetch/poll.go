@@ -1,8 +1,7 @@
 package fetch
 
-// Poll is the helper every provider adapter but Statuspage's polls with
-// (incidentio.go, instatus.go, feed.go, aws.go, gcp.go, azure.go, betterstack.go,
-// cachet.go, statusio.go, slackstatus.go): it is the bookkeeping every poll
+// Poll is the helper every provider adapter but Statuspage's polls with (the adapters
+// in this package and every package under platform/): it is the bookkeeping every poll
 // does around Client.Get (count the requests, keep each body as evidence, remember the new
 // endpoint state), plus the one rule adapters that join several endpoints into one
 // snapshot need (Reread, RereadGroup).
