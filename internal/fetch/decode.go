@@ -57,6 +57,12 @@ var JSONOptions = json.JoinOptions(
 
 // CheckJSONBody rejects what cannot be the JSON object an endpoint should answer.
 func CheckJSONBody(contentType string, body []byte) ([]byte, error) {
+	return checkJSON(contentType, body, '{', "object")
+}
+
+// checkJSON returns body without a leading BOM and white space when it can be the JSON
+// document opening with open (a what) that an endpoint should answer: not empty, not HTML.
+func checkJSON(contentType string, body []byte, open byte, what string) ([]byte, error) {
 	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")) // a BOM is harmless; drop it
 	b = bytes.TrimLeft(b, " \t\r\n")
 	switch {
@@ -64,8 +70,8 @@ func CheckJSONBody(contentType string, body []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
 	case b[0] == '<' || strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/html"):
 		return nil, fmt.Errorf("%w: got HTML, not JSON", ErrMalformed)
-	case b[0] != '{':
-		return nil, fmt.Errorf("%w: not a JSON object", ErrMalformed)
+	case b[0] != open:
+		return nil, fmt.Errorf("%w: not a JSON %s", ErrMalformed, what)
 	}
 	return b, nil
 }
@@ -98,17 +104,7 @@ func ParseTime(s string) time.Time {
 
 // CheckJSONArray is CheckJSONBody for endpoints that answer a JSON array.
 func CheckJSONArray(contentType string, body []byte) ([]byte, error) {
-	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
-	b = bytes.TrimLeft(b, " \t\r\n")
-	switch {
-	case len(b) == 0:
-		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
-	case b[0] == '<' || strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/html"):
-		return nil, fmt.Errorf("%w: got HTML, not JSON", ErrMalformed)
-	case b[0] != '[':
-		return nil, fmt.Errorf("%w: not a JSON array", ErrMalformed)
-	}
-	return b, nil
+	return checkJSON(contentType, body, '[', "array")
 }
 
 // FlexID is an id a provider sends as a JSON string or as a number (Slack's history has
