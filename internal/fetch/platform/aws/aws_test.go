@@ -1075,3 +1075,19 @@ func FuzzAWS(f *testing.F) {
 		}
 	})
 }
+
+// TestAWSContract: the contract every platform keeps.
+func TestAWSContract(t *testing.T) {
+	fetchtest.Contract{
+		Kind: Kind,
+		Source: func(base string) model.Source {
+			return model.Source{Name: "aws", URL: base, Endpoints: map[string]string{
+				EndpointRSS: base + "/rss/all.rss", EndpointCurrentEvents: base + "/public/currentevents"}}
+		},
+		Routes: map[string]fetchtest.Route{
+			"/rss/all.rss":          {Body: fetchtest.Testdata(t, "aws", awsRSSFile), ContentType: "application/rss+xml"},
+			"/public/currentevents": {Body: awsCEBody(t)},
+		},
+		Main: "/public/currentevents",
+	}.Run(t)
+}

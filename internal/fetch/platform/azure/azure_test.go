@@ -327,3 +327,13 @@ func FuzzAzure(f *testing.F) {
 		}
 	})
 }
+
+// TestAzureContract: the contract every platform keeps.
+func TestAzureContract(t *testing.T) {
+	fetchtest.Contract{
+		Kind:   Kind,
+		Source: azureSource,
+		Routes: map[string]fetchtest.Route{azurePath: {Body: fetchtest.Testdata(t, "azure", azureActive), ContentType: "application/rss+xml"}},
+		Main:   azurePath,
+	}.Run(t)
+}

@@ -382,3 +382,14 @@ func FuzzBetterStack(f *testing.F) {
 		fetchtest.CheckIncidents(t, incs)
 	})
 }
+
+// TestBetterStackContract: the contract every platform keeps.
+func TestBetterStackContract(t *testing.T) {
+	fetchtest.Contract{
+		Kind:   Kind,
+		Source: func(base string) model.Source { return model.Source{Name: "huggingface", URL: base + "/hf"} },
+		Routes: map[string]fetchtest.Route{"/hf/index.json": {Body: fetchtest.Testdata(t, "betterstack", "huggingface-index-2026-07-19.json")}},
+		Main:   "/hf/index.json",
+		Now:    hfCaptured,
+	}.Run(t)
+}

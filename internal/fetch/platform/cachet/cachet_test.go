@@ -387,3 +387,16 @@ func FuzzCachet(f *testing.F) {
 		fetchtest.CheckIncidents(t, incs)
 	})
 }
+
+// TestCachetContract: the contract every platform keeps.
+func TestCachetContract(t *testing.T) {
+	fetchtest.Contract{
+		Kind:   Kind,
+		Source: func(base string) model.Source { return model.Source{Name: "cachet", URL: base} },
+		Routes: map[string]fetchtest.Route{
+			"/api/v1/incidents":  {Body: fetchtest.Testdata(t, "cachet", "synthetic-cachet-incidents.json")},
+			"/api/v1/components": {Body: fetchtest.Testdata(t, "cachet", "synthetic-cachet-components.json")},
+		},
+		Main: "/api/v1/incidents",
+	}.Run(t)
+}

@@ -610,3 +610,13 @@ func TestGCPReportHeadingVariants(t *testing.T) {
 		})
 	}
 }
+
+// TestGCPContract: the contract every platform keeps.
+func TestGCPContract(t *testing.T) {
+	fetchtest.Contract{
+		Kind:   Kind,
+		Source: func(base string) model.Source { return model.Source{Name: "gcp", URL: base + "/gcp"} },
+		Routes: map[string]fetchtest.Route{"/gcp/incidents.json": {Body: fetchtest.Testdata(t, "google-cloud", gcpFile)}},
+		Main:   "/gcp/incidents.json",
+	}.Run(t)
+}

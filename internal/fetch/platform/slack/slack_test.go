@@ -425,3 +425,16 @@ func TestKeyUpdates(t *testing.T) {
 		t.Errorf("got %+v, want ids %v, oldest first, the repeated id once", got, want)
 	}
 }
+
+// TestSlackContract: the contract every platform keeps.
+func TestSlackContract(t *testing.T) {
+	fetchtest.Contract{
+		Kind:   Kind,
+		Source: func(base string) model.Source { return model.Source{Name: "slack", URL: base + "/slack"} },
+		Routes: map[string]fetchtest.Route{
+			pSlackHistory: {Body: fetchtest.Testdata(t, "slack", "history-api-v2.0.0.json")},
+			pSlackCurrent: {Body: fetchtest.Testdata(t, "slack", "synthetic-slack-current-active.json")},
+		},
+		Main: pSlackHistory,
+	}.Run(t)
+}

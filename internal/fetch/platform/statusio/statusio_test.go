@@ -527,3 +527,19 @@ func TestStatusIOGlitchIsNoResolution(t *testing.T) {
 		t.Errorf("a newer closing item: got %+v, want the incident resolved", got)
 	}
 }
+
+// TestStatusIOContract: the contract every platform keeps.
+func TestStatusIOContract(t *testing.T) {
+	pStatus := "/1.0/status/" + sioPage
+	fetchtest.Contract{
+		Kind: Kind,
+		Source: func(base string) model.Source {
+			return model.Source{Name: "gitlab", URL: base + "/pages/" + sioPage, Endpoints: map[string]string{"status": base + "/1.0/status/{id}"}}
+		},
+		Routes: map[string]fetchtest.Route{
+			pStatus:                      {Body: fetchtest.Testdata(t, "statusio", "synthetic-statusio-status.json")},
+			"/pages/" + sioPage + "/rss": {Body: fetchtest.Testdata(t, "statusio", "synthetic-statusio-feed.rss"), ContentType: "application/rss+xml"},
+		},
+		Main: pStatus,
+	}.Run(t)
+}
