@@ -65,7 +65,7 @@ var _ Provider = (*IncidentIO)(nil)
 // built half from a body that was not parsed. On error the Result is non-nil only to
 // report Requests.
 func (p *IncidentIO) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := &iioPoll{r: NewPoll(p.c, req), Req: req}
+	pl := &iioPoll{r: NewPoll(p.c, req), req: req}
 	if err := pl.run(ctx); err != nil {
 		return pl.r.Failed(), err
 	}
@@ -75,19 +75,19 @@ func (p *IncidentIO) Poll(ctx context.Context, req Request) (*Result, error) {
 // iioPoll is the state of one incident.io poll.
 type iioPoll struct {
 	r   *Poll
-	Req Request
+	req Request
 }
 
 func (pl *iioPoll) run(ctx context.Context) error {
-	src := pl.Req.Source
+	src := pl.req.Source
 	base, err := BaseURL(src.URL)
 	if err != nil {
 		return err
 	}
-	now := pl.Req.Now
+	now := pl.req.Now
 	maintFailed := false
 	lists := []*GroupRead{{Name: EndpointIncidents}}
-	if src.Maintenance && !SkipAbsent(pl.Req.State[EndpointMaintenances], now) {
+	if src.Maintenance && !SkipAbsent(pl.req.State[EndpointMaintenances], now) {
 		lists = append(lists, &GroupRead{Name: EndpointMaintenances})
 	}
 	for i, g := range lists {
@@ -105,9 +105,9 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			// that fails otherwise: left out of this poll, its state kept for the next.
 			if Gone(err) {
 				pl.r.Res.State[g.Name] = AbsentState(now)
-				pl.Req.Logger().Info("page has no maintenance list; asking again later", "endpoint", g.Name, "err", err)
+				pl.req.Logger().Info("page has no maintenance list; asking again later", "endpoint", g.Name, "err", err)
 			} else {
-				pl.Req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
+				pl.req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
 				maintFailed = true
 			}
 			lists = lists[:i]
@@ -131,7 +131,7 @@ func (pl *iioPoll) run(ctx context.Context) error {
 
 	var pageTitle string
 	summaryParsed := false
-	if pl.Req.Summary && !SkipAbsent(pl.Req.State[EndpointSummary], now) {
+	if pl.req.Summary && !SkipAbsent(pl.req.State[EndpointSummary], now) {
 		u, err := EndpointURL(src, EndpointSummary, "api/v2/summary.json", "")
 		if err != nil {
 			return err
@@ -142,14 +142,14 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			return ctx.Err()
 		case Gone(err):
 			pl.r.Res.State[EndpointSummary] = AbsentState(now)
-			pl.Req.Logger().Info("page has no summary; asking again later", "endpoint", EndpointSummary, "err", err)
+			pl.req.Logger().Info("page has no summary; asking again later", "endpoint", EndpointSummary, "err", err)
 		case err != nil:
-			pl.Req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary, "err", err)
+			pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary, "err", err)
 		case ToParse(resp):
 			// The summary gives only the page's name: a broken one is logged, its body
 			// kept as evidence, and the poll goes on.
 			if name, err := decodeStatuspageSummary(resp.ContentType, resp.Body); err != nil {
-				pl.Req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary,
+				pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary,
 					"err", fmt.Errorf("%s %s: %w", EndpointSummary, RedactURL(u), err))
 			} else {
 				pageTitle, summaryParsed = name, true
@@ -176,7 +176,7 @@ func (pl *iioPoll) run(ctx context.Context) error {
 				if kind == model.KindIncident {
 					return err
 				}
-				pl.Req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
+				pl.req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
 				maintFailed = true
 				continue
 			}
@@ -217,10 +217,10 @@ func (pl *iioPoll) run(ctx context.Context) error {
 // after AbsentRetry. Anything that may pass fails the poll, since without the feed the
 // incidents would lose their components.
 func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*GroupRead, error) {
-	src := pl.Req.Source
-	now := pl.Req.Now
+	src := pl.req.Source
+	now := pl.req.Now
 	read := func(name, u string) (*GroupRead, error) {
-		if SkipAbsent(pl.Req.State[name], now) {
+		if SkipAbsent(pl.req.State[name], now) {
 			return nil, nil
 		}
 		resp, err := pl.r.Read(ctx, name, u)
@@ -229,7 +229,7 @@ func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*GroupRea
 			return &GroupRead{Name: name, URL: u, Resp: resp}, nil
 		case Gone(err):
 			pl.r.Res.State[name] = AbsentState(now)
-			pl.Req.Logger().Info("page has no "+name+"; asking again later", "endpoint", name, "err", err)
+			pl.req.Logger().Info("page has no "+name+"; asking again later", "endpoint", name, "err", err)
 			return nil, nil
 		case Permanent(err):
 			pl.r.Forget(name)
@@ -315,10 +315,10 @@ func (pl *iioPoll) enrich(incidents []model.Incident, enr map[string]iioEnrichme
 		inc := &incidents[i]
 		e, ok := enr[inc.ID]
 		if !ok {
-			if pl.Req.Archived == nil {
+			if pl.req.Archived == nil {
 				continue
 			}
-			a := pl.Req.Archived(inc.ID)
+			a := pl.req.Archived(inc.ID)
 			if a == nil {
 				continue
 			}
