@@ -1,0 +1,190 @@
+package statusio
+
+// The two status.io documents decoded: the public status API and the page's history feed.
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/mmcdole/gofeed"
+
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// ---- Decoding the API ----
+
+type sioDoc struct {
+	Result *sioResult `json:"result"`
+	Error  string     `json:"error"`
+}
+
+type sioResult struct {
+	Incidents []sioEvent `json:"incidents"`
+	// Maintenance is documented as {"active": [...], "upcoming": [...]}; it has also been
+	// seen as a bare (empty) array, read as the active ones.
+	Maintenance jsontext.Value `json:"maintenance"`
+}
+
+type sioMaintenance struct {
+	Active   []sioEvent `json:"active"`
+	Upcoming []sioEvent `json:"upcoming"`
+}
+
+type sioEvent struct {
+	ID           fetch.FlexID `json:"_id"`
+	AltID        fetch.FlexID `json:"id"`
+	Name         string       `json:"name"`
+	DatetimeOpen string       `json:"datetime_open"`
+	PlannedStart string       `json:"datetime_planned_start"`
+	PlannedEnd   string       `json:"datetime_planned_end"`
+	StatusCode   fetch.FlexID `json:"status_code"`
+	Messages     []sioMessage `json:"messages"`
+	Components   []sioNamed   `json:"components_affected"`
+}
+
+type sioMessage struct {
+	ID       fetch.FlexID `json:"_id"`
+	Details  string       `json:"details"`
+	State    fetch.FlexID `json:"state"`
+	Status   fetch.FlexID `json:"status"`
+	Datetime string       `json:"datetime"`
+}
+
+type sioNamed struct {
+	Name string `json:"name"`
+}
+
+// sioAPI is a decoded API answer.
+type sioAPI struct {
+	incidents, active, upcoming []sioEvent
+}
+
+// decodeStatusIO decodes the API's answer. Without "result" it is not a status: status.io
+// answers an unknown page id with 200 {"error": "status page not found"}.
+func decodeStatusIO(contentType string, body []byte) (*sioAPI, error) {
+	var doc sioDoc
+	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
+		return nil, err
+	}
+	if doc.Result == nil {
+		if doc.Error != "" {
+			return nil, fmt.Errorf("%w: %w: status.io says %.200q", fetch.ErrMalformed, errStatusIORefused, doc.Error)
+		}
+		return nil, fmt.Errorf("%w: no \"result\"", fetch.ErrMalformed)
+	}
+	out := &sioAPI{incidents: doc.Result.Incidents}
+	if m := bytes.TrimSpace(doc.Result.Maintenance); len(m) > 0 {
+		switch m[0] {
+		case '{':
+			var mt sioMaintenance
+			if err := json.Unmarshal(m, &mt, fetch.JSONOptions); err != nil {
+				return nil, fmt.Errorf("%w: maintenance: %v", fetch.ErrMalformed, err)
+			}
+			out.active, out.upcoming = mt.Active, mt.Upcoming
+		case '[':
+			if err := json.Unmarshal(m, &out.active, fetch.JSONOptions); err != nil {
+				return nil, fmt.Errorf("%w: maintenance: %v", fetch.ErrMalformed, err)
+			}
+		case 'n': // null
+		default:
+			return nil, fmt.Errorf("%w: maintenance is neither an object nor a list", fetch.ErrMalformed)
+		}
+	}
+	for _, list := range [][]sioEvent{out.incidents, out.active, out.upcoming} {
+		for i := range list {
+			if list[i].id() == "" {
+				return nil, fmt.Errorf("%w: an incident or maintenance has no id", fetch.ErrMalformed)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (ev *sioEvent) id() string {
+	if ev.ID != "" {
+		return string(ev.ID)
+	}
+	return string(ev.AltID)
+}
+
+// ---- Decoding the feed ----
+
+type sioFeed struct {
+	title string
+	items []sioItem
+}
+
+// sioItem is one feed item: an update of the incident or maintenance it names.
+type sioItem struct {
+	ids    []string // the 24-hex ids in its link and guid, the incident's last
+	key    string   // its guid, else link: its incident's id when it names none
+	kind   model.Kind
+	title  string
+	link   string
+	body   string
+	posted time.Time
+	stamp  string
+}
+
+// sioItemLink reads the kind and incident id of a status.io feed link.
+var sioItemLink = regexp.MustCompile(`/pages/(incident|maintenance)/[0-9a-fA-F]{24}/([0-9a-fA-F]{24})`)
+
+// decodeStatusIOFeed parses the history feed (RSS or Atom) with gofeed. A feed without
+// items is well-formed: a page that never had an incident.
+func decodeStatusIOFeed(contentType string, body []byte) (*sioFeed, error) {
+	b := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%w: empty feed", fetch.ErrMalformed)
+	}
+	f, err := gofeed.NewParser().Parse(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%w: feed: %v", fetch.ErrMalformed, err)
+	}
+	if f.FeedType != "rss" && f.FeedType != "atom" {
+		return nil, fmt.Errorf("%w: feed: got %s, want RSS or Atom", fetch.ErrMalformed, f.FeedType)
+	}
+	out := &sioFeed{title: strings.TrimSpace(f.Title)}
+	for _, it := range f.Items {
+		if it == nil {
+			continue
+		}
+		si := sioItem{kind: model.KindIncident, title: strings.TrimSpace(it.Title), link: strings.TrimSpace(it.Link)}
+		where := si.link + " " + it.GUID
+		if m := sioItemLink.FindStringSubmatch(where); m != nil {
+			if m[1] == "maintenance" {
+				si.kind = model.KindMaintenance
+			}
+			si.ids = []string{m[2]}
+		} else {
+			si.ids = sioHexID.FindAllString(where, -1)
+		}
+		si.key = strings.TrimSpace(it.GUID)
+		if si.key == "" {
+			si.key = si.link
+		}
+		if si.key == "" && len(si.ids) == 0 {
+			continue // nothing names its incident
+		}
+		raw := it.Content
+		if strings.TrimSpace(raw) == "" {
+			raw = it.Description
+		}
+		si.body = raw
+		switch {
+		case it.PublishedParsed != nil:
+			si.posted, si.stamp = it.PublishedParsed.UTC(), it.PublishedParsed.UTC().Format(time.RFC3339Nano)
+		case it.UpdatedParsed != nil:
+			si.posted, si.stamp = it.UpdatedParsed.UTC(), it.UpdatedParsed.UTC().Format(time.RFC3339Nano)
+		default:
+			si.stamp = strings.TrimSpace(it.Published + it.Updated)
+		}
+		out.items = append(out.items, si)
+	}
+	return out, nil
+}
