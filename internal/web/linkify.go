@@ -16,8 +16,9 @@ import (
 // never produces markup of its own.
 
 // urlPattern finds http and https URLs in text. What ends a URL is decided after the
-// match (trimURL), as people end sentences with one.
-var urlPattern = regexp.MustCompile(`(?i)\bhttps?://[^\s<>"'\x60{}|\\^\[\]]+`)
+// match (trimURL), as people end sentences with one. Control characters and U+FFFD end
+// a URL too: no browser would send them, and the tokenizer rewrites NUL.
+var urlPattern = regexp.MustCompile(`(?i)\bhttps?://[^\s\x00-\x1f\x7f\x{FFFD}<>"'\x60{}|\\^\[\]]+`)
 
 // maxLinkLen is the longest URL made a link; a longer one stays text.
 const maxLinkLen = 2048
@@ -58,8 +59,11 @@ func linkText(s string) string {
 		if len(u) <= len("https://") || len(u) > maxLinkLen {
 			b.WriteString(html.EscapeString(u))
 		} else {
-			esc := html.EscapeString(u)
-			b.WriteString(`<a href="` + esc + `" rel="` + linkRel + `">` + esc + `</a>`)
+			// The scheme in lower case ("Http://" → "http://"), so every href we write
+			// starts with exactly http:// or https://.
+			scheme, rest, _ := strings.Cut(u, "://")
+			href := html.EscapeString(strings.ToLower(scheme) + "://" + rest)
+			b.WriteString(`<a href="` + href + `" rel="` + linkRel + `">` + html.EscapeString(u) + `</a>`)
 		}
 		s = s[end:]
 	}

@@ -26,6 +26,10 @@ func TestLinkifyHTML(t *testing.T) {
 			`<p>ftp://x.example/ javascript:alert(1) mailto:a@b.example</p>`},
 		{"no scheme", `<p>no links here</p>`, `<p>no links here</p>`},
 		{"bare scheme", `<p>https:// alone</p>`, `<p>https:// alone</p>`},
+		{"scheme in capitals", `<p>See Http://X.example/a</p>`,
+			`<p>See <a href="http://X.example/a" rel="nofollow noopener">Http://X.example/a</a></p>`},
+		{"a control character ends the URL", "<p>https://x.example/a\x01b</p>",
+			"<p><a href=\"https://x.example/a\" rel=\"nofollow noopener\">https://x.example/a</a>\x01b</p>"},
 		{"line breaks kept", "<p>a<br>https://x.example/a</p>\n<ul><li>b</li></ul>",
 			"<p>a<br><a href=\"https://x.example/a\" rel=\"nofollow noopener\">https://x.example/a</a></p>\n<ul><li>b</li></ul>"},
 	}
