@@ -190,6 +190,17 @@ func cutEndpoint(p string) (string, bool) {
 	return p, false
 }
 
+// judge runs the checks of the probes on one path over its answer, in order, until one
+// returns a kind or a why.
+func judge(group []Probe, contentType string, body []byte) (kind, evidence, why string) {
+	for _, p := range group {
+		if kind, evidence, why = p.Check(contentType, body); kind != "" || why != "" {
+			return kind, evidence, why
+		}
+	}
+	return "", "", "no platform's shape"
+}
+
 // detectRun is the state of one Detect past the host rules.
 type detectRun struct {
 	d        *Detector
@@ -241,7 +252,8 @@ func (r *detectRun) run(ctx context.Context, u *url.URL) (Detection, error) {
 	}
 
 	// 3. Structural probes.
-	for _, p := range probes() {
+	for _, group := range probes() {
+		p := group[0]
 		if ctx.Err() != nil {
 			return Detection{}, fmt.Errorf("detect %s: %w", r.name, ctx.Err())
 		}
@@ -264,7 +276,7 @@ func (r *detectRun) run(ctx context.Context, u *url.URL) (Detection, error) {
 			r.note("%s: %s", path, resp.describe())
 			continue
 		}
-		kind, evidence, why := p.Check(resp.contentType, resp.body)
+		kind, evidence, why := judge(group, resp.contentType, resp.body)
 		if kind != "" {
 			return Detection{Kind: kind, URL: dir.String(), Evidence: path + " " + evidence}, nil
 		}

@@ -404,6 +404,13 @@ func TestDetectLookAlikes(t *testing.T) {
 			if n := len(srv.requests()); n > fetch.MaxDetectRequests {
 				t.Errorf("%d requests, want at most %d: %v", n, fetch.MaxDetectRequests, srv.requests())
 			}
+			// Probes of several platforms on one path share its request.
+			seen := map[string]int{}
+			for _, p := range srv.requests() {
+				if seen[p]++; seen[p] == 2 && p != "/" {
+					t.Errorf("%s requested twice, want once: %v", p, srv.requests())
+				}
+			}
 			if tt.kind != "" {
 				if err != nil || got.Kind != tt.kind {
 					t.Fatalf("got %+v, %v; want kind %s", got, err, tt.kind)

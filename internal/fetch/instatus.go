@@ -63,7 +63,11 @@ func init() {
 		NotPages:      []string{"www.instatus.com", "api.instatus.com", "dashboard.instatus.com"},
 		EndpointPaths: []string{"/summary.json"},
 		// Instatus answers Statuspage's /api/v2/summary.json too: that probe tells them apart.
-		Probes: []Probe{{Order: 20, Rel: "summary.json", Check: checkInstatusOnly}},
+		Probes: []Probe{
+			// Instatus answers Statuspage's path too: judged before Statuspage, on the same request.
+			{Order: 9, Rel: "api/v2/summary.json", Check: checkInstatusV2},
+			{Order: 20, Rel: "summary.json", Check: checkInstatusOnly},
+		},
 	})
 }
 
@@ -462,6 +466,16 @@ func (d *insDuration) UnmarshalJSON(b []byte) error {
 
 // checkInstatusOnly accepts Instatus's documented /summary.json and nothing else.
 func checkInstatusOnly(contentType string, body []byte) (string, string, string) {
+	kind, ev, why := checkInstatusV2(contentType, body)
+	if kind == "" && why == "" {
+		why = "not Instatus's shape (page.status is no upper-case word)"
+	}
+	return kind, ev, why
+}
+
+// checkInstatusV2 accepts Instatus's summary on Statuspage's /api/v2/summary.json; any
+// other object with a page is left to Statuspage's check.
+func checkInstatusV2(contentType string, body []byte) (string, string, string) {
 	m, why := DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
@@ -472,7 +486,7 @@ func checkInstatusOnly(contentType string, body []byte) (string, string, string)
 	}
 	kind, ev := instatusShape(m, page)
 	if kind == "" {
-		return "", "", "not Instatus's shape (page.status is no upper-case word)"
+		return "", "", ""
 	}
 	if _, err := decodeInstatusSummary(contentType, body); err != nil {
 		return "", "", "Instatus-like, but " + JSONWhy(err)

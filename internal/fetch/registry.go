@@ -48,7 +48,9 @@ type Platform struct {
 
 // Probe is one structural probe: Rel is read relative to the page, and Check returns the
 // kind and the evidence (after the path) when the answer has a platform's shape, else
-// why not.
+// why not. Probes of several platforms on the same Rel share one request: their checks
+// judge its answer in Order until one returns a kind or a why; a check that returns
+// neither leaves the answer to the next.
 type Probe struct {
 	// Order places the probe among every platform's: the most common platform first.
 	Order int
@@ -87,12 +89,23 @@ func platforms() []Platform {
 	return out
 }
 
-// probes returns every platform's probes in their order.
-func probes() []Probe {
-	var out []Probe
+// probes returns every platform's probes in their order, those on the same Rel together
+// (where the first of them is), each group one request.
+func probes() [][]Probe {
+	var all []Probe
 	for _, p := range platforms() {
-		out = append(out, p.Probes...)
+		all = append(all, p.Probes...)
 	}
-	slices.SortStableFunc(out, func(a, b Probe) int { return cmp.Compare(a.Order, b.Order) })
+	slices.SortStableFunc(all, func(a, b Probe) int { return cmp.Compare(a.Order, b.Order) })
+	var out [][]Probe
+	at := map[string]int{}
+	for _, p := range all {
+		if i, ok := at[p.Rel]; ok {
+			out[i] = append(out[i], p)
+			continue
+		}
+		at[p.Rel] = len(out)
+		out = append(out, []Probe{p})
+	}
 	return out
 }

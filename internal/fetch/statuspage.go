@@ -394,12 +394,6 @@ func checkV2Summary(contentType string, body []byte) (string, string, string) {
 	if page == nil {
 		return "", "", `JSON without a "page" object`
 	}
-	if kind, ev := instatusShape(m, page); kind != "" {
-		if _, err := decodeInstatusSummary(contentType, body); err != nil {
-			return "", "", "Instatus-like, but " + JSONWhy(err)
-		}
-		return kind, ev, ""
-	}
 	id, _ := StrAt(page, "id")
 	status := ObjAt(m, "status")
 	indicator, _ := StrAt(status, "indicator")
