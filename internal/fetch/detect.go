@@ -407,7 +407,7 @@ func (r *detectRun) get(ctx context.Context, rawURL string) (*detectResp, error)
 // items link that page's incidents; any other feed is kind feed. nil, and why not, when
 // the body is no feed.
 func feedDetection(u *url.URL, body []byte) (*Detection, string) {
-	if _, err := parseHistoryFeed(body); err != nil {
+	if _, err := ParseHistoryFeed(body); err != nil {
 		return nil, "not a feed"
 	}
 	f, err := ParseStatusFeed(body)

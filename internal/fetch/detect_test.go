@@ -14,6 +14,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/instatus"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/statusio"
 	"net/http"
@@ -175,13 +176,13 @@ func TestDetectPlatforms(t *testing.T) {
 		{
 			name:     "instatus perplexity at /api/v2/summary.json",
 			routes:   map[string]detectRoute{"/": page, "/api/v2/summary.json": json200(platformData(t, "instatus", "perplexity-summary-2026-07-23.json"))},
-			kind:     fetch.KindInstatus,
+			kind:     instatus.Kind,
 			evidence: `/api/v2/summary.json has page.status "ONEMAJOROUTAGE" and activeIncidents[] (Instatus shape)`,
 		},
 		{
 			name:     "instatus documented /summary.json only",
 			routes:   map[string]detectRoute{"/": page, "/summary.json": json200(platformData(t, "instatus", "synthetic-instatus-summary-doc-example.json"))},
-			kind:     fetch.KindInstatus,
+			kind:     instatus.Kind,
 			evidence: `/summary.json has page.status "HASISSUES" and activeIncidents[] and activeMaintenances[] (Instatus shape)`,
 		},
 		{
@@ -519,7 +520,7 @@ func TestDetectDefaultHostRules(t *testing.T) {
 		{"https://azure.status.microsoft/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
 		{"https://Slack-Status.com.", slack.Kind, "https://Slack-Status.com.", "host rule: slack-status.com"},
 		{"https://statuspage.incident.io/lovable", fetch.KindIncidentIO, "https://statuspage.incident.io/lovable", "host rule: statuspage.incident.io"},
-		{"https://testing-widget.instatus.com", fetch.KindInstatus, "https://testing-widget.instatus.com", "host rule: *.instatus.com"},
+		{"https://testing-widget.instatus.com", instatus.Kind, "https://testing-widget.instatus.com", "host rule: *.instatus.com"},
 		{"https://acme.betteruptime.com/index.json", betterstack.Kind, "https://acme.betteruptime.com/", "host rule: *.betteruptime.com"},
 		{"https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", statusio.Kind, "https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", "host rule: *.status.io"},
 	}
@@ -553,7 +554,7 @@ func TestDefaultHostRules(t *testing.T) {
 		{"ACME.StatusPage.io.", fetch.KindStatuspage},
 		{"jira-core.status.atlassian.com", fetch.KindStatuspage},
 		{"metastatuspage.com", fetch.KindStatuspage},
-		{"acme.instatus.com", fetch.KindInstatus},
+		{"acme.instatus.com", instatus.Kind},
 		{"acme.betteruptime.com", betterstack.Kind},
 		{"status.betterstack.com", betterstack.Kind},
 		{"letsencrypt.status.io", statusio.Kind},

@@ -16,9 +16,9 @@
 // Bespoke feeds (Yandex Cloud-like) date their paragraphs in the text itself ("08.09.2020
 // 10:43 MSK. Resolved - …", "2020-09-08 10:43 UTC — …"), and incident.io's feed carries
 // only the latest message under "Status: X" with an "Affected components" list. What has
-// no dated paragraph at all is one update. The helpers here (parseHistoryFeed,
-// feedEntry.incident) are shared: instatus.go reads history.atom and incidentio.go reads
-// feed.atom with them.
+// no dated paragraph at all is one update. The helpers here (ParseHistoryFeed,
+// FeedEntry.Incident) are shared: platform/instatus reads history.atom and incidentio.go
+// reads feed.atom with them.
 
 package fetch
 
@@ -81,7 +81,7 @@ func (p *HistoryFeed) Poll(ctx context.Context, req Request) (*Result, error) {
 	if !ToParse(resp) {
 		return r.Res, nil
 	}
-	f, err := parseHistoryFeed(resp.Body)
+	f, err := ParseHistoryFeed(resp.Body)
 	if err != nil {
 		return r.Failed(), fmt.Errorf("%s %s: %w", EndpointFeed, RedactURL(u), err)
 	}
@@ -116,16 +116,16 @@ func feedURL(src model.Source) (string, error) {
 
 // ---- Parsing ----
 
-// historyFeed is a parsed RSS or Atom feed, reduced to what we use.
-type historyFeed struct {
+// ParsedFeed is a parsed RSS or Atom feed, reduced to what we use.
+type ParsedFeed struct {
 	title   string
-	entries []feedEntry
+	Entries []FeedEntry
 }
 
-// feedEntry is one entry (Atom) or item (RSS).
-type feedEntry struct {
-	id      string // Atom id or RSS guid
-	link    string
+// FeedEntry is one entry (Atom) or item (RSS).
+type FeedEntry struct {
+	ID      string // Atom id or RSS guid
+	Link    string
 	title   string
 	content string // HTML: the content, else the summary/description
 	// published and updated are the entry's times (UTC), with the strings the provider
@@ -155,9 +155,9 @@ func trimTrailingComments(b []byte) []byte {
 	return b[max(0, len(b)-64):]
 }
 
-// parseHistoryFeed parses an RSS or Atom document. What is not one (HTML, JSON, an empty
+// ParseHistoryFeed parses an RSS or Atom document. What is not one (HTML, JSON, an empty
 // or truncated body) is ErrMalformed: a fetch failure, never an empty feed.
-func parseHistoryFeed(body []byte) (f *historyFeed, err error) {
+func ParseHistoryFeed(body []byte) (f *ParsedFeed, err error) {
 	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -186,14 +186,14 @@ func parseHistoryFeed(body []byte) (f *historyFeed, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	f = &historyFeed{title: strings.TrimSpace(parsed.Title), entries: make([]feedEntry, 0, len(parsed.Items))}
+	f = &ParsedFeed{title: strings.TrimSpace(parsed.Title), Entries: make([]FeedEntry, 0, len(parsed.Items))}
 	for _, it := range parsed.Items {
 		if it == nil {
 			continue
 		}
-		e := feedEntry{
-			id:           strings.TrimSpace(it.GUID),
-			link:         strings.TrimSpace(it.Link),
+		e := FeedEntry{
+			ID:           strings.TrimSpace(it.GUID),
+			Link:         strings.TrimSpace(it.Link),
 			title:        strings.TrimSpace(it.Title),
 			content:      it.Content,
 			publishedRaw: strings.TrimSpace(it.Published),
@@ -214,13 +214,13 @@ func parseHistoryFeed(body []byte) (f *historyFeed, err error) {
 		if it.UpdatedParsed != nil {
 			e.updated = it.UpdatedParsed.UTC()
 		}
-		f.entries = append(f.entries, e)
+		f.Entries = append(f.Entries, e)
 	}
 	return f, nil
 }
 
 // pageTitle is the feed's title without the " - Incident History" Statuspage appends.
-func (f *historyFeed) pageTitle() string {
+func (f *ParsedFeed) pageTitle() string {
 	t := f.title
 	for _, suffix := range []string{" - Incident History", " Incident History", " - Status History"} {
 		t = strings.TrimSuffix(t, suffix)
@@ -232,12 +232,12 @@ func (f *historyFeed) pageTitle() string {
 // wins), and describes the listings: a feed lists incidents and maintenances alike, and a
 // feed that looks truncated covers only what started since its oldest entry. archived
 // (may be nil) gives the archived version of an incident, for carryOverMessages.
-func (f *historyFeed) incidents(now time.Time, archived func(id string) *model.Incident) ([]model.Incident, []model.Listing) {
-	out := make([]model.Incident, 0, len(f.entries))
-	seen := make(map[string]bool, len(f.entries))
+func (f *ParsedFeed) incidents(now time.Time, archived func(id string) *model.Incident) ([]model.Incident, []model.Listing) {
+	out := make([]model.Incident, 0, len(f.Entries))
+	seen := make(map[string]bool, len(f.Entries))
 	var oldest time.Time
-	for i := range f.entries {
-		inc, oneMessage, ok := f.entries[i].normalise(now)
+	for i := range f.Entries {
+		inc, oneMessage, ok := f.Entries[i].normalise(now)
 		if !ok || seen[inc.ID] {
 			continue
 		}
@@ -251,7 +251,7 @@ func (f *historyFeed) incidents(now time.Time, archived func(id string) *model.I
 		out = append(out, inc)
 	}
 	var since time.Time
-	if len(f.entries) >= feedTruncatedAt {
+	if len(f.Entries) >= feedTruncatedAt {
 		since = oldest
 	}
 	return out, []model.Listing{{Kind: model.KindIncident, Since: since}, {Kind: model.KindMaintenance, Since: since}}
@@ -281,19 +281,19 @@ func carryOverMessages(inc *model.Incident, prev *model.Incident) {
 
 // ---- Normalisation of one entry ----
 
-// incident normalises an entry. The id is the entry's id (guid), else its link; an entry
+// Incident normalises an entry. The id is the entry's id (guid), else its link; an entry
 // with neither cannot be told from another and is skipped (ok false). now stands in for
 // the entry's own time when it has none, to read the year-less dates of its paragraphs.
-func (e *feedEntry) incident(now time.Time) (model.Incident, bool) {
+func (e *FeedEntry) Incident(now time.Time) (model.Incident, bool) {
 	inc, _, ok := e.normalise(now)
 	return inc, ok
 }
 
 // normalise is incident, also reporting whether the entry held one undated message.
-func (e *feedEntry) normalise(now time.Time) (inc model.Incident, oneMessage, ok bool) {
-	id := e.id
+func (e *FeedEntry) normalise(now time.Time) (inc model.Incident, oneMessage, ok bool) {
+	id := e.ID
 	if id == "" {
-		id = e.link
+		id = e.Link
 	}
 	if id == "" {
 		return model.Incident{}, false, false
@@ -332,7 +332,7 @@ func (e *feedEntry) normalise(now time.Time) (inc model.Incident, oneMessage, ok
 		ID:             id,
 		Kind:           model.KindIncident,
 		Title:          title,
-		URL:            e.link,
+		URL:            e.Link,
 		Components:     c.components,
 		ScheduledFor:   c.scheduledFor,
 		ScheduledUntil: c.scheduledUntil,

@@ -1,6 +1,6 @@
 package fetch
 
-// Kind feed, and the history-feed helper incidentio.go and instatus.go share. No real
+// Kind feed, and the history-feed helper incidentio.go and platform/instatus share. No real
 // history feed of a status page was found (testdata/SOURCES.md), so the fixtures are
 // synthetic, and each says at its top where its shape comes from:
 //
@@ -12,7 +12,7 @@ package fetch
 //     their own dates ("08.09.2020 10:43 MSK. Investigating: …"), as the "Yandex
 //     Cloud-like" pages.
 //
-// The incident.io and Instatus feeds (testdata/incident.io, testdata/instatus) are tested
+// The incident.io and Instatus feeds (testdata/incident.io, platform/instatus/testdata) are tested
 // with their adapters and seed FuzzFeed.
 
 import (
@@ -40,9 +40,9 @@ func feedFixture(tb testing.TB, dir, name string) []byte {
 }
 
 // feedIncidents parses a feed fixture and normalises its entries.
-func feedIncidents(t *testing.T, body []byte) ([]model.Incident, []model.Listing, *historyFeed) {
+func feedIncidents(t *testing.T, body []byte) ([]model.Incident, []model.Listing, *ParsedFeed) {
 	t.Helper()
-	f, err := parseHistoryFeed(body)
+	f, err := ParseHistoryFeed(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,18 +305,18 @@ func TestFeedLabels(t *testing.T) {
 		}
 	}
 	// An entry without any label is investigating, and keeps no raw status.
-	e := feedEntry{id: "x", content: "<p>Mar 25, 10:00 UTC We are looking into it.</p>", updated: mustTime("2026-03-25T10:00:00Z")}
-	if inc, _ := e.incident(pollNow); inc.Status != model.StatusInvestigating || inc.StatusRaw != "" || len(inc.Updates) != 1 {
+	e := FeedEntry{ID: "x", content: "<p>Mar 25, 10:00 UTC We are looking into it.</p>", updated: mustTime("2026-03-25T10:00:00Z")}
+	if inc, _ := e.Incident(pollNow); inc.Status != model.StatusInvestigating || inc.StatusRaw != "" || len(inc.Updates) != 1 {
 		t.Errorf("got %+v", inc)
 	}
 	// A "[Resolved]" title prefix is a status, not part of the title.
-	e = feedEntry{id: "y", title: "[Resolved] API errors", content: "It works again.", updatedRaw: "2026-03-25T10:00:00Z", updated: mustTime("2026-03-25T10:00:00Z")}
-	if inc, _ := e.incident(pollNow); inc.Title != "API errors" || inc.Status != model.StatusResolved || inc.StatusRaw != "Resolved" {
+	e = FeedEntry{ID: "y", title: "[Resolved] API errors", content: "It works again.", updatedRaw: "2026-03-25T10:00:00Z", updated: mustTime("2026-03-25T10:00:00Z")}
+	if inc, _ := e.Incident(pollNow); inc.Title != "API errors" || inc.Status != model.StatusResolved || inc.StatusRaw != "Resolved" {
 		t.Errorf("got %q %s %s", inc.Title, inc.Status, inc.StatusRaw)
 	}
 	// A word that only looks like a label starts the body.
-	e = feedEntry{id: "z", content: "<p>Mar 25, 10:00 UTC Resolved the DNS issue at the edge.</p>", updated: mustTime("2026-03-25T10:00:00Z")}
-	if inc, _ := e.incident(pollNow); inc.Status != model.StatusInvestigating || inc.Updates[0].Body != "Resolved the DNS issue at the edge." {
+	e = FeedEntry{ID: "z", content: "<p>Mar 25, 10:00 UTC Resolved the DNS issue at the edge.</p>", updated: mustTime("2026-03-25T10:00:00Z")}
+	if inc, _ := e.Incident(pollNow); inc.Status != model.StatusInvestigating || inc.Updates[0].Body != "Resolved the DNS issue at the edge." {
 		t.Errorf("got %s %q", inc.Status, inc.Updates[0].Body)
 	}
 }
@@ -360,7 +360,7 @@ func TestFeedMalformed(t *testing.T) {
 		{"other xml", `<?xml version="1.0"?><sitemap><url/></sitemap>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := parseHistoryFeed([]byte(tc.body)); !errors.Is(err, ErrMalformed) {
+			if _, err := ParseHistoryFeed([]byte(tc.body)); !errors.Is(err, ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -371,7 +371,7 @@ func TestFeedMalformed(t *testing.T) {
 		{"entries without id or link are skipped", `<rss version="2.0"><channel><item><title>no id</title></item></channel></rss>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := parseHistoryFeed([]byte(tc.body))
+			f, err := ParseHistoryFeed([]byte(tc.body))
 			if err != nil {
 				t.Fatalf("got %v, want a well-formed feed", err)
 			}
@@ -504,8 +504,9 @@ func TestFeedPoll(t *testing.T) {
 // what they accept must normalise to ided incidents with sorted components and updates
 // oldest first.
 func FuzzFeed(f *testing.F) {
-	for _, glob := range []string{"feed/*", "incident.io/*.atom", "instatus/*.atom"} {
-		files, err := filepath.Glob(filepath.Join("testdata", glob))
+	// Instatus's feed is beside its package.
+	for _, glob := range []string{"testdata/feed/*", "testdata/incident.io/*.atom", "platform/instatus/testdata/instatus/*.atom"} {
+		files, err := filepath.Glob(filepath.FromSlash(glob))
 		if err != nil || len(files) == 0 {
 			f.Fatalf("no seeds in %s: %v", glob, err)
 		}
@@ -519,7 +520,7 @@ func FuzzFeed(f *testing.F) {
 	}
 	f.Add([]byte(`<rss version="2.0"><channel><item><guid>a</guid><description>&lt;p&gt;Feb 29, 24:61 XYZ&lt;/p&gt;&lt;b&gt;Affected components&lt;/b&gt;&lt;ul&gt;&lt;li&gt;&lt;/li&gt;&lt;/ul&gt;</description></item></channel></rss>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		feed, err := parseHistoryFeed(data)
+		feed, err := ParseHistoryFeed(data)
 		if err != nil {
 			if !errors.Is(err, ErrMalformed) {
 				t.Fatalf("got %v, want ErrMalformed", err)
@@ -542,7 +543,7 @@ func FuzzFeed(f *testing.F) {
 
 func TestFeedTrailingComment(t *testing.T) {
 	body := string(feedFixture(t, "feed", "synthetic-yandex-cloud.rss")) + "\n<!-- Page generated in 0.12 s -->\n<!-- cached -->\n"
-	if _, err := parseHistoryFeed([]byte(body)); err != nil {
+	if _, err := ParseHistoryFeed([]byte(body)); err != nil {
 		t.Errorf("got %v, want a comment after the root element accepted", err)
 	}
 }

@@ -282,22 +282,22 @@ func parseEnrichment(g *GroupRead, now time.Time) (map[string]iioEnrichment, err
 		}
 		return out, nil
 	}
-	f, err := parseHistoryFeed(g.Resp.Body)
+	f, err := ParseHistoryFeed(g.Resp.Body)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", g.Name, RedactURL(g.URL), err)
 	}
-	out := make(map[string]iioEnrichment, len(f.entries))
-	for _, e := range f.entries {
+	out := make(map[string]iioEnrichment, len(f.Entries))
+	for _, e := range f.Entries {
 		// Entries are https://<page>/incidents/<ULID>: the last segment is the JSON's id.
-		id := LastURLSegment(e.link)
+		id := LastURLSegment(e.Link)
 		if id == "" {
-			id = LastURLSegment(e.id)
+			id = LastURLSegment(e.ID)
 		}
 		if _, dup := out[id]; dup || id == "" {
 			continue
 		}
-		e.id = id // keys the feed's update as the incident's
-		inc, ok := e.incident(now)
+		e.ID = id // keys the feed's update as the incident's
+		inc, ok := e.Incident(now)
 		if !ok {
 			continue
 		}

@@ -175,6 +175,33 @@ func CheckIncident(t *testing.T, inc model.Incident) {
 	}
 }
 
+// CheckFeedIncident checks the invariants of an incident read from a history feed: stable
+// update keys, sanitised HTML bodies in time order.
+func CheckFeedIncident(t *testing.T, inc model.Incident) {
+	t.Helper()
+	if inc.ID == "" || inc.Components == nil || !slices.IsSorted(inc.Components) {
+		t.Errorf("%s: got id %q, components %q", inc.Title, inc.ID, inc.Components)
+	}
+	ids := map[string]bool{}
+	for i, u := range inc.Updates {
+		if ids[u.ID] || len(u.ID) != 16 {
+			t.Errorf("%s: update %d: got id %q (duplicate or not a stable key)", inc.ID, i, u.ID)
+		}
+		ids[u.ID] = true
+		if u.Format != model.FormatHTML || u.Body != strings.TrimSpace(u.Body) || u.PostedAt.Location() != time.UTC {
+			t.Errorf("%s: update %d: got %+v", inc.ID, i, u)
+		}
+		if i > 0 && u.PostedAt.Before(inc.Updates[i-1].PostedAt) {
+			t.Errorf("%s: update %d posted before update %d", inc.ID, i, i-1)
+		}
+		for _, bad := range []string{"<script", "onclick", "<img", "<small", "<var"} {
+			if strings.Contains(u.HTML, bad) {
+				t.Errorf("%s: update %d: HTML keeps %s: %q", inc.ID, i, bad, u.HTML)
+			}
+		}
+	}
+}
+
 // Archive polls one provider and records each result in a real archive, as the
 // daemon does: the fetch state and Archived come from the archive.
 type Archive struct {

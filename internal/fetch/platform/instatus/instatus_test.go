@@ -1,4 +1,4 @@
-package fetch
+package instatus
 
 // Instatus against the real payload of testdata/instatus (copied byte for byte from
 // the real captures of testdata/instatus; provenance in testdata/SOURCES.md): Perplexity's
@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -24,6 +25,8 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -33,7 +36,10 @@ const (
 	insOpenID   = "cmrxt1rlu000f0zlcv4dzmdlr"
 )
 
-func insData(tb testing.TB, name string) []byte { return feedFixture(tb, "instatus", name) }
+// insBase is the page the items' URLs are made under.
+var insBase, _ = url.Parse("https://status.openai.com/")
+
+func insData(tb testing.TB, name string) []byte { return fetchtest.Testdata(tb, "instatus", name) }
 
 func TestInstatusRealSummary(t *testing.T) {
 	s, err := decodeInstatusSummary("application/json", insData(t, "perplexity-summary-2026-07-23.json"))
@@ -43,7 +49,7 @@ func TestInstatusRealSummary(t *testing.T) {
 	if s.pageName() != "Perplexity" || s.Page.Status != "ONEMAJOROUTAGE" {
 		t.Errorf("got page %+v", s.Page)
 	}
-	open := s.open(iioBase)
+	open := s.open(insBase)
 	if len(open) != 1 {
 		t.Fatalf("got %d open items, want 1 (no activeMaintenances list: none)", len(open))
 	}
@@ -56,7 +62,7 @@ func TestInstatusRealSummary(t *testing.T) {
 		Impact:     model.ImpactCritical,
 		ImpactRaw:  "MAJOROUTAGE",
 		Title:      "Computer sandbox issues",
-		StartedAt:  mustTime("2026-07-23T17:48:28.028Z"),
+		StartedAt:  fetchtest.MustTime("2026-07-23T17:48:28.028Z"),
 		URL:        "https://status.perplexity.com/" + insOpenID,
 		Components: []string{},
 		Updates:    []model.Update{},
@@ -71,18 +77,18 @@ func TestInstatusDocExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	open := s.open(iioBase)
+	open := s.open(insBase)
 	if len(open) != 2 {
 		t.Fatalf("got %d items, want an incident and a maintenance", len(open))
 	}
 	inc, mnt := open[0], open[1]
 	if inc.ID != "cl4a8n3070721qtmzvts760c4" || inc.Status != model.StatusInvestigating || inc.Impact != model.ImpactCritical ||
-		!inc.StartedAt.Equal(mustTime("2022-06-11T18:55:50Z")) {
+		!inc.StartedAt.Equal(fetchtest.MustTime("2022-06-11T18:55:50Z")) {
 		t.Errorf("incident: got %+v, want the id from its URL and the JavaScript date read", inc)
 	}
 	if mnt.ID != "cl4a8nlv50918qtmzdlw60ivu" || mnt.Kind != model.KindMaintenance || mnt.Status != model.StatusScheduled ||
 		mnt.StatusRaw != "NOTSTARTEDYET" || mnt.Impact != model.ImpactMaintenance ||
-		!mnt.ScheduledFor.Equal(mustTime("2022-06-11T18:55:54Z")) || !mnt.ScheduledUntil.Equal(mustTime("2022-06-11T19:55:54Z")) ||
+		!mnt.ScheduledFor.Equal(fetchtest.MustTime("2022-06-11T18:55:54Z")) || !mnt.ScheduledUntil.Equal(fetchtest.MustTime("2022-06-11T19:55:54Z")) ||
 		!mnt.StartedAt.Equal(mnt.ScheduledFor) {
 		t.Errorf("maintenance: got %+v, want scheduled for an hour", mnt)
 	}
@@ -133,10 +139,10 @@ func TestInstatusMaps(t *testing.T) {
 		in   string
 		want time.Time
 	}{
-		{`"2026-07-23T17:48:28.028Z"`, mustTime("2026-07-23T17:48:28.028Z")},
-		{`"Sat Jun 11 2022 18:55:50 GMT+0000 (Coordinated Universal Time)"`, mustTime("2022-06-11T18:55:50Z")},
-		{`"Sat Jun 11 2022 20:55:50 GMT+0200 (Central European Summer Time)"`, mustTime("2022-06-11T18:55:50Z")},
-		{`1654973750000`, mustTime("2022-06-11T18:55:50Z")},
+		{`"2026-07-23T17:48:28.028Z"`, fetchtest.MustTime("2026-07-23T17:48:28.028Z")},
+		{`"Sat Jun 11 2022 18:55:50 GMT+0000 (Coordinated Universal Time)"`, fetchtest.MustTime("2022-06-11T18:55:50Z")},
+		{`"Sat Jun 11 2022 20:55:50 GMT+0200 (Central European Summer Time)"`, fetchtest.MustTime("2022-06-11T18:55:50Z")},
+		{`1654973750000`, fetchtest.MustTime("2022-06-11T18:55:50Z")},
 		{`"yesterday"`, time.Time{}},
 		{`null`, time.Time{}},
 		{`true`, time.Time{}},
@@ -158,7 +164,7 @@ func TestInstatusMalformed(t *testing.T) {
 		{"item without id or url", "application/json", `{"page":{"name":"X"},"activeIncidents":[{"name":"down"}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := decodeInstatusSummary(tc.ct, []byte(tc.body)); !errors.Is(err, ErrMalformed) {
+			if _, err := decodeInstatusSummary(tc.ct, []byte(tc.body)); !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -166,21 +172,21 @@ func TestInstatusMalformed(t *testing.T) {
 	// Healthy: the lists left out, or null.
 	for _, body := range []string{`{"page":{"name":"X","status":"UP"}}`, `{"page":{"name":"X"},"activeIncidents":null,"activeMaintenances":[]}`} {
 		s, err := decodeInstatusSummary("application/json", []byte(body))
-		if err != nil || len(s.open(iioBase)) != 0 {
+		if err != nil || len(s.open(insBase)) != 0 {
 			t.Errorf("%s: got %v, %v; want a healthy page", body, s, err)
 		}
 	}
 }
 
 func TestInstatusHistory(t *testing.T) {
-	f, err := parseHistoryFeed(insData(t, "synthetic-instatus-history.atom"))
+	f, err := fetch.ParseHistoryFeed(insData(t, "synthetic-instatus-history.atom"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	hist := instatusHistory(f, pollNow)
+	hist := instatusHistory(f, fetchtest.PollNow)
 	var got []string
 	for _, inc := range hist {
-		checkFeedIncident(t, inc)
+		fetchtest.CheckFeedIncident(t, inc)
 		got = append(got, inc.ID+" "+string(inc.Kind)+" "+string(inc.Status))
 	}
 	want := []string{
@@ -193,22 +199,22 @@ func TestInstatusHistory(t *testing.T) {
 		t.Errorf("got %q, want %q (ids as the summary has them)", got, want)
 	}
 	// Oldest first in the document: the first paragraph is the oldest update.
-	if u := hist[0].Updates; len(u) != 2 || u[0].Status != model.StatusInvestigating || !u[0].PostedAt.Equal(mustTime("2026-07-23T17:48:00Z")) {
+	if u := hist[0].Updates; len(u) != 2 || u[0].Status != model.StatusInvestigating || !u[0].PostedAt.Equal(fetchtest.MustTime("2026-07-23T17:48:00Z")) {
 		t.Errorf("got updates %+v", u)
 	}
 }
 
 // insPage serves the real summary and the synthetic history.
-func insPage(t *testing.T) *fakeStatuspage {
-	page := newFakeStatuspage()
-	page.set(pInsSummary, route{Body: insData(t, "perplexity-summary-2026-07-23.json")})
-	page.set(pInsHistory, route{Body: insData(t, "synthetic-instatus-history.atom"), ContentType: "application/atom+xml"})
+func insPage(t *testing.T) *fetchtest.FakePage {
+	page := fetchtest.NewFakePage()
+	page.Set(pInsSummary, fetchtest.Route{Body: insData(t, "perplexity-summary-2026-07-23.json")})
+	page.Set(pInsHistory, fetchtest.Route{Body: insData(t, "synthetic-instatus-history.atom"), ContentType: "application/atom+xml"})
 	return page
 }
 
-func insProvider(t *testing.T) Provider {
+func insProvider(t *testing.T) fetch.Provider {
 	t.Helper()
-	p, err := New(KindInstatus, mustClient(t, ClientOptions{}))
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,20 +231,20 @@ func snapshotIDs(s *model.Snapshot) []string {
 
 func TestInstatusPoll(t *testing.T) {
 	page := insPage(t)
-	srv := newServer(t, page)
+	srv := fetchtest.NewServer(t, page)
 	p := insProvider(t)
-	src := model.Source{Name: "perplexity", URL: srv.URL, Kind: KindInstatus, Maintenance: true}
+	src := model.Source{Name: "perplexity", URL: srv.URL, Kind: Kind, Maintenance: true}
 	ctx := context.Background()
 
-	r1, err := p.Poll(ctx, Request{Source: src, Summary: true, Now: pollNow})
+	r1, err := p.Poll(ctx, fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{pInsSummary, pInsHistory}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pInsSummary, pInsHistory}; !slices.Equal(got, want) {
 		t.Fatalf("first poll: got requests %v, want %v", got, want)
 	}
 	s := r1.Snapshot
-	if s == nil || !s.OpenOnly || s.PageTitle != "Perplexity" || !s.FetchedAt.Equal(pollNow) {
+	if s == nil || !s.OpenOnly || s.PageTitle != "Perplexity" || !s.FetchedAt.Equal(fetchtest.PollNow) {
 		t.Fatalf("first poll: got %+v", s)
 	}
 	if want := []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}}; !reflect.DeepEqual(s.Listings, want) {
@@ -251,11 +257,11 @@ func TestInstatusPoll(t *testing.T) {
 		t.Errorf("got incidents %q, want %q", got, want)
 	}
 	open := s.Incidents[0]
-	if open.Impact != model.ImpactCritical || open.StatusRaw != "MONITORING" || !open.StartedAt.Equal(mustTime("2026-07-23T17:48:28.028Z")) || len(open.Updates) != 2 {
+	if open.Impact != model.ImpactCritical || open.StatusRaw != "MONITORING" || !open.StartedAt.Equal(fetchtest.MustTime("2026-07-23T17:48:28.028Z")) || len(open.Updates) != 2 {
 		t.Errorf("open incident: got %+v, want the summary's fields with the feed's timeline", open)
 	}
 	closed := s.Incidents[1]
-	if closed.Impact != model.ImpactUnknown || !closed.ResolvedAt.Equal(mustTime("2026-07-22T10:15:00Z")) || len(closed.Updates) != 3 {
+	if closed.Impact != model.ImpactUnknown || !closed.ResolvedAt.Equal(fetchtest.MustTime("2026-07-22T10:15:00Z")) || len(closed.Updates) != 3 {
 		t.Errorf("closed incident: got %+v", closed)
 	}
 	if mnt := s.Incidents[2]; mnt.Kind != model.KindMaintenance || mnt.Impact != model.ImpactMaintenance {
@@ -266,11 +272,11 @@ func TestInstatusPoll(t *testing.T) {
 	}
 
 	// Second poll, identical: nothing parsed.
-	r2, err := p.Poll(ctx, Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(ctx, fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{pInsSummary, pInsHistory}) {
+	if got := page.Paths(); !slices.Equal(got, []string{pInsSummary, pInsHistory}) {
 		t.Errorf("second poll: got requests %v", got)
 	}
 	if r2.Snapshot != nil || r2.StateChanged(r1.State) {
@@ -278,12 +284,12 @@ func TestInstatusPoll(t *testing.T) {
 	}
 
 	// Third poll: the feed changed; the summary is read again in full.
-	page.set(pInsHistory, route{Body: []byte(strings.Replace(string(insData(t, "synthetic-instatus-history.atom")), "we are monitoring the results", "we keep monitoring", 1))})
-	r3, err := p.Poll(ctx, Request{Source: src, State: r2.State, Now: pollNow})
+	page.Set(pInsHistory, fetchtest.Route{Body: []byte(strings.Replace(string(insData(t, "synthetic-instatus-history.atom")), "we are monitoring the results", "we keep monitoring", 1))})
+	r3, err := p.Poll(ctx, fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{pInsSummary, pInsHistory, pInsSummary}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pInsSummary, pInsHistory, pInsSummary}; !slices.Equal(got, want) {
 		t.Errorf("feed changed: got requests %v, want %v", got, want)
 	}
 	if r3.Snapshot == nil || r3.Snapshot.Incidents[0].Updates[1].Body != "A fix has been deployed and we keep monitoring." {
@@ -294,27 +300,27 @@ func TestInstatusPoll(t *testing.T) {
 	}
 
 	// Conditional GET: validators are sent and a 304 is not parsed.
-	page.set(pInsSummary, route{Body: insData(t, "perplexity-summary-2026-07-23.json"), ETag: `"s1"`})
-	r4, err := p.Poll(ctx, Request{Source: src, State: r3.State, Now: pollNow})
+	page.Set(pInsSummary, fetchtest.Route{Body: insData(t, "perplexity-summary-2026-07-23.json"), ETag: `"s1"`})
+	r4, err := p.Poll(ctx, fetch.Request{Source: src, State: r3.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.requests()
-	r5, err := p.Poll(ctx, Request{Source: src, State: r4.State, Now: pollNow})
+	page.Requests()
+	r5, err := p.Poll(ctx, fetch.Request{Source: src, State: r4.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.requests(); len(got) != 2 || got[0].IfNoneMatch != `"s1"` || r5.Snapshot != nil {
+	if got := page.Requests(); len(got) != 2 || got[0].IfNoneMatch != `"s1"` || r5.Snapshot != nil {
 		t.Errorf("conditional: got requests %+v, snapshot %v", got, r5.Snapshot)
 	}
 }
 
 func TestInstatusWithoutHistory(t *testing.T) {
 	page := insPage(t)
-	page.set(pInsHistory, route{Status: http.StatusNotFound, Body: []byte("no"), ContentType: "text/plain"})
-	page.set(pInsSummary, route{Body: []byte(`{"page":{"name":"Perplexity","url":"https://status.perplexity.com","status":"UP"}}`)})
-	srv := newServer(t, page)
-	res, err := insProvider(t).Poll(context.Background(), Request{Source: model.Source{Name: "p", URL: srv.URL}, Now: pollNow})
+	page.Set(pInsHistory, fetchtest.Route{Status: http.StatusNotFound, Body: []byte("no"), ContentType: "text/plain"})
+	page.Set(pInsSummary, fetchtest.Route{Body: []byte(`{"page":{"name":"Perplexity","url":"https://status.perplexity.com","status":"UP"}}`)})
+	srv := fetchtest.NewServer(t, page)
+	res, err := insProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "p", URL: srv.URL}, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,13 +332,13 @@ func TestInstatusWithoutHistory(t *testing.T) {
 		t.Errorf("got state for the absent history: %+v", res.State)
 	}
 	// Failures that may pass fail the poll; HTML is malformed.
-	page.set(pInsHistory, route{Status: http.StatusBadGateway})
-	if _, err := insProvider(t).Poll(context.Background(), Request{Source: model.Source{Name: "p", URL: srv.URL}, Now: pollNow}); err == nil {
+	page.Set(pInsHistory, fetchtest.Route{Status: http.StatusBadGateway})
+	if _, err := insProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "p", URL: srv.URL}, Now: fetchtest.PollNow}); err == nil {
 		t.Error("history 502: got no error")
 	}
-	page.set(pInsHistory, route{Body: insData(t, "synthetic-instatus-history.atom")})
-	page.set(pInsSummary, route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"})
-	if _, err := insProvider(t).Poll(context.Background(), Request{Source: model.Source{Name: "p", URL: srv.URL}, Now: pollNow}); !errors.Is(err, ErrMalformed) {
+	page.Set(pInsHistory, fetchtest.Route{Body: insData(t, "synthetic-instatus-history.atom")})
+	page.Set(pInsSummary, fetchtest.Route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"})
+	if _, err := insProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "p", URL: srv.URL}, Now: fetchtest.PollNow}); !errors.Is(err, fetch.ErrMalformed) {
 		t.Errorf("html summary: got %v, want ErrMalformed", err)
 	}
 }
@@ -342,7 +348,7 @@ func TestInstatusWithoutHistory(t *testing.T) {
 type insArchive struct {
 	t     *testing.T
 	store *archive.Store
-	prov  Provider
+	prov  fetch.Provider
 	src   model.Source
 	state model.FetchState
 	now   time.Time
@@ -354,13 +360,13 @@ func newInsArchive(t *testing.T, url string) *insArchive {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return &insArchive{t: t, store: store, prov: insProvider(t), src: model.Source{Name: "perplexity", URL: url}, now: pollNow}
+	return &insArchive{t: t, store: store, prov: insProvider(t), src: model.Source{Name: "perplexity", URL: url}, now: fetchtest.PollNow}
 }
 
-func (a *insArchive) poll() (*Result, archive.Result) {
+func (a *insArchive) poll() (*fetch.Result, archive.Result) {
 	a.t.Helper()
 	defer func() { a.now = a.now.Add(2 * time.Minute) }()
-	res, err := a.prov.Poll(context.Background(), Request{
+	res, err := a.prov.Poll(context.Background(), fetch.Request{
 		Source: a.src,
 		State:  a.state,
 		Archived: func(id string) *model.Incident {
@@ -399,28 +405,28 @@ func (a *insArchive) latest(id string) *model.Incident {
 // the answers after the first are byte-identical.
 func TestInstatusArchiveInference(t *testing.T) {
 	page := insPage(t)
-	srv := newServer(t, page)
+	srv := fetchtest.NewServer(t, page)
 	a := newInsArchive(t, srv.URL)
 	if _, r := a.poll(); r.Changed != 3 {
 		t.Fatalf("first poll: got %+v, want 3 incidents archived", r)
 	}
-	page.set(pInsSummary, route{Body: []byte(`{"page":{"name":"Perplexity","url":"https://status.perplexity.com","status":"UP"}}`)})
+	page.Set(pInsSummary, fetchtest.Route{Body: []byte(`{"page":{"name":"Perplexity","url":"https://status.perplexity.com","status":"UP"}}`)})
 	if res, r := a.poll(); res.Snapshot == nil || r.Changed != 0 || r.Resolved != 0 {
 		t.Fatalf("first miss: got %+v, %+v", res.Snapshot, r)
 	}
 	if a.latest(insOpenID).Status != model.StatusMonitoring {
 		t.Error("first miss: resolved already")
 	}
-	page.requests()
+	page.Requests()
 	res, r := a.poll()
-	if got, want := page.paths(), []string{pInsSummary, pInsHistory, pInsSummary, pInsHistory}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pInsSummary, pInsHistory, pInsSummary, pInsHistory}; !slices.Equal(got, want) {
 		t.Errorf("second miss: got requests %v, want the unchanged answers read again in full", got)
 	}
 	if res.Snapshot == nil || r.Resolved != 1 {
 		t.Fatalf("second miss: got %+v, %+v; want the incident resolved", res.Snapshot, r)
 	}
 	inc := a.latest(insOpenID)
-	if inc.Status != model.StatusResolved || !inc.ResolvedInferred || !inc.ResolvedAt.Equal(pollNow.Add(2*time.Minute)) || inc.Impact != model.ImpactCritical {
+	if inc.Status != model.StatusResolved || !inc.ResolvedInferred || !inc.ResolvedAt.Equal(fetchtest.PollNow.Add(2*time.Minute)) || inc.Impact != model.ImpactCritical {
 		t.Errorf("got %+v, want resolved by inference at the first miss", inc)
 	}
 	// Once confirmed, identical answers are not parsed again.
@@ -433,7 +439,7 @@ func TestInstatusArchiveInference(t *testing.T) {
 // feed has it, with its resolving update, and keeps the summary's impact and start.
 func TestInstatusArchiveFeedResolves(t *testing.T) {
 	page := insPage(t)
-	srv := newServer(t, page)
+	srv := fetchtest.NewServer(t, page)
 	a := newInsArchive(t, srv.URL)
 	a.poll()
 	history := strings.Replace(string(insData(t, "synthetic-instatus-history.atom")),
@@ -442,14 +448,14 @@ func TestInstatusArchiveFeedResolves(t *testing.T) {
 	if !strings.Contains(history, "Sandboxes start normally") {
 		t.Fatal("fixture changed: the edit did not apply")
 	}
-	page.set(pInsHistory, route{Body: []byte(history)})
-	page.set(pInsSummary, route{Body: []byte(`{"page":{"name":"Perplexity","url":"https://status.perplexity.com","status":"UP"}}`)})
+	page.Set(pInsHistory, fetchtest.Route{Body: []byte(history)})
+	page.Set(pInsSummary, fetchtest.Route{Body: []byte(`{"page":{"name":"Perplexity","url":"https://status.perplexity.com","status":"UP"}}`)})
 	if _, r := a.poll(); r.Changed != 1 || r.Resolved != 0 {
 		t.Fatalf("got %+v, want one change, not an inference", r)
 	}
 	inc := a.latest(insOpenID)
-	if inc.Status != model.StatusResolved || inc.ResolvedInferred || !inc.ResolvedAt.Equal(mustTime("2026-07-23T18:30:00Z")) ||
-		inc.Impact != model.ImpactCritical || inc.ImpactRaw != "MAJOROUTAGE" || !inc.StartedAt.Equal(mustTime("2026-07-23T17:48:28.028Z")) ||
+	if inc.Status != model.StatusResolved || inc.ResolvedInferred || !inc.ResolvedAt.Equal(fetchtest.MustTime("2026-07-23T18:30:00Z")) ||
+		inc.Impact != model.ImpactCritical || inc.ImpactRaw != "MAJOROUTAGE" || !inc.StartedAt.Equal(fetchtest.MustTime("2026-07-23T17:48:28.028Z")) ||
 		len(inc.Updates) != 3 {
 		t.Errorf("got %+v, want resolved by the feed, impact and start carried over", inc)
 	}
@@ -481,23 +487,36 @@ func FuzzInstatus(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"page":{"status":7},"activeIncidents":[{"url":"/","started":1e400,"impact":null}],"activeMaintenances":[{"id":"m","duration":"-5","start":"Sat Feb 31 2022"}]}`))
-	hist, err := parseHistoryFeed(insData(f, "synthetic-instatus-history.atom"))
+	hist, err := fetch.ParseHistoryFeed(insData(f, "synthetic-instatus-history.atom"))
 	if err != nil {
 		f.Fatal(err)
 	}
-	history := instatusHistory(hist, pollNow)
+	history := instatusHistory(hist, fetchtest.PollNow)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := decodeInstatusSummary("application/json", data)
 		if err != nil {
-			if !errors.Is(err, ErrMalformed) {
+			if !errors.Is(err, fetch.ErrMalformed) {
 				t.Fatalf("got %v, want ErrMalformed", err)
 			}
 			return
 		}
-		for _, inc := range joinInstatus(s.open(iioBase), history, nil) {
+		for _, inc := range joinInstatus(s.open(insBase), history, nil) {
 			if inc.ID == "" || !slices.IsSorted(inc.Components) {
 				t.Fatalf("bad incident %+v", inc)
 			}
 		}
 	})
+}
+
+// TestInstatusContract: the contract every platform keeps.
+func TestInstatusContract(t *testing.T) {
+	fetchtest.Contract{
+		Kind:   Kind,
+		Source: func(base string) model.Source { return model.Source{Name: "perplexity", URL: base} },
+		Routes: map[string]fetchtest.Route{
+			pInsSummary: {Body: insData(t, "perplexity-summary-2026-07-23.json")},
+			pInsHistory: {Body: insData(t, "synthetic-instatus-history.atom"), ContentType: "application/atom+xml"},
+		},
+		Main: pInsSummary,
+	}.Run(t)
 }

@@ -16,7 +16,7 @@
 // feed cannot say of a closed incident (impact, kind, precise start, schedule) is carried
 // over from its archived version, so that resolution is not read as an impact change.
 
-package fetch
+package instatus
 
 import (
 	"bytes"
@@ -30,11 +30,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// KindInstatus is the provider kind of Instatus status pages.
-const KindInstatus = "instatus"
+// Kind is the provider kind of Instatus status pages.
+const Kind = "instatus"
 
 // EndpointHistory names Instatus's /history.atom. Its summary is EndpointSummary
 // (/summary.json).
@@ -55,15 +56,15 @@ const (
 )
 
 func init() {
-	Register(Platform{
-		Kind:          KindInstatus,
-		New:           func(c *Client) Provider { return &Instatus{c: c} },
-		Endpoints:     []string{EndpointSummary, EndpointHistory},
+	fetch.Register(fetch.Platform{
+		Kind:          Kind,
+		New:           func(c *fetch.Client) fetch.Provider { return &Instatus{c: c} },
+		Endpoints:     []string{fetch.EndpointSummary, EndpointHistory},
 		HostSuffixes:  []string{".instatus.com"},
 		NotPages:      []string{"www.instatus.com", "api.instatus.com", "dashboard.instatus.com"},
 		EndpointPaths: []string{"/summary.json"},
 		// Instatus answers Statuspage's /api/v2/summary.json too: that probe tells them apart.
-		Probes: []Probe{
+		Probes: []fetch.Probe{
 			// Instatus answers Statuspage's path too: judged before Statuspage, on the same request.
 			{Order: 9, Rel: "api/v2/summary.json", Check: checkInstatusV2},
 			{Order: 20, Rel: "summary.json", Check: checkInstatusOnly},
@@ -72,17 +73,17 @@ func init() {
 }
 
 // Instatus is the Provider of Instatus status pages. Its snapshots are open-only.
-type Instatus struct{ c *Client }
+type Instatus struct{ c *fetch.Client }
 
-var _ Provider = (*Instatus)(nil)
+var _ fetch.Provider = (*Instatus)(nil)
 
 // Poll reads summary.json and history.atom, both conditionally, and when one of them
 // changed the other again in full, so the snapshot joins two bodies of the same moment. A
 // page without history feed (a 4xx) is read from its summary alone. The poll after the
 // set of open items changed parses both even when unchanged (instatusRecheck). On error
 // the Result is non-nil only to report Requests.
-func (p *Instatus) Poll(ctx context.Context, req Request) (*Result, error) {
-	r := NewPoll(p.c, req)
+func (p *Instatus) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	r := fetch.NewPoll(p.c, req)
 	snap, err := p.poll(ctx, r, req)
 	if err != nil {
 		return r.Failed(), err
@@ -91,29 +92,29 @@ func (p *Instatus) Poll(ctx context.Context, req Request) (*Result, error) {
 	return r.Res, nil
 }
 
-func (p *Instatus) poll(ctx context.Context, r *Poll, req Request) (*model.Snapshot, error) {
+func (p *Instatus) poll(ctx context.Context, r *fetch.Poll, req fetch.Request) (*model.Snapshot, error) {
 	src := req.Source
-	base, err := BaseURL(src.URL)
+	base, err := fetch.BaseURL(src.URL)
 	if err != nil {
 		return nil, err
 	}
-	sum := &GroupRead{Name: EndpointSummary}
-	if sum.URL, err = EndpointURL(src, EndpointSummary, "summary.json", ""); err != nil {
+	sum := &fetch.GroupRead{Name: fetch.EndpointSummary}
+	if sum.URL, err = fetch.EndpointURL(src, fetch.EndpointSummary, "summary.json", ""); err != nil {
 		return nil, err
 	}
 	if sum.Resp, err = r.Read(ctx, sum.Name, sum.URL); err != nil {
 		return nil, err
 	}
-	group := []*GroupRead{sum}
-	hist := &GroupRead{Name: EndpointHistory}
-	if hist.URL, err = EndpointURL(src, EndpointHistory, "history.atom", ""); err != nil {
+	group := []*fetch.GroupRead{sum}
+	hist := &fetch.GroupRead{Name: EndpointHistory}
+	if hist.URL, err = fetch.EndpointURL(src, EndpointHistory, "history.atom", ""); err != nil {
 		return nil, err
 	}
 	hist.Resp, err = r.Read(ctx, hist.Name, hist.URL)
 	switch {
 	case err == nil:
 		group = append(group, hist)
-	case Permanent(err):
+	case fetch.Permanent(err):
 		r.Forget(EndpointHistory)
 		hist = nil
 	default:
@@ -122,7 +123,7 @@ func (p *Instatus) poll(ctx context.Context, r *Poll, req Request) (*model.Snaps
 	if err := r.RereadGroup(ctx, group); err != nil {
 		return nil, err
 	}
-	if !ToParse(sum.Resp) {
+	if !fetch.ToParse(sum.Resp) {
 		if _, due := req.State[instatusRecheck]; !due {
 			return nil, nil
 		}
@@ -135,7 +136,7 @@ func (p *Instatus) poll(ctx context.Context, r *Poll, req Request) (*model.Snaps
 
 	s, err := decodeInstatusSummary(sum.Resp.ContentType, sum.Resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", sum.Name, RedactURL(sum.URL), err)
+		return nil, fmt.Errorf("%s %s: %w", sum.Name, fetch.RedactURL(sum.URL), err)
 	}
 	open := s.open(base)
 	set := instatusSetHash(open)
@@ -148,9 +149,9 @@ func (p *Instatus) poll(ctx context.Context, r *Poll, req Request) (*model.Snaps
 	now := req.Now.UTC()
 	var history []model.Incident
 	if hist != nil {
-		f, err := parseHistoryFeed(hist.Resp.Body)
+		f, err := fetch.ParseHistoryFeed(hist.Resp.Body)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", hist.Name, RedactURL(hist.URL), err)
+			return nil, fmt.Errorf("%s %s: %w", hist.Name, fetch.RedactURL(hist.URL), err)
 		}
 		history = instatusHistory(f, now)
 	}
@@ -178,20 +179,20 @@ func instatusSetHash(open []model.Incident) string {
 
 // instatusHistory normalises the feed's entries, each keyed by the id the summary uses
 // (the last segment of its URL, https://<page>/<id> or …/incident/<id>).
-func instatusHistory(f *historyFeed, now time.Time) []model.Incident {
-	out := make([]model.Incident, 0, len(f.entries))
+func instatusHistory(f *fetch.ParsedFeed, now time.Time) []model.Incident {
+	out := make([]model.Incident, 0, len(f.Entries))
 	seen := map[string]bool{}
-	for _, e := range f.entries {
-		id := LastURLSegment(e.link)
+	for _, e := range f.Entries {
+		id := fetch.LastURLSegment(e.Link)
 		if id == "" {
-			id = LastURLSegment(e.id)
+			id = fetch.LastURLSegment(e.ID)
 		}
 		if id == "" || seen[id] {
 			continue
 		}
 		seen[id] = true
-		e.id = id
-		if inc, ok := e.incident(now); ok {
+		e.ID = id
+		if inc, ok := e.Incident(now); ok {
 			out = append(out, inc)
 		}
 	}
@@ -294,17 +295,17 @@ type insItem struct {
 // malformed, and so is an item that has neither id nor URL to know it by.
 func decodeInstatusSummary(contentType string, body []byte) (*insSummary, error) {
 	var s insSummary
-	if err := DecodeJSONObject(contentType, body, &s); err != nil {
+	if err := fetch.DecodeJSONObject(contentType, body, &s); err != nil {
 		return nil, err
 	}
 	if s.Page == nil {
-		return nil, fmt.Errorf("%w: no \"page\" object", ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"page\" object", fetch.ErrMalformed)
 	}
 	for i, list := range [][]insItem{s.ActiveIncidents, s.ActiveMaintenances} {
 		for j := range list {
 			if list[j].id() == "" {
 				key := [...]string{"activeIncidents", "activeMaintenances"}[i]
-				return nil, fmt.Errorf("%w: %s[%d] has neither id nor url", ErrMalformed, key, j)
+				return nil, fmt.Errorf("%w: %s[%d] has neither id nor url", fetch.ErrMalformed, key, j)
 			}
 		}
 	}
@@ -319,7 +320,7 @@ func (it *insItem) id() string {
 	if id := strings.TrimSpace(it.ID); id != "" {
 		return id
 	}
-	return LastURLSegment(it.URL)
+	return fetch.LastURLSegment(it.URL)
 }
 
 // open normalises the open items, incidents then maintenances.
@@ -373,7 +374,7 @@ func instatusStatus(raw string, kind model.Kind) model.Status {
 	case "INPROGRESS":
 		return model.StatusInProgress
 	}
-	if s, ok := KnownStatus(raw); ok {
+	if s, ok := fetch.KnownStatus(raw); ok {
 		return s
 	}
 	if kind == model.KindMaintenance {
@@ -436,7 +437,7 @@ func (it *insTime) UnmarshalJSON(b []byte) error {
 // parseInstatusTime reads the string forms of insTime.
 func parseInstatusTime(s string) time.Time {
 	s = strings.TrimSpace(s)
-	if t := ParseTime(s); !t.IsZero() {
+	if t := fetch.ParseTime(s); !t.IsZero() {
 		return t
 	}
 	if i := strings.IndexByte(s, '('); i > 0 {
@@ -476,11 +477,11 @@ func checkInstatusOnly(contentType string, body []byte) (string, string, string)
 // checkInstatusV2 accepts Instatus's summary on Statuspage's /api/v2/summary.json; any
 // other object with a page is left to Statuspage's check.
 func checkInstatusV2(contentType string, body []byte) (string, string, string) {
-	m, why := DecodeObject(contentType, body)
+	m, why := fetch.DecodeObject(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
-	page := ObjAt(m, "page")
+	page := fetch.ObjAt(m, "page")
 	if page == nil {
 		return "", "", `JSON without a "page" object`
 	}
@@ -489,7 +490,7 @@ func checkInstatusV2(contentType string, body []byte) (string, string, string) {
 		return "", "", ""
 	}
 	if _, err := decodeInstatusSummary(contentType, body); err != nil {
-		return "", "", "Instatus-like, but " + JSONWhy(err)
+		return "", "", "Instatus-like, but " + fetch.JSONWhy(err)
 	}
 	return kind, ev, ""
 }
@@ -498,17 +499,17 @@ func checkInstatusV2(contentType string, body []byte) (string, string, string) {
 // no Statuspage page id or status object, and active items (when listed) with a name,
 // an upper-case status and an id or URL.
 func instatusShape(m, page map[string]any) (kind, evidence string) {
-	st, _ := StrAt(page, "status")
-	if !InstatusWord.MatchString(st) {
+	st, _ := fetch.StrAt(page, "status")
+	if !fetch.InstatusWord.MatchString(st) {
 		return "", ""
 	}
-	if _, ok := StrAt(page, "name"); !ok {
+	if _, ok := fetch.StrAt(page, "name"); !ok {
 		return "", ""
 	}
-	if ObjAt(m, "status") != nil {
+	if fetch.ObjAt(m, "status") != nil {
 		return "", ""
 	}
-	if id, _ := StrAt(page, "id"); StatuspageID.MatchString(id) || ULID.MatchString(id) {
+	if id, _ := fetch.StrAt(page, "id"); fetch.StatuspageID.MatchString(id) || fetch.ULID.MatchString(id) {
 		return "", ""
 	}
 	var lists []string
@@ -521,14 +522,14 @@ func instatusShape(m, page map[string]any) (kind, evidence string) {
 		if !ok {
 			return "", ""
 		}
-		items, ok := Objects(list)
+		items, ok := fetch.Objects(list)
 		if !ok {
 			return "", ""
 		}
 		for _, it := range items {
-			_, hasName := StrAt(it, "name")
-			s, _ := StrAt(it, "status")
-			if !hasName || !InstatusWord.MatchString(s) || !HasAny(it, "id", "url") {
+			_, hasName := fetch.StrAt(it, "name")
+			s, _ := fetch.StrAt(it, "status")
+			if !hasName || !fetch.InstatusWord.MatchString(s) || !fetch.HasAny(it, "id", "url") {
 				return "", ""
 			}
 		}
@@ -538,5 +539,5 @@ func instatusShape(m, page map[string]any) (kind, evidence string) {
 	if len(lists) > 0 {
 		ev += " and " + strings.Join(lists, " and ")
 	}
-	return KindInstatus, ev + " (Instatus shape)"
+	return Kind, ev + " (Instatus shape)"
 }
