@@ -60,7 +60,7 @@ func BenchmarkStatuspageParse50(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if incs, _ := normaliseList(l.list, model.KindIncident, testBase); len(incs) != 50 {
+			if incs, _ := normaliseList(l.List, model.KindIncident, testBase); len(incs) != 50 {
 				b.Fatalf("got %d incidents", len(incs))
 			}
 		}
@@ -87,7 +87,7 @@ func BenchmarkStatuspageParse50(b *testing.B) {
 		b.ReportAllocs()
 		defer cpuMeter(b)()
 		for b.Loop() {
-			normaliseList(l.list, model.KindIncident, testBase)
+			normaliseList(l.List, model.KindIncident, testBase)
 		}
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/incidentio"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/instatus"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/statusio"
@@ -153,13 +154,13 @@ func TestDetectPlatforms(t *testing.T) {
 		{
 			name:     "incident.io openai compat summary",
 			routes:   map[string]detectRoute{"/": page, "/api/v2/summary.json": json200(platformData(t, "incident.io", "openai-statuspage-compat-summary-2026-07-22.json"))},
-			kind:     fetch.KindIncidentIO,
+			kind:     incidentio.Kind,
 			evidence: `/api/v2/summary.json has ULID page.id "01JMDK9XYNY6RXSED6SDWW50WY"`,
 		},
 		{
 			name:     "incident.io cohere compat summary",
 			routes:   map[string]detectRoute{"/": page, "/api/v2/summary.json": json200(platformData(t, "incident.io", "cohere-statuspage-compat-summary-2026-07-23.json"))},
-			kind:     fetch.KindIncidentIO,
+			kind:     incidentio.Kind,
 			evidence: "incident.io's Statuspage-compatible shape",
 		},
 		{
@@ -169,7 +170,7 @@ func TestDetectPlatforms(t *testing.T) {
 				"/api/v2/summary.json": json200(platformData(t, "incident.io", "openai-statuspage-compat-summary-2026-07-22.json")),
 			},
 			path:     "/feed.atom",
-			kind:     fetch.KindIncidentIO,
+			kind:     incidentio.Kind,
 			urlPath:  "/",
 			evidence: "ULID",
 		},
@@ -355,7 +356,7 @@ func TestDetectLookAlikes(t *testing.T) {
 		{
 			name:     "every path answers incident.io's summary: incident.io, not Instatus",
 			catchAll: &detectRoute{ct: ctJSON, body: openai},
-			kind:     fetch.KindIncidentIO,
+			kind:     incidentio.Kind,
 		},
 		{
 			name: "incident.io's summary at Instatus's /summary.json only: nothing",
@@ -519,7 +520,7 @@ func TestDetectDefaultHostRules(t *testing.T) {
 		{"https://azure.status.microsoft/en-us/status", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
 		{"https://azure.status.microsoft/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
 		{"https://Slack-Status.com.", slack.Kind, "https://Slack-Status.com.", "host rule: slack-status.com"},
-		{"https://statuspage.incident.io/lovable", fetch.KindIncidentIO, "https://statuspage.incident.io/lovable", "host rule: statuspage.incident.io"},
+		{"https://statuspage.incident.io/lovable", incidentio.Kind, "https://statuspage.incident.io/lovable", "host rule: statuspage.incident.io"},
 		{"https://testing-widget.instatus.com", instatus.Kind, "https://testing-widget.instatus.com", "host rule: *.instatus.com"},
 		{"https://acme.betteruptime.com/index.json", betterstack.Kind, "https://acme.betteruptime.com/", "host rule: *.betteruptime.com"},
 		{"https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", statusio.Kind, "https://letsencrypt.status.io/pages/55957a99e800baa4470002da/rss", "host rule: *.status.io"},
@@ -548,8 +549,8 @@ func TestDefaultHostRules(t *testing.T) {
 		{"status.azure.com", azure.Kind},
 		{"slack-status.com", slack.Kind},
 		{"status.slack.com", slack.Kind},
-		{"status.incident.io", fetch.KindIncidentIO},
-		{"statuspage.incident.io", fetch.KindIncidentIO},
+		{"status.incident.io", incidentio.Kind},
+		{"statuspage.incident.io", incidentio.Kind},
 		{"acme.statuspage.io", fetch.KindStatuspage},
 		{"ACME.StatusPage.io.", fetch.KindStatuspage},
 		{"jira-core.status.atlassian.com", fetch.KindStatuspage},

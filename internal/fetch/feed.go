@@ -17,7 +17,7 @@
 // 10:43 MSK. Resolved - …", "2020-09-08 10:43 UTC — …"), and incident.io's feed carries
 // only the latest message under "Status: X" with an "Affected components" list. What has
 // no dated paragraph at all is one update. The helpers here (ParseHistoryFeed,
-// FeedEntry.Incident) are shared: platform/instatus reads history.atom and incidentio.go
+// FeedEntry.Incident) are shared: platform/instatus reads history.atom and platform/incidentio
 // reads feed.atom with them.
 
 package fetch

@@ -1,6 +1,6 @@
 package fetch
 
-// Kind feed, and the history-feed helper incidentio.go and platform/instatus share. No real
+// Kind feed, and the history-feed helper platform/incidentio and platform/instatus share. No real
 // history feed of a status page was found (testdata/SOURCES.md), so the fixtures are
 // synthetic, and each says at its top where its shape comes from:
 //
@@ -12,7 +12,7 @@ package fetch
 //     their own dates ("08.09.2020 10:43 MSK. Investigating: …"), as the "Yandex
 //     Cloud-like" pages.
 //
-// The incident.io and Instatus feeds (testdata/incident.io, platform/instatus/testdata) are tested
+// The incident.io and Instatus feeds (beside their packages, under platform/) are tested
 // with their adapters and seed FuzzFeed.
 
 import (
@@ -504,8 +504,8 @@ func TestFeedPoll(t *testing.T) {
 // what they accept must normalise to ided incidents with sorted components and updates
 // oldest first.
 func FuzzFeed(f *testing.F) {
-	// Instatus's feed is beside its package.
-	for _, glob := range []string{"testdata/feed/*", "testdata/incident.io/*.atom", "platform/instatus/testdata/instatus/*.atom"} {
+	// incident.io's and Instatus's feeds are beside their packages.
+	for _, glob := range []string{"testdata/feed/*", "platform/incidentio/testdata/incident.io/*.atom", "platform/instatus/testdata/instatus/*.atom"} {
 		files, err := filepath.Glob(filepath.FromSlash(glob))
 		if err != nil || len(files) == 0 {
 			f.Fatalf("no seeds in %s: %v", glob, err)

@@ -37,14 +37,14 @@ func FuzzStatuspage(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			incs, _ := normaliseList(l.list, model.KindIncident, testBase)
+			incs, _ := normaliseList(l.List, model.KindIncident, testBase)
 			for _, inc := range incs {
 				if inc.ID == "" || !slices.IsSorted(inc.Components) {
 					t.Fatalf("bad incident %+v", inc)
 				}
 			}
 		}
-		decodeStatuspageSummary("application/json", data)
+		DecodeStatuspageSummary("application/json", data)
 		if in, err := decodeStatuspageIncident("application/json", data); err == nil {
 			in.normalise(model.KindIncident, testBase)
 		}

@@ -10,12 +10,12 @@ import (
 
 // optionalPages are the providers whose maintenance list and summary are optional: a
 // page and a provider for each, and the page's name as its incident list gives it.
+// incident.io's, the same rules, are checked beside it (platform/incidentio).
 var optionalPages = []struct {
 	kind string
 	page func(*testing.T) *fakeStatuspage
 }{
 	{KindStatuspage, realPage},
-	{KindIncidentIO, iioPage},
 }
 
 // TestOptionalEndpointGone: a maintenance list or summary answering 404 or 410 is "none":

@@ -3,6 +3,7 @@ package fetch_test
 import (
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/incidentio"
 	"reflect"
 	"slices"
 	"testing"
@@ -16,7 +17,7 @@ func TestEndpointNames(t *testing.T) {
 		want []string
 	}{
 		{fetch.KindStatuspage, []string{"incident", "incident-page", "incidents", "scheduled-maintenances", "summary"}},
-		{fetch.KindIncidentIO, []string{"feed", "incidents", "proxy", "scheduled-maintenances", "summary"}},
+		{incidentio.Kind, []string{"feed", "incidents", "proxy", "scheduled-maintenances", "summary"}},
 		{gcp.Kind, []string{"incidents"}},
 		{"nope", nil},
 	} {

@@ -34,23 +34,23 @@ const (
 // part of the history (model.Listing.Since).
 const statuspageListSize = 50
 
-// spOptions hold what differs between the platforms that serve the Statuspage v2 JSON, so
+// V2Options hold what differs between the platforms that serve the Statuspage v2 JSON, so
 // they share its decoder and normaliser: Atlassian's own pages and incident.io's
-// compatible API (incidentio.go).
-type spOptions struct {
-	// listSize is how many items a list holds at most; a full list covers only what
+// compatible API (platform/incidentio).
+type V2Options struct {
+	// ListSize is how many items a list holds at most; a full list covers only what
 	// started since its oldest item.
-	listSize int
-	// lenientLists: a document with a page object but without the list is an empty list
+	ListSize int
+	// LenientLists: a document with a page object but without the list is an empty list
 	// (incident.io leaves empty lists out) rather than a malformed answer.
-	lenientLists bool
-	// format is how update bodies are written.
-	format model.Format
+	LenientLists bool
+	// Format is how update bodies are written.
+	Format model.Format
 }
 
 // statuspageOptions are Atlassian Statuspage's: 50 items, every list always present,
 // plain-text bodies.
-var statuspageOptions = spOptions{listSize: statuspageListSize, format: model.FormatText}
+var statuspageOptions = V2Options{ListSize: statuspageListSize, Format: model.FormatText}
 
 func init() {
 	Register(Platform{
@@ -115,10 +115,10 @@ func (pl *spPoll) run(ctx context.Context) error {
 	}
 	incidentsParsed := doc != nil
 	if doc != nil {
-		list, listing := normaliseList(doc.list, model.KindIncident, base)
+		list, listing := normaliseList(doc.List, model.KindIncident, base)
 		incidents = list
 		snap.Listings = append(snap.Listings, listing)
-		snap.PageTitle = doc.page
+		snap.PageTitle = doc.Page
 		parsed = true
 	}
 
@@ -139,14 +139,14 @@ func (pl *spPoll) run(ctx context.Context) error {
 			// kept so the next poll reads it again), and so are the maintenances of the
 			// incident list, which would otherwise be recorded from the wrong list.
 			pl.req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", EndpointMaintenances, "err", err)
-			incidents = withoutMaintenance(incidents)
+			incidents = WithoutMaintenance(incidents)
 		}
 		if doc != nil {
-			list, listing := normaliseList(doc.list, model.KindMaintenance, base)
-			incidents = mergeMaintenances(incidents, list)
+			list, listing := normaliseList(doc.List, model.KindMaintenance, base)
+			incidents = MergeMaintenances(incidents, list)
 			snap.Listings = append(snap.Listings, listing)
 			if snap.PageTitle == "" {
-				snap.PageTitle = doc.page
+				snap.PageTitle = doc.Page
 			}
 			parsed = true
 		}
@@ -243,7 +243,7 @@ func (pl *spPoll) readSummary(ctx context.Context) (string, bool, error) {
 	if resp.NotModified || resp.Unchanged {
 		return "", false, nil
 	}
-	name, err := decodeStatuspageSummary(resp.ContentType, resp.Body)
+	name, err := DecodeStatuspageSummary(resp.ContentType, resp.Body)
 	if err != nil {
 		return "", false, fmt.Errorf("%s %s: %w", EndpointSummary, RedactURL(u), err)
 	}
@@ -358,14 +358,14 @@ func pathSafe(id string) bool {
 	return true
 }
 
-// withoutMaintenance drops the maintenances from a list, in place.
-func withoutMaintenance(list []model.Incident) []model.Incident {
+// WithoutMaintenance drops the maintenances from a list, in place.
+func WithoutMaintenance(list []model.Incident) []model.Incident {
 	return slices.DeleteFunc(list, func(inc model.Incident) bool { return inc.Kind == model.KindMaintenance })
 }
 
-// mergeMaintenances adds the maintenance list to the incident list. An id in both is one
+// MergeMaintenances adds the maintenance list to the incident list. An id in both is one
 // item, and the maintenance endpoint's version wins: it is the authority on maintenance.
-func mergeMaintenances(incidents, maint []model.Incident) []model.Incident {
+func MergeMaintenances(incidents, maint []model.Incident) []model.Incident {
 	if len(incidents) == 0 {
 		return maint
 	}
@@ -383,33 +383,46 @@ func mergeMaintenances(incidents, maint []model.Incident) []model.Incident {
 	return incidents
 }
 
-// checkV2Summary tells Atlassian Statuspage, incident.io and Instatus apart by the shape
-// of their /api/v2/summary.json.
-func checkV2Summary(contentType string, body []byte) (string, string, string) {
-	m, why := DecodeObject(contentType, body)
+// V2Summary reads what every platform serving the Statuspage v2 JSON has in its
+// /api/v2/summary.json: an object with a page, a Statuspage status.indicator, the summary
+// decodable, and components (if any) a list of objects. m is the document, id the page's
+// id; why says what is amiss instead.
+func V2Summary(contentType string, body []byte) (m, page map[string]any, id string, comps []map[string]any, why string) {
+	m, why = DecodeObject(contentType, body)
 	if m == nil {
-		return "", "", why
+		return nil, nil, "", nil, why
 	}
-	page := ObjAt(m, "page")
+	page = ObjAt(m, "page")
 	if page == nil {
-		return "", "", `JSON without a "page" object`
+		return nil, nil, "", nil, `JSON without a "page" object`
 	}
-	id, _ := StrAt(page, "id")
+	id, _ = StrAt(page, "id")
 	status := ObjAt(m, "status")
 	indicator, _ := StrAt(status, "indicator")
 	if !spIndicators[indicator] {
-		return "", "", fmt.Sprintf("page.id %s without a Statuspage status.indicator", QuoteShort(id))
+		return nil, nil, "", nil, fmt.Sprintf("page.id %s without a Statuspage status.indicator", QuoteShort(id))
 	}
-	if _, err := decodeStatuspageSummary(contentType, body); err != nil {
-		return "", "", JSONWhy(err)
+	if _, err := DecodeStatuspageSummary(contentType, body); err != nil {
+		return nil, nil, "", nil, JSONWhy(err)
 	}
-	comps, ok := ArrAt(m, "components")
+	list, ok := ArrAt(m, "components")
 	if !ok && m["components"] != nil {
-		return "", "", `"components" is no list`
+		return nil, nil, "", nil, `"components" is no list`
 	}
-	cs, ok := Objects(comps)
+	cs, ok := Objects(list)
 	if !ok {
-		return "", "", "components[] holds a non-object"
+		return nil, nil, "", nil, "components[] holds a non-object"
+	}
+	return m, page, id, cs, ""
+}
+
+// checkV2Summary recognises Atlassian Statuspage by the shape of its
+// /api/v2/summary.json. A ULID page id is incident.io's compatible copy: left to its
+// check, on the same answer (Instatus's was judged before).
+func checkV2Summary(contentType string, body []byte) (string, string, string) {
+	m, page, id, cs, why := V2Summary(contentType, body)
+	if m == nil {
+		return "", "", why
 	}
 	switch {
 	case StatuspageID.MatchString(id):
@@ -418,7 +431,7 @@ func checkV2Summary(contentType string, body []byte) (string, string, string) {
 		for _, c := range cs {
 			cid, _ := StrAt(c, "id")
 			pid, _ := StrAt(c, "page_id")
-			if !StatuspageID.MatchString(cid) || pid != id || !HasAny(c, spOnlyComponentKeys...) {
+			if !StatuspageID.MatchString(cid) || pid != id || !HasAny(c, StatuspageOnlyComponentKeys...) {
 				return "", "", fmt.Sprintf("page.id %s but components[] lack Statuspage's id, page_id and group/showcase fields", QuoteShort(id))
 			}
 		}
@@ -435,26 +448,7 @@ func checkV2Summary(contentType string, body []byte) (string, string, string) {
 		}
 		return KindStatuspage, fmt.Sprintf("has page.id %q and components[] with page_id and group/showcase (Statuspage shape)", id), ""
 	case ULID.MatchString(id):
-		// incident.io's compatible copy: ULIDs everywhere, components without
-		// Atlassian's fields, incidents without shortlink.
-		for _, c := range cs {
-			cid, _ := StrAt(c, "id")
-			if !ULID.MatchString(cid) || HasAny(c, spOnlyComponentKeys...) {
-				return "", "", fmt.Sprintf("ULID page.id %s but components[] unlike incident.io's", QuoteShort(id))
-			}
-		}
-		incs, _ := ArrAt(m, "incidents")
-		is, ok := Objects(incs)
-		if !ok {
-			return "", "", "incidents[] holds a non-object"
-		}
-		for _, in := range is {
-			iid, _ := StrAt(in, "id")
-			if !ULID.MatchString(iid) || HasAny(in, "shortlink") {
-				return "", "", fmt.Sprintf("ULID page.id %s but incidents[] unlike incident.io's", QuoteShort(id))
-			}
-		}
-		return KindIncidentIO, fmt.Sprintf("has ULID page.id %q and ULID ids, no shortlink or Statuspage component fields (incident.io's Statuspage-compatible shape)", id), ""
+		return "", "", ""
 	}
 	return "", "", fmt.Sprintf("page.id %s is neither a Statuspage id nor a ULID", QuoteShort(id))
 }
@@ -463,6 +457,6 @@ func checkV2Summary(contentType string, body []byte) (string, string, string) {
 // incident.io's compatible copy).
 var spIndicators = map[string]bool{"none": true, "minor": true, "major": true, "critical": true, "maintenance": true}
 
-// spOnlyComponentKeys are component fields Atlassian's summary has and incident.io's
-// compatible copy lacks (see the captures in testdata/statuspage and testdata/incident.io).
-var spOnlyComponentKeys = []string{"group", "only_show_if_degraded", "showcase", "group_id"}
+// StatuspageOnlyComponentKeys are component fields Atlassian's summary has and incident.io's
+// compatible copy lacks (see the captures in testdata/statuspage and platform/incidentio/testdata).
+var StatuspageOnlyComponentKeys = []string{"group", "only_show_if_degraded", "showcase", "group_id"}

@@ -37,8 +37,8 @@ func decodeList(t *testing.T, body []byte, key string, kind model.Kind) (string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	incs, listing := normaliseList(l.list, kind, testBase)
-	return l.page, incs, listing
+	incs, listing := normaliseList(l.List, kind, testBase)
+	return l.Page, incs, listing
 }
 
 // decodeOne decodes and normalises a per-incident fixture ({"incident": {...}}).
@@ -249,7 +249,7 @@ func TestStatuspageIncidentFiles(t *testing.T) {
 func TestStatuspageSummaries(t *testing.T) {
 	t.Run("github", func(t *testing.T) {
 		body := testdata(t, "github-summary-2022-11-25.json")
-		name, err := decodeStatuspageSummary("application/json", body)
+		name, err := DecodeStatuspageSummary("application/json", body)
 		if err != nil || name != "GitHub" {
 			t.Fatalf("got page name %q, %v; want GitHub", name, err)
 		}
@@ -276,7 +276,7 @@ func TestStatuspageSummaries(t *testing.T) {
 	})
 	t.Run("claude", func(t *testing.T) {
 		body := testdata(t, "claude-summary-active-incident-2026-07-29.json")
-		name, err := decodeStatuspageSummary("application/json", body)
+		name, err := DecodeStatuspageSummary("application/json", body)
 		if err != nil || name != "Claude" {
 			t.Fatalf("got page name %q, %v; want Claude", name, err)
 		}
@@ -426,7 +426,7 @@ func TestStatuspageMalformed(t *testing.T) {
 			if err != nil {
 				t.Fatalf("got %v, want a well-formed page", err)
 			}
-			incs, _ := normaliseList(l.list, model.KindIncident, testBase)
+			incs, _ := normaliseList(l.List, model.KindIncident, testBase)
 			ids := map[string]bool{}
 			for _, inc := range incs {
 				checkTimeline(t, inc)
@@ -438,7 +438,7 @@ func TestStatuspageMalformed(t *testing.T) {
 		})
 	}
 	for _, body := range []string{"", "<html></html>", `{"incidents":[]}`, `{"page":"GitHub"}`} {
-		if _, err := decodeStatuspageSummary("application/json", []byte(body)); !errors.Is(err, ErrMalformed) {
+		if _, err := DecodeStatuspageSummary("application/json", []byte(body)); !errors.Is(err, ErrMalformed) {
 			t.Errorf("summary %q: got %v, want ErrMalformed", body, err)
 		}
 	}
@@ -506,7 +506,7 @@ func TestStatuspageUpdateOrderAndKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inc := l.list[0].normalise(model.KindIncident, testBase)
+	inc := l.List[0].normalise(model.KindIncident, testBase)
 	k0, k1 := UpdateKey("inc1", "2026-01-01T11:00:00Z", 0), UpdateKey("inc1", "2026-01-01T11:00:00Z", 1)
 	want := []string{"z", "c", "y", "a", "b", k0, k1}
 	if got := updateIDs(inc); !slices.Equal(got, want) {

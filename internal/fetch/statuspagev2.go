@@ -27,8 +27,8 @@ type spDoc struct {
 
 // spList is a decoded list endpoint: the page's name and the list.
 type spList struct {
-	page string
-	list []spIncident
+	Page string
+	List []spIncident
 }
 
 type spPage struct {
@@ -83,12 +83,12 @@ type spAffected struct {
 // "scheduled_maintenances"). A document without that array is malformed; an empty array
 // is well-formed (the archive decides whether it is suspicious).
 func decodeStatuspageList(contentType string, body []byte, key string) (*spList, error) {
-	return statuspageOptions.decodeList(contentType, body, key)
+	return statuspageOptions.DecodeList(contentType, body, key)
 }
 
-// decodeList is decodeStatuspageList under o: with o.lenientLists, a document that has a
+// DecodeList is decodeStatuspageList under o: with o.lenientLists, a document that has a
 // page object but lacks the array is an empty list.
-func (o spOptions) decodeList(contentType string, body []byte, key string) (*spList, error) {
+func (o V2Options) DecodeList(contentType string, body []byte, key string) (*spList, error) {
 	var doc spDoc
 	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (o spOptions) decodeList(contentType string, body []byte, key string) (*spL
 		list = doc.ScheduledMaintenances
 	}
 	if list == nil {
-		if !o.lenientLists || doc.Page == nil {
+		if !o.LenientLists || doc.Page == nil {
 			return nil, fmt.Errorf("%w: no %q array", ErrMalformed, key)
 		}
 		list = &[]spIncident{}
@@ -108,15 +108,15 @@ func (o spOptions) decodeList(contentType string, body []byte, key string) (*spL
 			return nil, fmt.Errorf("%w: %s[%d] has no id", ErrMalformed, key, i)
 		}
 	}
-	l := &spList{list: *list}
+	l := &spList{List: *list}
 	if doc.Page != nil {
-		l.page = strings.TrimSpace(doc.Page.Name)
+		l.Page = strings.TrimSpace(doc.Page.Name)
 	}
 	return l, nil
 }
 
-// decodeStatuspageSummary decodes summary.json for the page's name.
-func decodeStatuspageSummary(contentType string, body []byte) (string, error) {
+// DecodeStatuspageSummary decodes summary.json for the page's name.
+func DecodeStatuspageSummary(contentType string, body []byte) (string, error) {
 	var s spSummary
 	if err := DecodeJSONObject(contentType, body, &s); err != nil {
 		return "", err
@@ -155,11 +155,11 @@ func decodeStatuspagePostmortem(contentType string, body []byte) (*model.Postmor
 // listing: a full list covers only what started since its oldest item. An id listed twice
 // is taken once, first wins: a snapshot holds each incident once.
 func normaliseList(list []spIncident, kind model.Kind, base *url.URL) ([]model.Incident, model.Listing) {
-	return statuspageOptions.normaliseList(list, kind, base)
+	return statuspageOptions.NormaliseList(list, kind, base)
 }
 
-// normaliseList is the package's normaliseList under o.
-func (o spOptions) normaliseList(list []spIncident, kind model.Kind, base *url.URL) ([]model.Incident, model.Listing) {
+// NormaliseList is the package's NormaliseList under o.
+func (o V2Options) NormaliseList(list []spIncident, kind model.Kind, base *url.URL) ([]model.Incident, model.Listing) {
 	out := make([]model.Incident, 0, len(list))
 	seen := make(map[string]bool, len(list))
 	var oldest time.Time
@@ -175,7 +175,7 @@ func (o spOptions) normaliseList(list []spIncident, kind model.Kind, base *url.U
 		out = append(out, inc)
 	}
 	l := model.Listing{Kind: kind}
-	if len(list) >= o.listSize {
+	if len(list) >= o.ListSize {
 		l.Since = oldest
 	}
 	return out, l
@@ -188,7 +188,7 @@ func (in *spIncident) normalise(kind model.Kind, base *url.URL) model.Incident {
 }
 
 // normaliseWith is normalise under o.
-func (in *spIncident) normaliseWith(kind model.Kind, base *url.URL, o spOptions) model.Incident {
+func (in *spIncident) normaliseWith(kind model.Kind, base *url.URL, o V2Options) model.Incident {
 	scheduledFor := ParseTime(in.ScheduledFor)
 	if !scheduledFor.IsZero() {
 		kind = model.KindMaintenance
@@ -217,7 +217,7 @@ func (in *spIncident) normaliseWith(kind model.Kind, base *url.URL, o spOptions)
 		inc.URL = base.JoinPath("incidents", in.ID).String()
 	}
 	inc.Components = in.components()
-	inc.Updates = in.updates(o.format)
+	inc.Updates = in.updates(o.Format)
 	return inc
 }
 
@@ -277,7 +277,7 @@ func (in *spIncident) updates(format model.Format) []model.Update {
 		}
 		out[j] = model.Update{
 			ID:       su.ID,
-			Status:   spUpdateStatus(su.Status),
+			Status:   V2UpdateStatus(su.Status),
 			Body:     CleanBody(su.Body),
 			Format:   format,
 			PostedAt: posted,
@@ -353,9 +353,9 @@ func spStatus(raw string, kind model.Kind, resolved bool) model.Status {
 	return model.StatusInvestigating
 }
 
-// spUpdateStatus maps an update's status; an unknown word is kept as given, since an
+// V2UpdateStatus maps an update's status; an unknown word is kept as given, since an
 // update has no raw field to keep it in.
-func spUpdateStatus(raw string) model.Status {
+func V2UpdateStatus(raw string) model.Status {
 	if s, ok := KnownStatus(raw); ok {
 		return s
 	}

@@ -9,6 +9,7 @@ import (
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
+	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/incidentio"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/instatus"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/statusio"

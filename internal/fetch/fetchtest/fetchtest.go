@@ -363,3 +363,33 @@ func MustJSON(tb testing.TB, v any) []byte {
 	}
 	return b
 }
+
+// IncidentsBody is a Statuspage v2 list document: a page and incidents under key.
+func IncidentsBody(tb testing.TB, key string, incidents ...map[string]any) []byte {
+	tb.Helper()
+	if incidents == nil {
+		incidents = []map[string]any{}
+	}
+	return MustJSON(tb, map[string]any{
+		"page": map[string]any{"id": "pg", "name": "Example Cloud", "url": "https://status.example.com"},
+		key:    incidents,
+	})
+}
+
+// RawIncident is a minimal Statuspage incident object.
+func RawIncident(id, status string) map[string]any {
+	return map[string]any{
+		"id":         id,
+		"name":       "Incident " + id,
+		"status":     status,
+		"impact":     "major",
+		"created_at": "2026-03-03T14:02:00.000Z",
+		"started_at": "2026-03-03T14:02:00.000Z",
+		"shortlink":  "https://stspg.io/" + id,
+		"incident_updates": []map[string]any{{
+			"id": id + "-u1", "status": "investigating", "body": "Looking into it.",
+			"created_at": "2026-03-03T14:02:00.000Z", "display_at": "2026-03-03T14:02:00.000Z",
+		}},
+		"components": []map[string]any{},
+	}
+}

@@ -16,7 +16,7 @@
 // status.openai.com; shape in testdata/incident.io/synthetic-incidentio-proxy.json) —
 // gives the components of its ongoing incidents instead.
 
-package fetch
+package incidentio
 
 import (
 	"context"
@@ -26,11 +26,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// KindIncidentIO is the provider kind of incident.io status pages.
-const KindIncidentIO = "incidentio"
+// Kind is the provider kind of incident.io status pages.
+const Kind = "incidentio"
 
 // EndpointProxy names incident.io's /proxy/<host> endpoint. incident.io's other endpoints
 // are named as Statuspage's (EndpointIncidents, EndpointMaintenances, EndpointSummary) and
@@ -38,24 +39,56 @@ const KindIncidentIO = "incidentio"
 const EndpointProxy = "proxy"
 
 // incidentIOOptions are incident.io's differences from Statuspage's JSON.
-var incidentIOOptions = spOptions{listSize: 25, lenientLists: true, format: model.FormatMarkdown}
+var incidentIOOptions = fetch.V2Options{ListSize: 25, LenientLists: true, Format: model.FormatMarkdown}
 
 func init() {
-	Register(Platform{
-		Kind:      KindIncidentIO,
-		New:       func(c *Client) Provider { return &IncidentIO{c: c} },
-		Endpoints: []string{EndpointIncidents, EndpointMaintenances, EndpointSummary, EndpointFeed, EndpointProxy},
+	fetch.Register(fetch.Platform{
+		Kind:      Kind,
+		New:       func(c *fetch.Client) fetch.Provider { return &IncidentIO{c: c} },
+		Endpoints: []string{fetch.EndpointIncidents, fetch.EndpointMaintenances, fetch.EndpointSummary, fetch.EndpointFeed, EndpointProxy},
 		// incident.io's own page, and the pages hosted under its domain without a custom
-		// one: https://statuspage.incident.io/<slug>. Its Statuspage-compatible
-		// summary is told apart by Statuspage's probe.
+		// one: https://statuspage.incident.io/<slug>.
 		Hosts: []string{"status.incident.io", "statuspage.incident.io"},
+		// Its Statuspage-compatible summary is judged after Statuspage's check, on the
+		// same request.
+		Probes: []fetch.Probe{{Order: 11, Rel: "api/v2/summary.json", Check: checkV2Summary}},
 	})
 }
 
-// IncidentIO is the Provider of incident.io status pages. It is a history provider.
-type IncidentIO struct{ c *Client }
+// checkV2Summary recognises incident.io's Statuspage-compatible /api/v2/summary.json:
+// ULIDs everywhere, components without Atlassian's fields, incidents without shortlink.
+func checkV2Summary(contentType string, body []byte) (string, string, string) {
+	m, _, id, cs, why := fetch.V2Summary(contentType, body)
+	if m == nil {
+		return "", "", why
+	}
+	if !fetch.ULID.MatchString(id) {
+		return "", "", ""
+	}
+	for _, c := range cs {
+		cid, _ := fetch.StrAt(c, "id")
+		if !fetch.ULID.MatchString(cid) || fetch.HasAny(c, fetch.StatuspageOnlyComponentKeys...) {
+			return "", "", fmt.Sprintf("ULID page.id %s but components[] unlike incident.io's", fetch.QuoteShort(id))
+		}
+	}
+	incs, _ := fetch.ArrAt(m, "incidents")
+	is, ok := fetch.Objects(incs)
+	if !ok {
+		return "", "", "incidents[] holds a non-object"
+	}
+	for _, in := range is {
+		iid, _ := fetch.StrAt(in, "id")
+		if !fetch.ULID.MatchString(iid) || fetch.HasAny(in, "shortlink") {
+			return "", "", fmt.Sprintf("ULID page.id %s but incidents[] unlike incident.io's", fetch.QuoteShort(id))
+		}
+	}
+	return Kind, fmt.Sprintf("has ULID page.id %q and ULID ids, no shortlink or Statuspage component fields (incident.io's Statuspage-compatible shape)", id), ""
+}
 
-var _ Provider = (*IncidentIO)(nil)
+// IncidentIO is the Provider of incident.io status pages. It is a history provider.
+type IncidentIO struct{ c *fetch.Client }
+
+var _ fetch.Provider = (*IncidentIO)(nil)
 
 // Poll reads, in this order: incidents.json; when Source.Maintenance,
 // scheduled-maintenances.json; feed.atom, or when the page has none (a 4xx), its
@@ -64,8 +97,8 @@ var _ Provider = (*IncidentIO)(nil)
 // when one of them changed, those that did not are read again in full, so no incident is
 // built half from a body that was not parsed. On error the Result is non-nil only to
 // report Requests.
-func (p *IncidentIO) Poll(ctx context.Context, req Request) (*Result, error) {
-	pl := &iioPoll{r: NewPoll(p.c, req), req: req}
+func (p *IncidentIO) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	pl := &iioPoll{r: fetch.NewPoll(p.c, req), req: req}
 	if err := pl.run(ctx); err != nil {
 		return pl.r.Failed(), err
 	}
@@ -74,28 +107,28 @@ func (p *IncidentIO) Poll(ctx context.Context, req Request) (*Result, error) {
 
 // iioPoll is the state of one incident.io poll.
 type iioPoll struct {
-	r   *Poll
-	req Request
+	r   *fetch.Poll
+	req fetch.Request
 }
 
 func (pl *iioPoll) run(ctx context.Context) error {
 	src := pl.req.Source
-	base, err := BaseURL(src.URL)
+	base, err := fetch.BaseURL(src.URL)
 	if err != nil {
 		return err
 	}
 	now := pl.req.Now
 	maintFailed := false
-	lists := []*GroupRead{{Name: EndpointIncidents}}
-	if src.Maintenance && !SkipAbsent(pl.req.State[EndpointMaintenances], now) {
-		lists = append(lists, &GroupRead{Name: EndpointMaintenances})
+	lists := []*fetch.GroupRead{{Name: fetch.EndpointIncidents}}
+	if src.Maintenance && !fetch.SkipAbsent(pl.req.State[fetch.EndpointMaintenances], now) {
+		lists = append(lists, &fetch.GroupRead{Name: fetch.EndpointMaintenances})
 	}
 	for i, g := range lists {
 		rel := "api/v2/incidents.json"
-		if g.Name == EndpointMaintenances {
+		if g.Name == fetch.EndpointMaintenances {
 			rel = "api/v2/scheduled-maintenances.json"
 		}
-		if g.URL, err = EndpointURL(src, g.Name, rel, ""); err != nil {
+		if g.URL, err = fetch.EndpointURL(src, g.Name, rel, ""); err != nil {
 			return err
 		}
 		g.Resp, err = pl.r.Read(ctx, g.Name, g.URL)
@@ -103,8 +136,8 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			// The incident list alone decides whether the page can be read. No maintenance
 			// list on this page (404, 410): no listing, and asked again in AbsentRetry. One
 			// that fails otherwise: left out of this poll, its state kept for the next.
-			if Gone(err) {
-				pl.r.Res.State[g.Name] = AbsentState(now)
+			if fetch.Gone(err) {
+				pl.r.Res.State[g.Name] = fetch.AbsentState(now)
 				pl.req.Logger().Info("page has no maintenance list; asking again later", "endpoint", g.Name, "err", err)
 			} else {
 				pl.req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
@@ -131,48 +164,48 @@ func (pl *iioPoll) run(ctx context.Context) error {
 
 	var pageTitle string
 	summaryParsed := false
-	if pl.req.Summary && !SkipAbsent(pl.req.State[EndpointSummary], now) {
-		u, err := EndpointURL(src, EndpointSummary, "api/v2/summary.json", "")
+	if pl.req.Summary && !fetch.SkipAbsent(pl.req.State[fetch.EndpointSummary], now) {
+		u, err := fetch.EndpointURL(src, fetch.EndpointSummary, "api/v2/summary.json", "")
 		if err != nil {
 			return err
 		}
-		resp, err := pl.r.Read(ctx, EndpointSummary, u)
+		resp, err := pl.r.Read(ctx, fetch.EndpointSummary, u)
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
-		case Gone(err):
-			pl.r.Res.State[EndpointSummary] = AbsentState(now)
-			pl.req.Logger().Info("page has no summary; asking again later", "endpoint", EndpointSummary, "err", err)
+		case fetch.Gone(err):
+			pl.r.Res.State[fetch.EndpointSummary] = fetch.AbsentState(now)
+			pl.req.Logger().Info("page has no summary; asking again later", "endpoint", fetch.EndpointSummary, "err", err)
 		case err != nil:
-			pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary, "err", err)
-		case ToParse(resp):
+			pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary, "err", err)
+		case fetch.ToParse(resp):
 			// The summary gives only the page's name: a broken one is logged, its body
 			// kept as evidence, and the poll goes on.
-			if name, err := decodeStatuspageSummary(resp.ContentType, resp.Body); err != nil {
-				pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", EndpointSummary,
-					"err", fmt.Errorf("%s %s: %w", EndpointSummary, RedactURL(u), err))
+			if name, err := fetch.DecodeStatuspageSummary(resp.ContentType, resp.Body); err != nil {
+				pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary,
+					"err", fmt.Errorf("%s %s: %w", fetch.EndpointSummary, fetch.RedactURL(u), err))
 			} else {
 				pageTitle, summaryParsed = name, true
 			}
 		}
 	}
-	if !ToParse(lists[0].Resp) && !summaryParsed {
+	if !fetch.ToParse(lists[0].Resp) && !summaryParsed {
 		return nil // nothing changed: the group was not read again, so nothing to parse
 	}
 
 	now = now.UTC()
 	snap := &model.Snapshot{Source: src.Name, FetchedAt: now, PageTitle: pageTitle, Incidents: []model.Incident{}}
-	if ToParse(lists[0].Resp) {
+	if fetch.ToParse(lists[0].Resp) {
 		var incidents []model.Incident
 		for _, g := range lists {
 			key := "incidents"
 			kind := model.KindIncident
-			if g.Name == EndpointMaintenances {
+			if g.Name == fetch.EndpointMaintenances {
 				key, kind = "scheduled_maintenances", model.KindMaintenance
 			}
-			doc, err := incidentIOOptions.decodeList(g.Resp.ContentType, g.Resp.Body, key)
+			doc, err := incidentIOOptions.DecodeList(g.Resp.ContentType, g.Resp.Body, key)
 			if err != nil {
-				err = fmt.Errorf("%s %s: %w", g.Name, RedactURL(g.URL), err)
+				err = fmt.Errorf("%s %s: %w", g.Name, fetch.RedactURL(g.URL), err)
 				if kind == model.KindIncident {
 					return err
 				}
@@ -180,21 +213,21 @@ func (pl *iioPoll) run(ctx context.Context) error {
 				maintFailed = true
 				continue
 			}
-			list, listing := incidentIOOptions.normaliseList(doc.list, kind, base)
+			list, listing := incidentIOOptions.NormaliseList(doc.List, kind, base)
 			if kind == model.KindIncident {
 				incidents = list
 			} else {
-				incidents = mergeMaintenances(incidents, list)
+				incidents = fetch.MergeMaintenances(incidents, list)
 			}
 			snap.Listings = append(snap.Listings, listing)
 			if snap.PageTitle == "" {
-				snap.PageTitle = doc.page
+				snap.PageTitle = doc.Page
 			}
 		}
 		if maintFailed {
 			// Its maintenances are left out with the list: recorded from the incident
 			// list, they would change back once the maintenance list answers again.
-			incidents = withoutMaintenance(incidents)
+			incidents = fetch.WithoutMaintenance(incidents)
 		}
 		var enr map[string]iioEnrichment
 		if enrich != nil {
@@ -216,32 +249,32 @@ func (pl *iioPoll) run(ctx context.Context) error {
 // than 408 and 429); a 404 or 410 is remembered, and that endpoint is asked again only
 // after AbsentRetry. Anything that may pass fails the poll, since without the feed the
 // incidents would lose their components.
-func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*GroupRead, error) {
+func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*fetch.GroupRead, error) {
 	src := pl.req.Source
 	now := pl.req.Now
-	read := func(name, u string) (*GroupRead, error) {
-		if SkipAbsent(pl.req.State[name], now) {
+	read := func(name, u string) (*fetch.GroupRead, error) {
+		if fetch.SkipAbsent(pl.req.State[name], now) {
 			return nil, nil
 		}
 		resp, err := pl.r.Read(ctx, name, u)
 		switch {
 		case err == nil:
-			return &GroupRead{Name: name, URL: u, Resp: resp}, nil
-		case Gone(err):
-			pl.r.Res.State[name] = AbsentState(now)
+			return &fetch.GroupRead{Name: name, URL: u, Resp: resp}, nil
+		case fetch.Gone(err):
+			pl.r.Res.State[name] = fetch.AbsentState(now)
 			pl.req.Logger().Info("page has no "+name+"; asking again later", "endpoint", name, "err", err)
 			return nil, nil
-		case Permanent(err):
+		case fetch.Permanent(err):
 			pl.r.Forget(name)
 			return nil, nil
 		}
 		return nil, err
 	}
-	u, err := EndpointURL(src, EndpointFeed, "feed.atom", "")
+	u, err := fetch.EndpointURL(src, fetch.EndpointFeed, "feed.atom", "")
 	if err != nil {
 		return nil, err
 	}
-	g, err := read(EndpointFeed, u)
+	g, err := read(fetch.EndpointFeed, u)
 	if err != nil || g != nil {
 		if g != nil {
 			pl.r.Forget(EndpointProxy)
@@ -274,24 +307,24 @@ type iioEnrichment struct {
 }
 
 // parseEnrichment parses the feed or the proxy into what it says per incident id.
-func parseEnrichment(g *GroupRead, now time.Time) (map[string]iioEnrichment, error) {
+func parseEnrichment(g *fetch.GroupRead, now time.Time) (map[string]iioEnrichment, error) {
 	if g.Name == EndpointProxy {
 		out, err := decodeIncidentIOProxy(g.Resp.ContentType, g.Resp.Body)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", g.Name, RedactURL(g.URL), err)
+			return nil, fmt.Errorf("%s %s: %w", g.Name, fetch.RedactURL(g.URL), err)
 		}
 		return out, nil
 	}
-	f, err := ParseHistoryFeed(g.Resp.Body)
+	f, err := fetch.ParseHistoryFeed(g.Resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", g.Name, RedactURL(g.URL), err)
+		return nil, fmt.Errorf("%s %s: %w", g.Name, fetch.RedactURL(g.URL), err)
 	}
 	out := make(map[string]iioEnrichment, len(f.Entries))
 	for _, e := range f.Entries {
 		// Entries are https://<page>/incidents/<ULID>: the last segment is the JSON's id.
-		id := LastURLSegment(e.Link)
+		id := fetch.LastURLSegment(e.Link)
 		if id == "" {
-			id = LastURLSegment(e.ID)
+			id = fetch.LastURLSegment(e.ID)
 		}
 		if _, dup := out[id]; dup || id == "" {
 			continue
@@ -419,12 +452,12 @@ func (n *iioNode) text() string {
 // maintenance. A document without its summary object is malformed.
 func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnrichment, error) {
 	var doc iioProxyDoc
-	if err := DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	s := doc.Summary
 	if s == nil {
-		return nil, fmt.Errorf("%w: no \"summary\" object", ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"summary\" object", fetch.ErrMalformed)
 	}
 	names := map[string]string{}
 	add := func(c iioProxyComponent) {
@@ -474,21 +507,21 @@ func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnric
 			e := iioEnrichment{components: slices.Compact(comps)}
 			seen := map[string]int{}
 			for _, u := range in.Updates {
-				body := CleanBody(u.MessageString)
+				body := fetch.CleanBody(u.MessageString)
 				if body == "" {
-					body = CleanBody(u.Message.text())
+					body = fetch.CleanBody(u.Message.text())
 				}
 				id := u.ID
 				if id == "" {
-					id = UpdateKey(in.ID, u.PublishedAt, seen[u.PublishedAt])
+					id = fetch.UpdateKey(in.ID, u.PublishedAt, seen[u.PublishedAt])
 					seen[u.PublishedAt]++
 				}
 				e.updates = append(e.updates, model.Update{
 					ID:       id,
-					Status:   spUpdateStatus(u.ToStatus),
+					Status:   fetch.V2UpdateStatus(u.ToStatus),
 					Body:     body,
 					Format:   model.FormatText,
-					PostedAt: ParseTime(u.PublishedAt),
+					PostedAt: fetch.ParseTime(u.PublishedAt),
 				})
 			}
 			slices.SortStableFunc(e.updates, func(a, b model.Update) int { return a.PostedAt.Compare(b.PostedAt) })

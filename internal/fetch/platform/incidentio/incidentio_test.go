@@ -1,4 +1,4 @@
-package fetch
+package incidentio
 
 // incident.io against the real payloads of testdata/incident.io (copied byte for byte from
 // the real captures of testdata/incident.io; provenance in testdata/SOURCES.md): the compatible
@@ -31,15 +31,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 const (
-	pIIOFeed  = "/feed.atom"
-	pIIOProxy = "/proxy/127.0.0.1"
+	pIncidents    = "/api/v2/incidents.json"
+	pMaintenances = "/api/v2/scheduled-maintenances.json"
+	pSummary      = "/api/v2/summary.json"
+	pIIOFeed      = "/feed.atom"
+	pIIOProxy     = "/proxy/127.0.0.1"
 )
 
-func iioData(tb testing.TB, name string) []byte { return feedFixture(tb, "incident.io", name) }
+func iioData(tb testing.TB, name string) []byte { return fetchtest.Testdata(tb, "incident.io", name) }
 
 var iioBase, _ = url.Parse("https://status.openai.com/")
 
@@ -56,13 +61,13 @@ func TestIncidentIORealPayloads(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			body := iioData(t, tc.file)
-			doc, err := incidentIOOptions.decodeList("application/json", body, "incidents")
+			doc, err := incidentIOOptions.DecodeList("application/json", body, "incidents")
 			if err != nil {
 				t.Fatal(err)
 			}
-			incs, listing := incidentIOOptions.normaliseList(doc.list, model.KindIncident, iioBase)
-			if doc.page != tc.page || listing != (model.Listing{Kind: model.KindIncident}) || len(incs) != 1 {
-				t.Fatalf("got page %q, listing %+v, %d incidents", doc.page, listing, len(incs))
+			incs, listing := incidentIOOptions.NormaliseList(doc.List, model.KindIncident, iioBase)
+			if doc.Page != tc.page || listing != (model.Listing{Kind: model.KindIncident}) || len(incs) != 1 {
+				t.Fatalf("got page %q, listing %+v, %d incidents", doc.Page, listing, len(incs))
 			}
 			inc := incs[0]
 			if inc.ID != tc.id || inc.Title != tc.title || string(inc.Status) != tc.status || inc.StatusRaw != tc.status ||
@@ -71,7 +76,7 @@ func TestIncidentIORealPayloads(t *testing.T) {
 			}
 			// No started_at in incident.io's JSON: the incident starts when created. No
 			// shortlink: the URL is the page's incident page.
-			if !inc.StartedAt.Equal(mustTime(tc.created)) || inc.StartedAt.Location() != time.UTC {
+			if !inc.StartedAt.Equal(fetchtest.MustTime(tc.created)) || inc.StartedAt.Location() != time.UTC {
 				t.Errorf("got started %v, want created_at %s in UTC", inc.StartedAt, tc.created)
 			}
 			if inc.URL != "https://status.openai.com/incidents/"+tc.id || len(inc.Components) != 0 || inc.Components == nil {
@@ -83,15 +88,15 @@ func TestIncidentIORealPayloads(t *testing.T) {
 			}
 			// The same document at scheduled-maintenances.json has no list: empty, not
 			// malformed.
-			m, err := incidentIOOptions.decodeList("application/json", body, "scheduled_maintenances")
-			if err != nil || len(m.list) != 0 {
+			m, err := incidentIOOptions.DecodeList("application/json", body, "scheduled_maintenances")
+			if err != nil || len(m.List) != 0 {
 				t.Errorf("missing maintenance list: got %v, %v", m, err)
 			}
-			// Statuspage's own decoder stays strict.
-			if _, err := decodeStatuspageList("application/json", body, "scheduled_maintenances"); !errors.Is(err, ErrMalformed) {
+			// Statuspage's decoder (strict lists) stays strict.
+			if _, err := (fetch.V2Options{}).DecodeList("application/json", body, "scheduled_maintenances"); !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("statuspage: got %v, want ErrMalformed for a missing list", err)
 			}
-			if name, err := decodeStatuspageSummary("application/json", body); err != nil || name != tc.page {
+			if name, err := fetch.DecodeStatuspageSummary("application/json", body); err != nil || name != tc.page {
 				t.Errorf("summary: got %q, %v", name, err)
 			}
 		})
@@ -100,21 +105,21 @@ func TestIncidentIORealPayloads(t *testing.T) {
 
 func TestIncidentIOListSize(t *testing.T) {
 	var list []map[string]any
-	for i := range incidentIOOptions.listSize {
-		inc := rawIncident(string(rune('a'+i)), "resolved")
+	for i := range incidentIOOptions.ListSize {
+		inc := fetchtest.RawIncident(string(rune('a'+i)), "resolved")
 		inc["created_at"] = "2026-03-" + string(rune('0'+(i+1)/10)) + string(rune('0'+(i+1)%10)) + "T10:00:00Z"
 		delete(inc, "started_at")
 		list = append(list, inc)
 	}
-	doc, err := incidentIOOptions.decodeList("", incidentsBody(t, "incidents", list...), "incidents")
+	doc, err := incidentIOOptions.DecodeList("", fetchtest.IncidentsBody(t, "incidents", list...), "incidents")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, listing := incidentIOOptions.normaliseList(doc.list, model.KindIncident, iioBase)
-	if !listing.Since.Equal(mustTime("2026-03-01T10:00:00Z")) {
+	_, listing := incidentIOOptions.NormaliseList(doc.List, model.KindIncident, iioBase)
+	if !listing.Since.Equal(fetchtest.MustTime("2026-03-01T10:00:00Z")) {
 		t.Errorf("25 items: got since %v, want the oldest (incident.io lists the 25 newest)", listing.Since)
 	}
-	_, listing = incidentIOOptions.normaliseList(doc.list[1:], model.KindIncident, iioBase)
+	_, listing = incidentIOOptions.NormaliseList(doc.List[1:], model.KindIncident, iioBase)
 	if !listing.Since.IsZero() {
 		t.Errorf("24 items: got since %v, want the whole history", listing.Since)
 	}
@@ -130,13 +135,13 @@ func TestIncidentIOMalformed(t *testing.T) {
 		{"list of the wrong type", "application/json", `{"page":{"name":"X"},"incidents":{}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := incidentIOOptions.decodeList(tc.ct, []byte(tc.body), "incidents"); !errors.Is(err, ErrMalformed) {
+			if _, err := incidentIOOptions.DecodeList(tc.ct, []byte(tc.body), "incidents"); !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
 	}
 	for _, body := range []string{"", "<html></html>", `{"incidents":[]}`, `{"summary":[]}`} {
-		if _, err := decodeIncidentIOProxy("application/json", []byte(body)); !errors.Is(err, ErrMalformed) {
+		if _, err := decodeIncidentIOProxy("application/json", []byte(body)); !errors.Is(err, fetch.ErrMalformed) {
 			t.Errorf("proxy %q: got %v, want ErrMalformed", body, err)
 		}
 	}
@@ -155,7 +160,7 @@ func TestIncidentIOProxy(t *testing.T) {
 		t.Errorf("got components %q, want %q (component_impacts and affected_components, named by the structure)", e.components, want)
 	}
 	if len(e.updates) != 1 || e.updates[0].ID != "01KY54SWGR43Q7BTSK3CSKW85P" || e.updates[0].Status != model.StatusInvestigating ||
-		e.updates[0].Body != "We are investigating the issue for the listed services." || !e.updates[0].PostedAt.Equal(mustTime("2026-07-22T14:48:46Z")) {
+		e.updates[0].Body != "We are investigating the issue for the listed services." || !e.updates[0].PostedAt.Equal(fetchtest.MustTime("2026-07-22T14:48:46Z")) {
 		t.Errorf("got updates %+v", e.updates)
 	}
 }
@@ -172,7 +177,7 @@ func TestIncidentIOProxyURL(t *testing.T) {
 		if tc.override != "" {
 			src.Endpoints = map[string]string{EndpointProxy: tc.override}
 		}
-		base, err := BaseURL(tc.src)
+		base, err := fetch.BaseURL(tc.src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,19 +189,19 @@ func TestIncidentIOProxyURL(t *testing.T) {
 
 // iioPage serves OpenAI's real summary capture as the compatible API and the synthetic
 // feed, without validators, as incident.io does.
-func iioPage(t *testing.T) *fakeStatuspage {
-	page := newFakeStatuspage()
+func iioPage(t *testing.T) *fetchtest.FakePage {
+	page := fetchtest.NewFakePage()
 	real := iioData(t, "openai-statuspage-compat-summary-2026-07-22.json")
-	page.set(pIncidents, route{Body: real})
-	page.set(pMaintenances, route{Body: real})
-	page.set(pSummary, route{Body: real})
-	page.set(pIIOFeed, route{Body: iioData(t, "synthetic-incidentio-feed.atom"), ContentType: "application/atom+xml"})
+	page.Set(pIncidents, fetchtest.Route{Body: real})
+	page.Set(pMaintenances, fetchtest.Route{Body: real})
+	page.Set(pSummary, fetchtest.Route{Body: real})
+	page.Set(pIIOFeed, fetchtest.Route{Body: iioData(t, "synthetic-incidentio-feed.atom"), ContentType: "application/atom+xml"})
 	return page
 }
 
-func iioProvider(t *testing.T) Provider {
+func iioProvider(t *testing.T) fetch.Provider {
 	t.Helper()
-	p, err := New(KindIncidentIO, mustClient(t, ClientOptions{UserAgent: "statuswatch/test"}))
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{UserAgent: "statuswatch/test"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,20 +210,20 @@ func iioProvider(t *testing.T) Provider {
 
 func TestIncidentIOPoll(t *testing.T) {
 	page := iioPage(t)
-	srv := newServer(t, page)
+	srv := fetchtest.NewServer(t, page)
 	p := iioProvider(t)
-	src := model.Source{Name: "openai", URL: srv.URL, Kind: KindIncidentIO, Maintenance: true}
+	src := model.Source{Name: "openai", URL: srv.URL, Kind: Kind, Maintenance: true}
 	ctx := context.Background()
 
-	r1, err := p.Poll(ctx, Request{Source: src, Summary: true, Now: pollNow})
+	r1, err := p.Poll(ctx, fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{pIncidents, pMaintenances, pIIOFeed, pSummary}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pSummary}; !slices.Equal(got, want) {
 		t.Fatalf("first poll: got requests %v, want %v", got, want)
 	}
 	s := r1.Snapshot
-	if s == nil || s.PageTitle != "OpenAI" || s.OpenOnly || len(s.Incidents) != 1 || !s.FetchedAt.Equal(pollNow) {
+	if s == nil || s.PageTitle != "OpenAI" || s.OpenOnly || len(s.Incidents) != 1 || !s.FetchedAt.Equal(fetchtest.PollNow) {
 		t.Fatalf("first poll: got %+v", s)
 	}
 	if want := []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}}; !reflect.DeepEqual(s.Listings, want) {
@@ -234,7 +239,7 @@ func TestIncidentIOPoll(t *testing.T) {
 	if r1.Requests != 4 || len(r1.Bodies) != 4 {
 		t.Errorf("first poll: got %d requests, %d bodies", r1.Requests, len(r1.Bodies))
 	}
-	for _, ep := range []string{EndpointIncidents, EndpointMaintenances, EndpointFeed, EndpointSummary} {
+	for _, ep := range []string{fetch.EndpointIncidents, fetch.EndpointMaintenances, fetch.EndpointFeed, fetch.EndpointSummary} {
 		if st := r1.State[ep]; st.Hash == "" || st.ETag != "" {
 			t.Errorf("state of %s: got %+v, want a hash and no ETag", ep, st)
 		}
@@ -242,11 +247,11 @@ func TestIncidentIOPoll(t *testing.T) {
 
 	// Second poll, identical: no validators, so every body comes back and is recognised
 	// by its hash; nothing is parsed.
-	r2, err := p.Poll(ctx, Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(ctx, fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{pIncidents, pMaintenances, pIIOFeed}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed}; !slices.Equal(got, want) {
 		t.Errorf("second poll: got requests %v, want %v", got, want)
 	}
 	if r2.Snapshot != nil || r2.StateChanged(r1.State) || r2.Requests != 3 {
@@ -262,12 +267,12 @@ func TestIncidentIOPoll(t *testing.T) {
 	// full so the incident is built whole.
 	feed := strings.Replace(string(iioData(t, "synthetic-incidentio-feed.atom")),
 		"<li>Compliance API (Degraded performance)</li>", "<li>Compliance API (Degraded performance)</li><li>Login (Partial outage)</li>", 2)
-	page.set(pIIOFeed, route{Body: []byte(feed), ContentType: "application/atom+xml"})
-	r3, err := p.Poll(ctx, Request{Source: src, State: r2.State, Now: pollNow})
+	page.Set(pIIOFeed, fetchtest.Route{Body: []byte(feed), ContentType: "application/atom+xml"})
+	r3, err := p.Poll(ctx, fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIncidents, pMaintenances}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIncidents, pMaintenances}; !slices.Equal(got, want) {
 		t.Errorf("feed changed: got requests %v, want %v", got, want)
 	}
 	if r3.Snapshot == nil || !reflect.DeepEqual(r3.Snapshot.Incidents[0].Components, []string{"ChatGPT Work", "Compliance API", "Login"}) {
@@ -286,12 +291,12 @@ func TestIncidentIOPoll(t *testing.T) {
 	// again; the update keeps its id, so the archive sees an edit.
 	edited := strings.Replace(string(iioData(t, "openai-statuspage-compat-summary-2026-07-22.json")),
 		"We are investigating the issue for the listed services.", "We are investigating elevated errors for Workspace Agent.", 1)
-	page.set(pIncidents, route{Body: []byte(edited)})
-	r4, err := p.Poll(ctx, Request{Source: src, State: r3.State, Now: pollNow})
+	page.Set(pIncidents, fetchtest.Route{Body: []byte(edited)})
+	r4, err := p.Poll(ctx, fetch.Request{Source: src, State: r3.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{pIncidents, pMaintenances, pIIOFeed, pMaintenances, pIIOFeed}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pMaintenances, pIIOFeed}; !slices.Equal(got, want) {
 		t.Errorf("incidents changed: got requests %v, want %v", got, want)
 	}
 	u := r4.Snapshot.Incidents[0].Updates[0]
@@ -306,35 +311,35 @@ func TestIncidentIOPoll(t *testing.T) {
 func TestIncidentIOConditional(t *testing.T) {
 	page := iioPage(t)
 	real := iioData(t, "cohere-statuspage-compat-summary-2026-07-23.json")
-	page.set(pIncidents, route{Body: real, ETag: `W/"i1"`})
-	page.set(pMaintenances, route{Body: real, ETag: `W/"m1"`})
-	page.set(pIIOFeed, route{Status: http.StatusNotFound, Body: []byte("not found"), ContentType: "text/plain"})
-	srv := newServer(t, page)
+	page.Set(pIncidents, fetchtest.Route{Body: real, ETag: `W/"i1"`})
+	page.Set(pMaintenances, fetchtest.Route{Body: real, ETag: `W/"m1"`})
+	page.Set(pIIOFeed, fetchtest.Route{Status: http.StatusNotFound, Body: []byte("not found"), ContentType: "text/plain"})
+	srv := fetchtest.NewServer(t, page)
 	p := iioProvider(t)
 	src := model.Source{Name: "cohere", URL: srv.URL + "/", Maintenance: true}
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// No feed and no proxy (404): both tried, both remembered as absent; the incidents
 	// stand alone.
-	if got, want := page.paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
 		t.Errorf("first poll: got requests %v, want %v", got, want)
 	}
 	if r1.Snapshot == nil || r1.Snapshot.PageTitle != "Cohere Status Page" || len(r1.Snapshot.Incidents) != 1 || len(r1.Snapshot.Incidents[0].Components) != 0 {
 		t.Fatalf("first poll: got %+v", r1.Snapshot)
 	}
-	for _, ep := range []string{EndpointFeed, EndpointProxy} {
-		if st := r1.State[ep]; !st.Absent.Equal(pollNow) || st.Hash != "" {
-			t.Errorf("got state %+v for the absent %s, want absent since %v", st, ep, pollNow)
+	for _, ep := range []string{fetch.EndpointFeed, EndpointProxy} {
+		if st := r1.State[ep]; !st.Absent.Equal(fetchtest.PollNow) || st.Hash != "" {
+			t.Errorf("got state %+v for the absent %s, want absent since %v", st, ep, fetchtest.PollNow)
 		}
 	}
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow.Add(time.Minute)})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow.Add(time.Minute)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := page.requests()
+	got := page.Requests()
 	if len(got) != 2 || got[0].IfNoneMatch != `W/"i1"` || got[1].IfNoneMatch != `W/"m1"` {
 		t.Errorf("second poll: got %+v, want conditional GETs of the lists only", got)
 	}
@@ -342,27 +347,27 @@ func TestIncidentIOConditional(t *testing.T) {
 		t.Errorf("second poll: got %+v, want nothing parsed", r2.Snapshot)
 	}
 	// After AbsentRetry both are asked again.
-	if _, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow.Add(AbsentRetry)}); err != nil {
+	if _, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow.Add(fetch.AbsentRetry)}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
-		t.Errorf("after %v: got requests %v, want %v", AbsentRetry, got, want)
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
+		t.Errorf("after %v: got requests %v, want %v", fetch.AbsentRetry, got, want)
 	}
 }
 
 func TestIncidentIOProxyFallback(t *testing.T) {
 	page := iioPage(t)
-	page.set(pIIOFeed, route{Status: http.StatusNotFound, Body: []byte("<html>404</html>"), ContentType: "text/html"})
-	page.set(pIIOProxy, route{Body: iioData(t, "synthetic-incidentio-proxy.json")})
-	srv := newServer(t, page)
+	page.Set(pIIOFeed, fetchtest.Route{Status: http.StatusNotFound, Body: []byte("<html>404</html>"), ContentType: "text/html"})
+	page.Set(pIIOProxy, fetchtest.Route{Body: iioData(t, "synthetic-incidentio-proxy.json")})
+	srv := fetchtest.NewServer(t, page)
 	p := iioProvider(t)
 	src := model.Source{Name: "openai", URL: srv.URL}
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{pIncidents, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
 		t.Errorf("got requests %v, want %v (no maintenance: not read)", got, want)
 	}
 	inc := r1.Snapshot.Incidents[0]
@@ -375,26 +380,26 @@ func TestIncidentIOProxyFallback(t *testing.T) {
 
 	// The incident no longer ongoing: the proxy does not cover it, and it keeps what its
 	// archived version had rather than losing its components.
-	page.set(pIIOProxy, route{Body: []byte(`{"summary":{"name":"OpenAI","ongoing_incidents":[]}}`)})
+	page.Set(pIIOProxy, fetchtest.Route{Body: []byte(`{"summary":{"name":"OpenAI","ongoing_incidents":[]}}`)})
 	archived := func(id string) *model.Incident {
 		if id == inc.ID {
 			return &inc
 		}
 		return nil
 	}
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Archived: archived, Now: pollNow})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Archived: archived, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.requests()
+	page.Requests()
 	if r2.Snapshot == nil || !reflect.DeepEqual(r2.Snapshot.Incidents[0].Components, []string{"ChatGPT Work"}) {
 		t.Errorf("uncovered: got %+v, want the archived components", r2.Snapshot)
 	}
 
 	// A proxy that fails for a reason that may pass fails the poll.
-	page.set(pIIOProxy, route{Status: http.StatusServiceUnavailable, RetryAfter: "30"})
-	_, err = p.Poll(context.Background(), Request{Source: src, State: r2.State, Now: pollNow})
-	if d, ok := RetryAfter(err); !ok || d.Seconds() != 30 {
+	page.Set(pIIOProxy, fetchtest.Route{Status: http.StatusServiceUnavailable, RetryAfter: "30"})
+	_, err = p.Poll(context.Background(), fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
+	if d, ok := fetch.RetryAfter(err); !ok || d.Seconds() != 30 {
 		t.Errorf("proxy 503: got %v, want the error with its Retry-After", err)
 	}
 }
@@ -406,9 +411,9 @@ func TestIncidentIOFeedTimeline(t *testing.T) {
 	if !strings.Contains(noUpdates, `"x":[`) {
 		t.Fatal("fixture changed: the edit did not apply")
 	}
-	page.set(pIncidents, route{Body: []byte(noUpdates)})
-	srv := newServer(t, page)
-	res, err := iioProvider(t).Poll(context.Background(), Request{Source: model.Source{Name: "openai", URL: srv.URL}, Now: pollNow})
+	page.Set(pIncidents, fetchtest.Route{Body: []byte(noUpdates)})
+	srv := fetchtest.NewServer(t, page)
+	res, err := iioProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "openai", URL: srv.URL}, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +423,7 @@ func TestIncidentIOFeedTimeline(t *testing.T) {
 	}
 	u := inc.Updates[0]
 	if u.Status != model.StatusInvestigating || u.Body != "We are investigating the issue for the listed services." || u.Format != model.FormatHTML ||
-		!u.PostedAt.Equal(mustTime("2026-07-22T14:48:46Z")) || u.ID != UpdateKey(inc.ID, "2026-07-22T14:48:46Z", 0) {
+		!u.PostedAt.Equal(fetchtest.MustTime("2026-07-22T14:48:46Z")) || u.ID != fetch.UpdateKey(inc.ID, "2026-07-22T14:48:46Z", 0) {
 		t.Errorf("got %+v, want the feed's message keyed by the incident's id and the entry's time", u)
 	}
 }
@@ -426,19 +431,19 @@ func TestIncidentIOFeedTimeline(t *testing.T) {
 func TestIncidentIOMalformedPoll(t *testing.T) {
 	for _, tc := range []struct {
 		name, path string
-		r          route
+		r          fetchtest.Route
 	}{
-		{"incidents html", pIncidents, route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
-		{"incidents empty", pIncidents, route{Body: []byte{}}},
-		{"feed html", pIIOFeed, route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
-		{"feed truncated", pIIOFeed, route{Body: iioData(t, "synthetic-incidentio-feed.atom")[:900]}},
+		{"incidents html", pIncidents, fetchtest.Route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
+		{"incidents empty", pIncidents, fetchtest.Route{Body: []byte{}}},
+		{"feed html", pIIOFeed, fetchtest.Route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
+		{"feed truncated", pIIOFeed, fetchtest.Route{Body: iioData(t, "synthetic-incidentio-feed.atom")[:900]}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := iioPage(t)
-			page.set(tc.path, tc.r)
-			srv := newServer(t, page)
-			res, err := iioProvider(t).Poll(context.Background(), Request{Source: model.Source{Name: "x", URL: srv.URL, Maintenance: true}, Now: pollNow})
-			if !errors.Is(err, ErrMalformed) || res == nil || res.Snapshot != nil || res.Requests != 3 {
+			page.Set(tc.path, tc.r)
+			srv := fetchtest.NewServer(t, page)
+			res, err := iioProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "x", URL: srv.URL, Maintenance: true}, Now: fetchtest.PollNow})
+			if !errors.Is(err, fetch.ErrMalformed) || res == nil || res.Snapshot != nil || res.Requests != 3 {
 				t.Errorf("got %v, %+v; want ErrMalformed after 3 requests", err, res)
 			}
 		})
@@ -461,8 +466,15 @@ func TestIncidentIOMaps(t *testing.T) {
 		{"in_progress", "", model.KindMaintenance, model.StatusInProgress, model.ImpactMaintenance},
 		{"completed", "none", model.KindMaintenance, model.StatusCompleted, model.ImpactMaintenance},
 	} {
-		in := spIncident{ID: "01KY", Status: tc.status, Impact: tc.impact}
-		got := in.normaliseWith(tc.kind, iioBase, incidentIOOptions)
+		doc, err := incidentIOOptions.DecodeList("", fetchtest.IncidentsBody(t, "incidents", map[string]any{"id": "01KY", "status": tc.status, "impact": tc.impact}), "incidents")
+		if err != nil {
+			t.Fatal(err)
+		}
+		incs, _ := incidentIOOptions.NormaliseList(doc.List, tc.kind, iioBase)
+		if len(incs) != 1 {
+			t.Fatalf("%s/%s: got %d incidents, want 1", tc.status, tc.impact, len(incs))
+		}
+		got := incs[0]
 		if got.Status != tc.wantStatus || got.Impact != tc.wantImpact || got.StatusRaw != tc.status || got.ImpactRaw != tc.impact {
 			t.Errorf("%s/%s: got %s/%s (%s/%s)", tc.status, tc.impact, got.Status, got.Impact, got.StatusRaw, got.ImpactRaw)
 		}
@@ -488,26 +500,41 @@ func FuzzIncidentIO(f *testing.F) {
 	f.Add([]byte(`{"summary":{"ongoing_incidents":[{"id":"a","updates":[{"message":{"text_node":{"content":[{"type":"paragraph"}]}}}]}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, key := range []string{"incidents", "scheduled_maintenances"} {
-			l, err := incidentIOOptions.decodeList("application/json", data, key)
+			l, err := incidentIOOptions.DecodeList("application/json", data, key)
 			if err != nil {
-				if !errors.Is(err, ErrMalformed) {
+				if !errors.Is(err, fetch.ErrMalformed) {
 					t.Fatalf("got %v, want ErrMalformed", err)
 				}
 				continue
 			}
-			incs, _ := incidentIOOptions.normaliseList(l.list, model.KindIncident, iioBase)
+			incs, _ := incidentIOOptions.NormaliseList(l.List, model.KindIncident, iioBase)
 			for _, inc := range incs {
 				if inc.ID == "" || !slices.IsSorted(inc.Components) {
 					t.Fatalf("bad incident %+v", inc)
 				}
 			}
 		}
-		if _, err := decodeIncidentIOProxy("application/json", data); err != nil && !errors.Is(err, ErrMalformed) {
+		if _, err := decodeIncidentIOProxy("application/json", data); err != nil && !errors.Is(err, fetch.ErrMalformed) {
 			t.Fatalf("proxy: got %v, want ErrMalformed", err)
 		}
-		g := &GroupRead{Name: EndpointFeed, Resp: &Response{Body: data}}
-		if _, err := parseEnrichment(g, pollNow); err != nil && !errors.Is(err, ErrMalformed) {
+		g := &fetch.GroupRead{Name: fetch.EndpointFeed, Resp: &fetch.Response{Body: data}}
+		if _, err := parseEnrichment(g, fetchtest.PollNow); err != nil && !errors.Is(err, fetch.ErrMalformed) {
 			t.Fatalf("feed: got %v, want ErrMalformed", err)
 		}
 	})
+}
+
+// TestIncidentIOContract: the contract every platform keeps.
+func TestIncidentIOContract(t *testing.T) {
+	real := iioData(t, "openai-statuspage-compat-summary-2026-07-22.json")
+	fetchtest.Contract{
+		Kind:   Kind,
+		Source: func(base string) model.Source { return model.Source{Name: "openai", URL: base, Maintenance: true} },
+		Routes: map[string]fetchtest.Route{
+			pIncidents:    {Body: real},
+			pMaintenances: {Body: real},
+			pIIOFeed:      {Body: iioData(t, "synthetic-incidentio-feed.atom"), ContentType: "application/atom+xml"},
+		},
+		Main: pIncidents,
+	}.Run(t)
 }

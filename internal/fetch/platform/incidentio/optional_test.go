@@ -1,0 +1,179 @@
+package incidentio
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// optionalPages are the providers whose maintenance list and summary are optional: a
+// page and a provider for each, and the page's name as its incident list gives it. The
+// same rules are checked for Statuspage beside it.
+var optionalPages = []struct {
+	kind string
+	page func(*testing.T) *fetchtest.FakePage
+}{
+	{Kind, iioPage},
+}
+
+// TestOptionalEndpointGone: a maintenance list or summary answering 404 or 410 is "none":
+// the poll succeeds on the incident list, the absence is remembered, and the endpoint is
+// asked again only after AbsentRetry.
+func TestOptionalEndpointGone(t *testing.T) {
+	for _, pg := range optionalPages {
+		for _, tc := range []struct {
+			endpoint, path string
+			status         int
+		}{
+			{fetch.EndpointMaintenances, pMaintenances, 404},
+			{fetch.EndpointMaintenances, pMaintenances, 410},
+			{fetch.EndpointSummary, pSummary, 404},
+			{fetch.EndpointSummary, pSummary, 410},
+		} {
+			t.Run(pg.kind+"/"+tc.endpoint+"/"+http2str(tc.status), func(t *testing.T) {
+				page := pg.page(t)
+				page.Set(tc.path, fetchtest.Route{Status: tc.status, Body: []byte("Not Found")})
+				srv := fetchtest.NewServer(t, page)
+				p := iioProvider(t)
+				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
+
+				r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
+				if err != nil {
+					t.Fatalf("first poll: got %v, want the incident list to carry it", err)
+				}
+				if r1.Snapshot == nil || len(r1.Snapshot.Incidents) == 0 {
+					t.Fatalf("first poll: got snapshot %+v, want the incidents", r1.Snapshot)
+				}
+				if got := r1.State[tc.endpoint]; !got.Absent.Equal(fetchtest.PollNow) || got.Hash != "" {
+					t.Errorf("got state %+v, want absent since %v", got, fetchtest.PollNow)
+				}
+				if tc.endpoint == fetch.EndpointMaintenances {
+					for _, l := range r1.Snapshot.Listings {
+						if l.Kind == model.KindMaintenance {
+							t.Errorf("got a maintenance listing %+v from a page without one", l)
+						}
+					}
+				}
+				total := 0
+				hits := func() int { // requests() forgets what it returns: keep a count
+					for _, r := range page.Requests() {
+						if r.Path == tc.path {
+							total++
+						}
+					}
+					return total
+				}
+				if n := hits(); n != 1 {
+					t.Fatalf("first poll: got %d requests of %s, want 1", n, tc.path)
+				}
+
+				for _, later := range []struct {
+					after time.Duration
+					want  int
+				}{{time.Hour, 1}, {fetch.AbsentRetry - time.Minute, 1}, {fetch.AbsentRetry, 2}} {
+					r, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Summary: true, Now: fetchtest.PollNow.Add(later.after)})
+					if err != nil {
+						t.Fatalf("%v later: %v", later.after, err)
+					}
+					if n := hits(); n != later.want {
+						t.Errorf("%v later: got %d requests of %s in all, want %d", later.after, n, tc.path, later.want)
+					}
+					if later.want == 1 && r.State[tc.endpoint] != r1.State[tc.endpoint] {
+						t.Errorf("%v later: got state %+v, want it kept", later.after, r.State[tc.endpoint])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestBrokenSummaryDoesNotFailThePoll: the summary gives only the page's name; a broken
+// one is kept as evidence and the poll goes on.
+func TestBrokenSummaryDoesNotFailThePoll(t *testing.T) {
+	for _, pg := range optionalPages {
+		for _, tc := range []struct {
+			name string
+			r    fetchtest.Route
+		}{
+			{"html", fetchtest.Route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
+			{"truncated", fetchtest.Route{Body: []byte(`{"page":{"name":"Git`)}},
+			{"no page", fetchtest.Route{Body: []byte(`{"status":{}}`)}},
+			{"500", fetchtest.Route{Status: 500}},
+		} {
+			t.Run(pg.kind+"/"+tc.name, func(t *testing.T) {
+				page := pg.page(t)
+				page.Set(pSummary, tc.r)
+				srv := fetchtest.NewServer(t, page)
+				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
+				res, err := iioProvider(t).Poll(context.Background(), fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
+				if err != nil {
+					t.Fatalf("got %v, want the poll to go on without the summary", err)
+				}
+				if res.Snapshot == nil || len(res.Snapshot.Incidents) == 0 || res.Snapshot.PageTitle == "" {
+					t.Fatalf("got snapshot %+v, want the incidents and the list's page name", res.Snapshot)
+				}
+				st, ok := res.State[fetch.EndpointSummary]
+				if tc.r.Status == 0 && (!ok || st.Hash == "") {
+					t.Errorf("got summary state %+v, want the broken body's hash remembered", st)
+				}
+				if tc.r.Status != 0 && ok {
+					t.Errorf("got summary state %+v after a 500, want none (asked again next time)", st)
+				}
+			})
+		}
+	}
+}
+
+func http2str(code int) string {
+	return map[int]string{404: "404", 410: "410"}[code]
+}
+
+// TestOptionalEndpointFails: a maintenance list that fails for any other reason (a 5xx, a
+// bot wall, a truncated body) is left out of the poll, which the incident list alone
+// carries: no maintenance listing (so no archived maintenance is missed), and for a
+// failed request the remembered state is kept, so the next poll reads it again.
+func TestOptionalEndpointFails(t *testing.T) {
+	for _, pg := range optionalPages {
+		for _, tc := range []struct {
+			name string
+			r    fetchtest.Route
+		}{
+			{"500", fetchtest.Route{Status: 500}},
+			{"429", fetchtest.Route{Status: 429, RetryAfter: "60"}},
+			{"html", fetchtest.Route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
+			{"truncated", fetchtest.Route{Body: []byte(`{"page":{"name":"x"},"scheduled_maintenances":[{"id":`)}},
+		} {
+			t.Run(pg.kind+"/"+tc.name, func(t *testing.T) {
+				page := pg.page(t)
+				page.Set(pMaintenances, tc.r)
+				srv := fetchtest.NewServer(t, page)
+				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
+				prev := model.FetchState{fetch.EndpointMaintenances: {ETag: `"m0"`, Hash: "00"}}
+				res, err := iioProvider(t).Poll(context.Background(), fetch.Request{Source: src, State: prev, Now: fetchtest.PollNow})
+				if err != nil {
+					t.Fatalf("got %v, want the poll carried by the incident list", err)
+				}
+				if res.Snapshot == nil || len(res.Snapshot.Incidents) == 0 {
+					t.Fatalf("got snapshot %+v, want the incidents", res.Snapshot)
+				}
+				for _, l := range res.Snapshot.Listings {
+					if l.Kind == model.KindMaintenance {
+						t.Errorf("got a maintenance listing %+v from a failed list", l)
+					}
+				}
+				for _, inc := range res.Snapshot.Incidents {
+					if inc.Kind == model.KindMaintenance {
+						t.Errorf("got maintenance %s without its list", inc.ID)
+					}
+				}
+				if tc.r.Status != 0 && res.State[fetch.EndpointMaintenances] != prev[fetch.EndpointMaintenances] {
+					t.Errorf("got state %+v, want the remembered one kept", res.State[fetch.EndpointMaintenances])
+				}
+			})
+		}
+	}
+}
