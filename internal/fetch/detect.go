@@ -234,9 +234,9 @@ func (r *detectRun) run(ctx context.Context, u *url.URL) (Detection, error) {
 	// the source itself.
 	var feed *Detection
 	if page.ok() {
-		f, why := feedDetection(u, page.body)
+		f, generic, why := feedDetection(u, page.body)
 		switch {
-		case f != nil && f.Kind != KindFeed:
+		case f != nil && !generic:
 			return *f, nil
 		case f != nil:
 			if _, platformFeed := cutEndpoint(u.Path); !platformFeed {
@@ -404,22 +404,30 @@ func (r *detectRun) get(ctx context.Context, rawURL string) (*detectResp, error)
 // feedDetection recognises a URL that answers an RSS or Atom feed the feed adapter can
 // read. The AWS Health Dashboard's all.rss and the Azure status feed, at the paths their
 // adapters read, are those platforms, and so is a status.io page's /pages/<id>/rss whose
-// items link that page's incidents; any other feed is kind feed. nil, and why not, when
-// the body is no feed.
-func feedDetection(u *url.URL, body []byte) (*Detection, string) {
-	if _, err := ParseHistoryFeed(body); err != nil {
-		return nil, "not a feed"
+// items link that page's incidents; any other feed the generic feed platform reads
+// (Platform.ReadsFeed) is that platform's, and generic. nil, and why not, when the body
+// is no feed.
+func feedDetection(u *url.URL, body []byte) (d *Detection, generic bool, why string) {
+	var reader *Platform
+	for _, p := range platforms() {
+		if p.ReadsFeed != nil {
+			reader = &p
+			break
+		}
+	}
+	if reader == nil || reader.ReadsFeed(body) != nil {
+		return nil, false, "not a feed"
 	}
 	f, err := ParseStatusFeed(body)
 	if err != nil {
-		return nil, "not a feed"
+		return nil, false, "not a feed"
 	}
 	for _, p := range platforms() {
 		if p.Feed == nil {
 			continue
 		}
 		if d := p.Feed(u, f); d != nil {
-			return d, ""
+			return d, false, ""
 		}
 	}
 	title := strings.TrimSpace(f.Title)
@@ -431,7 +439,7 @@ func feedDetection(u *url.URL, body []byte) (*Detection, string) {
 	if title != "" {
 		ev += " titled " + QuoteShort(title)
 	}
-	return &Detection{Kind: KindFeed, URL: u.String(), Evidence: ev}, ""
+	return &Detection{Kind: reader.Kind, URL: u.String(), Evidence: ev}, true, ""
 }
 
 // QuoteShort quotes vendor text for the evidence: escaped (no tab or newline survives)

@@ -13,6 +13,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/aws"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/feed"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/incidentio"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/instatus"
@@ -40,6 +41,7 @@ import (
 func platformData(tb testing.TB, platform, name string) []byte {
 	tb.Helper()
 	moved, _ := filepath.Glob(filepath.Join("platform", "*", "testdata", platform, name))
+	moved = append(moved, filepath.Join("historyfeed", "testdata", platform, name))
 	for _, p := range append(moved, filepath.Join("testdata", platform, name)) {
 		if b, err := os.ReadFile(p); err == nil {
 			return b
@@ -233,21 +235,21 @@ func TestDetectPlatforms(t *testing.T) {
 			name:     "bespoke RSS feed",
 			routes:   map[string]detectRoute{"/incidents.rss": {ct: ctRSS, body: platformData(t, "feed", "synthetic-yandex-cloud.rss")}},
 			path:     "/incidents.rss",
-			kind:     fetch.KindFeed,
+			kind:     feed.Kind,
 			evidence: "URL answers an RSS feed titled",
 		},
 		{
 			name:     "a feed at a status.io-like path whose items link elsewhere is a feed",
 			routes:   map[string]detectRoute{"/pages/5b36dc6502d06804c08349f8/rss": {ct: ctRSS, body: platformData(t, "statusio", "synthetic-statusio-feed.rss")}},
 			path:     "/pages/5b36dc6502d06804c08349f8/rss",
-			kind:     fetch.KindFeed,
+			kind:     feed.Kind,
 			evidence: `URL answers an RSS feed titled "GitLab System Status"`,
 		},
 		{
 			name:     "statuspage history.atom with no JSON beside it is a feed",
 			routes:   map[string]detectRoute{"/history.atom": {ct: ctAtom, body: platformData(t, "feed", "synthetic-statuspage-history.atom")}},
 			path:     "/history.atom",
-			kind:     fetch.KindFeed,
+			kind:     feed.Kind,
 			evidence: "URL answers an Atom feed",
 		},
 		{
@@ -490,7 +492,7 @@ func TestDetectHostRules(t *testing.T) {
 		t.Errorf("got %v, want an unknown-kind error", err)
 	}
 
-	d.HostRules = func(string) (string, bool) { return fetch.KindFeed, true }
+	d.HostRules = func(string) (string, bool) { return feed.Kind, true }
 	got, err = d.Detect(context.Background(), ts.URL+"/history.atom")
 	if err != nil || got.URL != ts.URL+"/history.atom" {
 		t.Errorf("got %+v, %v; a feed's URL is the feed itself", got, err)

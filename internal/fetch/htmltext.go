@@ -42,7 +42,7 @@ func postmortemFromHTML(page []byte) *model.Postmortem {
 	} else if b := findClass(block, "markdown-display"); b != nil {
 		body = b
 	}
-	text := htmlText(body, findClass(block, "update-title"))
+	text := HTMLText(body, findClass(block, "update-title"))
 	if text == "" {
 		return nil
 	}
@@ -56,7 +56,7 @@ func findPostmortem(n *html.Node) *html.Node {
 			return n
 		}
 		if hasClass(n, "update-row") {
-			if t := findClass(n, "update-title"); t != nil && strings.EqualFold(htmlText(t, nil), "postmortem") {
+			if t := findClass(n, "update-title"); t != nil && strings.EqualFold(HTMLText(t, nil), "postmortem") {
 				return n
 			}
 		}
@@ -121,10 +121,10 @@ func postedAt(n *html.Node) time.Time {
 	return time.Time{}
 }
 
-// htmlText renders n as plain text, leaving out the subtree skip (may be nil). Block
+// HTMLText renders n as plain text, leaving out the subtree skip (may be nil). Block
 // elements become paragraph breaks, <br> a line break, list items lines starting "- ";
 // whitespace is collapsed except in <pre>; script, style and the like are dropped.
-func htmlText(n, skip *html.Node) string {
+func HTMLText(n, skip *html.Node) string {
 	w := &textWriter{}
 	w.walk(n, skip)
 	return w.b.String()
@@ -169,7 +169,7 @@ func (w *textWriter) walk(n, skip *html.Node) {
 		brk = 1
 		w.breakLine(1)
 		w.text("- ")
-	case isBlock(n.DataAtom):
+	case IsBlock(n.DataAtom):
 		brk = 2
 		w.breakLine(2)
 	}
@@ -235,7 +235,7 @@ func endsSpace(s string) bool {
 	return s != "" && unicode.IsSpace(r)
 }
 
-func isBlock(a atom.Atom) bool {
+func IsBlock(a atom.Atom) bool {
 	switch a {
 	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body, atom.Dd, atom.Details,
 		atom.Div, atom.Dl, atom.Dt, atom.Fieldset, atom.Figcaption, atom.Figure, atom.Footer,

@@ -41,6 +41,9 @@ type Platform struct {
 	// Feed recognises the platform's own feed: u is the URL that answered the feed f.
 	// nil when f is not the platform's.
 	Feed func(u *url.URL, f *gofeed.Feed) *Detection
+	// ReadsFeed is the generic feed platform's: nil when it reads body as a feed. A feed
+	// that no platform's Feed recognises is detected as this platform's.
+	ReadsFeed func(body []byte) error
 	// Page recognises a page that names the platform in its body (after every probe
 	// failed); nil when it does not.
 	Page func(u *url.URL, body []byte) *Detection

@@ -22,5 +22,5 @@ func HTMLToText(s string) string {
 	for _, n := range nodes {
 		root.AppendChild(n)
 	}
-	return htmlText(root, nil)
+	return HTMLText(root, nil)
 }

@@ -28,6 +28,9 @@ const (
 	EndpointSummary      = "summary"                // /api/v2/summary.json
 	EndpointIncident     = "incident"               // /api/v2/incidents/{id}.json
 	EndpointIncidentPage = "incident-page"          // /incidents/{id} (HTML)
+	// EndpointFeed names a history feed: the feed of a kind feed source (normally the
+	// source URL itself), incident.io's feed.atom.
+	EndpointFeed = "feed"
 )
 
 // statuspageListSize is how many items Statuspage lists at most; a full list covers only

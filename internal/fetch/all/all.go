@@ -8,6 +8,7 @@ import (
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/azure"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/betterstack"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/cachet"
+	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/feed"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/incidentio"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/instatus"

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/historyfeed"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -315,7 +316,7 @@ func parseEnrichment(g *fetch.GroupRead, now time.Time) (map[string]iioEnrichmen
 		}
 		return out, nil
 	}
-	f, err := fetch.ParseHistoryFeed(g.Resp.Body)
+	f, err := historyfeed.Parse(g.Resp.Body)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", g.Name, fetch.RedactURL(g.URL), err)
 	}

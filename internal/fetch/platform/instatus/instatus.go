@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/historyfeed"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -149,7 +150,7 @@ func (p *Instatus) poll(ctx context.Context, r *fetch.Poll, req fetch.Request) (
 	now := req.Now.UTC()
 	var history []model.Incident
 	if hist != nil {
-		f, err := fetch.ParseHistoryFeed(hist.Resp.Body)
+		f, err := historyfeed.Parse(hist.Resp.Body)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", hist.Name, fetch.RedactURL(hist.URL), err)
 		}
@@ -179,7 +180,7 @@ func instatusSetHash(open []model.Incident) string {
 
 // instatusHistory normalises the feed's entries, each keyed by the id the summary uses
 // (the last segment of its URL, https://<page>/<id> or …/incident/<id>).
-func instatusHistory(f *fetch.ParsedFeed, now time.Time) []model.Incident {
+func instatusHistory(f *historyfeed.Feed, now time.Time) []model.Incident {
 	out := make([]model.Incident, 0, len(f.Entries))
 	seen := map[string]bool{}
 	for _, e := range f.Entries {

@@ -27,6 +27,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/historyfeed"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -179,7 +180,7 @@ func TestInstatusMalformed(t *testing.T) {
 }
 
 func TestInstatusHistory(t *testing.T) {
-	f, err := fetch.ParseHistoryFeed(insData(t, "synthetic-instatus-history.atom"))
+	f, err := historyfeed.Parse(insData(t, "synthetic-instatus-history.atom"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +488,7 @@ func FuzzInstatus(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"page":{"status":7},"activeIncidents":[{"url":"/","started":1e400,"impact":null}],"activeMaintenances":[{"id":"m","duration":"-5","start":"Sat Feb 31 2022"}]}`))
-	hist, err := fetch.ParseHistoryFeed(insData(f, "synthetic-instatus-history.atom"))
+	hist, err := historyfeed.Parse(insData(f, "synthetic-instatus-history.atom"))
 	if err != nil {
 		f.Fatal(err)
 	}

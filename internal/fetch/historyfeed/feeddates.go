@@ -1,4 +1,4 @@
-package fetch
+package historyfeed
 
 // The dates a history-feed entry writes in its paragraphs, in the many forms vendors use.
 

@@ -1,11 +1,7 @@
-// The feed adapter reads any RSS 2.0 (https://www.rssboard.org/rss-specification) or Atom
-// (RFC 4287, https://www.rfc-editor.org/rfc/rfc4287) incident-history feed: the fallback
-// for bespoke status pages (kind feed). The source URL is the feed itself. The
-// feed is parsed with github.com/mmcdole/gofeed (https://github.com/mmcdole/gofeed) after
-// a conditional GET through our Client, never with gofeed's ParseURL.
-//
-// An entry is an incident; its content's dated paragraphs are its updates. The common
-// shape is Statuspage's history.atom / history.rss
+// Package historyfeed reads the incident-history feeds of status pages: RSS 2.0 or Atom
+// documents whose entries are incidents and whose content's dated paragraphs are their
+// updates. The feed platform, Instatus's history.atom and incident.io's feed.atom read
+// them with it. The common shape is Statuspage's history.atom / history.rss
 // (https://support.atlassian.com/statuspage/docs/enable-notifications-and-subscribers/),
 // newest first:
 //
@@ -16,17 +12,12 @@
 // Bespoke feeds (Yandex Cloud-like) date their paragraphs in the text itself ("08.09.2020
 // 10:43 MSK. Resolved - …", "2020-09-08 10:43 UTC — …"), and incident.io's feed carries
 // only the latest message under "Status: X" with an "Affected components" list. What has
-// no dated paragraph at all is one update. The helpers here (ParseHistoryFeed,
-// FeedEntry.Incident) are shared: platform/instatus reads history.atom and platform/incidentio
-// reads feed.atom with them.
-
-package fetch
+// no dated paragraph at all is one update.
+package historyfeed
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -34,15 +25,9 @@ import (
 
 	"github.com/mmcdole/gofeed"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
-
-// KindFeed is the provider kind of a bare RSS or Atom history feed.
-const KindFeed = "feed"
-
-// EndpointFeed names the feed of a kind feed source: the key of Source.Endpoints that
-// overrides its URL (normally the source URL itself) and of its model.FetchState.
-const EndpointFeed = "feed"
 
 // feedTruncatedAt is the entry count from which a feed is taken to show only a window of
 // the page's history: platforms cap their feeds at round numbers (10, 20, 25, 50). A
@@ -51,79 +36,16 @@ const EndpointFeed = "feed"
 // of an incident older than the window, so the threshold errs low.
 const feedTruncatedAt = 10
 
-func init() {
-	Register(Platform{
-		Kind:      KindFeed,
-		New:       func(c *Client) Provider { return &HistoryFeed{c: c} },
-		Endpoints: []string{EndpointFeed},
-		PageURL:   func(u *url.URL) string { return u.String() }, // a feed is its own URL
-	})
-}
-
-// HistoryFeed is the Provider of kind feed. It is a history provider: the feed lists
-// recent incidents whatever their state.
-type HistoryFeed struct{ c *Client }
-
-var _ Provider = (*HistoryFeed)(nil)
-
-// Poll reads the feed conditionally, and nothing else. On error the Result is non-nil
-// only to report Requests.
-func (p *HistoryFeed) Poll(ctx context.Context, req Request) (*Result, error) {
-	r := NewPoll(p.c, req)
-	u, err := feedURL(req.Source)
-	if err != nil {
-		return r.Failed(), err
-	}
-	resp, err := r.Read(ctx, EndpointFeed, u)
-	if err != nil {
-		return r.Failed(), err
-	}
-	if !ToParse(resp) {
-		return r.Res, nil
-	}
-	f, err := ParseHistoryFeed(resp.Body)
-	if err != nil {
-		return r.Failed(), fmt.Errorf("%s %s: %w", EndpointFeed, RedactURL(u), err)
-	}
-	now := req.Now.UTC()
-	incidents, listings := f.incidents(now, req.Archived)
-	r.Res.Snapshot = &model.Snapshot{
-		Source:    req.Source.Name,
-		FetchedAt: now,
-		PageTitle: f.pageTitle(),
-		Listings:  listings,
-		Incidents: incidents,
-	}
-	return r.Res, nil
-}
-
-// feedURL is the feed of a kind feed source: the endpoint override, else the source URL
-// as is (for kind feed the URL is the feed, not a directory).
-func feedURL(src model.Source) (string, error) {
-	raw := src.Endpoints[EndpointFeed]
-	if raw == "" {
-		raw = src.URL
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", fmt.Errorf("feed url: %w", err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("feed url %q: want an absolute http(s) URL", u.Redacted())
-	}
-	return raw, nil
-}
-
 // ---- Parsing ----
 
-// ParsedFeed is a parsed RSS or Atom feed, reduced to what we use.
-type ParsedFeed struct {
+// Feed is a parsed RSS or Atom feed, reduced to what we use.
+type Feed struct {
 	title   string
-	Entries []FeedEntry
+	Entries []Entry
 }
 
-// FeedEntry is one entry (Atom) or item (RSS).
-type FeedEntry struct {
+// Entry is one entry (Atom) or item (RSS).
+type Entry struct {
 	ID      string // Atom id or RSS guid
 	Link    string
 	title   string
@@ -155,43 +77,43 @@ func trimTrailingComments(b []byte) []byte {
 	return b[max(0, len(b)-64):]
 }
 
-// ParseHistoryFeed parses an RSS or Atom document. What is not one (HTML, JSON, an empty
+// Parse parses an RSS or Atom document. What is not one (HTML, JSON, an empty
 // or truncated body) is ErrMalformed: a fetch failure, never an empty feed.
-func ParseHistoryFeed(body []byte) (f *ParsedFeed, err error) {
+func Parse(body []byte) (f *Feed, err error) {
 	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
-		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
+		return nil, fmt.Errorf("%w: empty body", fetch.ErrMalformed)
 	}
 	head := bytes.ToLower(b[:min(len(b), 512)])
 	if bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) {
-		return nil, fmt.Errorf("%w: got HTML, not a feed", ErrMalformed)
+		return nil, fmt.Errorf("%w: got HTML, not a feed", fetch.ErrMalformed)
 	}
 	switch gofeed.DetectFeedType(bytes.NewReader(b[:min(len(b), 4096)])) {
 	case gofeed.FeedTypeAtom, gofeed.FeedTypeRSS:
 	default:
-		return nil, fmt.Errorf("%w: not an RSS or Atom feed", ErrMalformed)
+		return nil, fmt.Errorf("%w: not an RSS or Atom feed", fetch.ErrMalformed)
 	}
 	if !feedRoots.Match(trimTrailingComments(b)) {
-		return nil, fmt.Errorf("%w: feed document cut short", ErrMalformed)
+		return nil, fmt.Errorf("%w: feed document cut short", fetch.ErrMalformed)
 	}
 	// gofeed is third-party code fed vendor bytes: should it ever panic, that is a feed
 	// we cannot read, not a crashed daemon.
 	defer func() {
 		if p := recover(); p != nil {
-			f, err = nil, fmt.Errorf("%w: feed parser failed: %v", ErrMalformed, p)
+			f, err = nil, fmt.Errorf("%w: feed parser failed: %v", fetch.ErrMalformed, p)
 		}
 	}()
 	parsed, err := gofeed.NewParser().Parse(bytes.NewReader(b))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return nil, fmt.Errorf("%w: %v", fetch.ErrMalformed, err)
 	}
-	f = &ParsedFeed{title: strings.TrimSpace(parsed.Title), Entries: make([]FeedEntry, 0, len(parsed.Items))}
+	f = &Feed{title: strings.TrimSpace(parsed.Title), Entries: make([]Entry, 0, len(parsed.Items))}
 	for _, it := range parsed.Items {
 		if it == nil {
 			continue
 		}
-		e := FeedEntry{
+		e := Entry{
 			ID:           strings.TrimSpace(it.GUID),
 			Link:         strings.TrimSpace(it.Link),
 			title:        strings.TrimSpace(it.Title),
@@ -219,8 +141,8 @@ func ParseHistoryFeed(body []byte) (f *ParsedFeed, err error) {
 	return f, nil
 }
 
-// pageTitle is the feed's title without the " - Incident History" Statuspage appends.
-func (f *ParsedFeed) pageTitle() string {
+// PageTitle is the feed's title without the " - Incident History" Statuspage appends.
+func (f *Feed) PageTitle() string {
 	t := f.title
 	for _, suffix := range []string{" - Incident History", " Incident History", " - Status History"} {
 		t = strings.TrimSuffix(t, suffix)
@@ -228,11 +150,11 @@ func (f *ParsedFeed) pageTitle() string {
 	return strings.TrimSpace(t)
 }
 
-// incidents normalises every entry, in feed order, an id listed twice taken once (first
-// wins), and describes the listings: a feed lists incidents and maintenances alike, and a
+// Incidents normalises every entry, in feed order, an id listed twice taken once (first
+// wins), and describes the listings: a feed lists Incidents and maintenances alike, and a
 // feed that looks truncated covers only what started since its oldest entry. archived
 // (may be nil) gives the archived version of an incident, for carryOverMessages.
-func (f *ParsedFeed) incidents(now time.Time, archived func(id string) *model.Incident) ([]model.Incident, []model.Listing) {
+func (f *Feed) Incidents(now time.Time, archived func(id string) *model.Incident) ([]model.Incident, []model.Listing) {
 	out := make([]model.Incident, 0, len(f.Entries))
 	seen := make(map[string]bool, len(f.Entries))
 	var oldest time.Time
@@ -284,13 +206,13 @@ func carryOverMessages(inc *model.Incident, prev *model.Incident) {
 // Incident normalises an entry. The id is the entry's id (guid), else its link; an entry
 // with neither cannot be told from another and is skipped (ok false). now stands in for
 // the entry's own time when it has none, to read the year-less dates of its paragraphs.
-func (e *FeedEntry) Incident(now time.Time) (model.Incident, bool) {
+func (e *Entry) Incident(now time.Time) (model.Incident, bool) {
 	inc, _, ok := e.normalise(now)
 	return inc, ok
 }
 
 // normalise is incident, also reporting whether the entry held one undated message.
-func (e *FeedEntry) normalise(now time.Time) (inc model.Incident, oneMessage, ok bool) {
+func (e *Entry) normalise(now time.Time) (inc model.Incident, oneMessage, ok bool) {
 	id := e.ID
 	if id == "" {
 		id = e.Link
@@ -395,7 +317,7 @@ func applyFeedTimeline(inc *model.Incident, paras []feedPara) {
 		if inc.StartedAt.IsZero() && !p.at.IsZero() {
 			inc.StartedAt = p.at
 		}
-		key := UpdateKey(inc.ID, p.stamp, ordinals[p.stamp])
+		key := fetch.UpdateKey(inc.ID, p.stamp, ordinals[p.stamp])
 		ordinals[p.stamp]++
 		if status == model.StatusPostmortem && strings.EqualFold(p.label, "postmortem") {
 			// Statuspage feeds list the postmortem as a paragraph of its own; the model
@@ -459,7 +381,7 @@ func labelStatus(label string) (model.Status, bool) {
 	case "", "update", "updated":
 		return "", false
 	}
-	if s, ok := KnownStatus(l); ok {
+	if s, ok := fetch.KnownStatus(l); ok {
 		return s, true
 	}
 	return "", false

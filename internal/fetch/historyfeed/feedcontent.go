@@ -1,4 +1,4 @@
-package fetch
+package historyfeed
 
 // The content of a history-feed entry: its dated paragraphs, the components it names, its
 // labels. feed.go reads the entries; feeddates.go reads the dates.
@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/statuswatch/statuswatch/internal/fetch"
 )
 
 // ---- Content: dated paragraphs ----
@@ -46,8 +48,8 @@ func parseFeedContent(content string, ref time.Time) feedContent {
 	var fc feedContent
 	nodes, err := html.ParseFragment(strings.NewReader(content), feedBodyContext)
 	if err != nil {
-		t := CleanBody(content)
-		fc.undated = feedPara{text: t, html: SanitizeHTML(html.EscapeString(t))}
+		t := fetch.CleanBody(content)
+		fc.undated = feedPara{text: t, html: fetch.SanitizeHTML(html.EscapeString(t))}
 		return fc
 	}
 	root := &html.Node{Type: html.DocumentNode}
@@ -58,7 +60,7 @@ func parseFeedContent(content string, ref time.Time) feedContent {
 
 	var undated []*html.Node
 	for _, seg := range feedSegments(root) {
-		text := htmlText(seg, nil)
+		text := fetch.HTMLText(seg, nil)
 		if text == "" {
 			continue
 		}
@@ -82,7 +84,7 @@ func parseFeedContent(content string, ref time.Time) feedContent {
 			continue
 		}
 		if at, stamp, ok := embeddedStamp(seg, ref); ok {
-			text = htmlText(seg, nil)
+			text = fetch.HTMLText(seg, nil)
 			label, n := leadLabel(text, seg)
 			feedTrimLeading(seg, feedNonSpace(text[:n]))
 			p := feedPara{stamp: stamp, at: at, label: label}
@@ -100,7 +102,7 @@ func parseFeedContent(content string, ref time.Time) feedContent {
 		undated = append(undated, seg)
 	}
 	if len(fc.dated) == 0 && len(undated) > 0 {
-		text := htmlText(undated[0], nil)
+		text := fetch.HTMLText(undated[0], nil)
 		label, n := leadLabel(text, undated[0])
 		feedTrimLeading(undated[0], feedNonSpace(text[:n]))
 		p := feedPara{label: label}
@@ -135,7 +137,7 @@ func renderSegment(seg *html.Node) (string, string) {
 			break
 		}
 	}
-	return SanitizeHTML(b.String()), CleanBody(htmlText(seg, nil))
+	return fetch.SanitizeHTML(b.String()), fetch.CleanBody(fetch.HTMLText(seg, nil))
 }
 
 // embeddedStamp finds the date of a paragraph that does not start with one: a <time
@@ -146,7 +148,7 @@ func renderSegment(seg *html.Node) (string, string) {
 func embeddedStamp(seg *html.Node, ref time.Time) (time.Time, string, bool) {
 	if el := feedFind(seg, func(n *html.Node) bool { return n.DataAtom == atom.Time && feedAttr(n, "datetime") != "" }); el != nil {
 		v := strings.TrimSpace(feedAttr(el, "datetime"))
-		if t := ParseTime(v); !t.IsZero() {
+		if t := fetch.ParseTime(v); !t.IsZero() {
 			el.Parent.RemoveChild(el)
 			return t, v, true
 		}
@@ -161,7 +163,7 @@ func embeddedStamp(seg *html.Node, ref time.Time) (time.Time, string, bool) {
 	if last == nil || !feedEndsSegment(seg, last) {
 		return time.Time{}, "", false
 	}
-	text := htmlText(last, nil)
+	text := fetch.HTMLText(last, nil)
 	st, ok := parseFeedStamp(text, ref)
 	if !ok || strings.TrimSpace(text[st.n:]) != "" {
 		return time.Time{}, "", false
@@ -247,7 +249,7 @@ func feedCut(parent *html.Node, depth int) []*html.Node {
 	for c := parent.FirstChild; c != nil; {
 		next := c.NextSibling
 		parent.RemoveChild(c)
-		if c.Type == html.ElementNode && isBlock(c.DataAtom) {
+		if c.Type == html.ElementNode && fetch.IsBlock(c.DataAtom) {
 			run = nil
 			seg := &html.Node{Type: html.DocumentNode}
 			if feedDatedItem(c) {
@@ -286,7 +288,7 @@ func feedCut(parent *html.Node, depth int) []*html.Node {
 func feedDatedBlocks(el *html.Node) int {
 	n := 0
 	for c := el.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && isBlock(c.DataAtom) && feedStartsDated(c) {
+		if c.Type == html.ElementNode && fetch.IsBlock(c.DataAtom) && feedStartsDated(c) {
 			n++
 		}
 	}
@@ -296,7 +298,7 @@ func feedDatedBlocks(el *html.Node) int {
 // feedStartsDated reports whether a block's text starts with a date; a list item's text
 // is read without its "- ".
 func feedStartsDated(el *html.Node) bool {
-	text := strings.TrimSpace(htmlText(el, nil))
+	text := strings.TrimSpace(fetch.HTMLText(el, nil))
 	if el.DataAtom == atom.Li {
 		text = strings.TrimPrefix(text, "- ")
 	}
@@ -370,7 +372,7 @@ func lineStartsDated(n *html.Node) bool {
 		if c.Type == html.ElementNode && c.DataAtom == atom.Br {
 			break
 		}
-		b.WriteString(htmlText(c, nil))
+		b.WriteString(fetch.HTMLText(c, nil))
 		b.WriteByte(' ')
 	}
 	_, ok := parseFeedStamp(strings.TrimSpace(b.String()), time.Time{})
@@ -398,7 +400,7 @@ func takeComponentLists(root *html.Node) []string {
 			}
 			switch c.DataAtom {
 			case atom.B, atom.Strong, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.P, atom.Div, atom.Span:
-				t := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(htmlText(c, nil)), ":"))
+				t := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(fetch.HTMLText(c, nil)), ":"))
 				if componentHeadings[t] {
 					h := c
 					l := feedNextElement(h)
@@ -420,7 +422,7 @@ func takeComponentLists(root *html.Node) []string {
 		for li := h.list.FirstChild; li != nil; li = li.NextSibling {
 			if li.Type == html.ElementNode && li.DataAtom == atom.Li {
 				// htmlText writes a list item as "- name".
-				if n := stripComponentStatus(strings.TrimPrefix(htmlText(li, nil), "- ")); n != "" {
+				if n := stripComponentStatus(strings.TrimPrefix(fetch.HTMLText(li, nil), "- ")); n != "" {
 					names = append(names, n)
 				}
 			}
@@ -578,7 +580,7 @@ func feedFirstBold(n *html.Node) string {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
 			if c.DataAtom == atom.Strong || c.DataAtom == atom.B {
-				return strings.TrimSpace(htmlText(c, nil))
+				return strings.TrimSpace(fetch.HTMLText(c, nil))
 			}
 			if t := feedFirstBold(c); t != "" {
 				return t

@@ -1,0 +1,100 @@
+// The feed adapter reads any RSS 2.0 (https://www.rssboard.org/rss-specification) or Atom
+// (RFC 4287, https://www.rfc-editor.org/rfc/rfc4287) incident-history feed: the fallback
+// for bespoke status pages (kind feed). The source URL is the feed itself. The
+// feed is parsed with github.com/mmcdole/gofeed (https://github.com/mmcdole/gofeed) after
+// a conditional GET through our Client, never with gofeed's ParseURL.
+//
+// An entry is an incident; its content's dated paragraphs are its updates. The common
+// shape is Statuspage's history.atom / history.rss
+// (https://support.atlassian.com/statuspage/docs/enable-notifications-and-subscribers/),
+// newest first:
+//
+//	<p><small>Nov <var data-var='date'>30</var>, <var data-var='time'>10:00</var> UTC</small><br>
+//	<strong>Resolved</strong> - This incident has been resolved.</p>
+//	<p>This incident affected: API Requests and Webhooks.</p>
+//
+// Bespoke feeds (Yandex Cloud-like) date their paragraphs in the text itself ("08.09.2020
+// 10:43 MSK. Resolved - …", "2020-09-08 10:43 UTC — …"), and incident.io's feed carries
+// only the latest message under "Status: X" with an "Affected components" list. What has
+// no dated paragraph at all is one update. The reader (internal/fetch/historyfeed) is
+// shared: platform/instatus reads history.atom and platform/incidentio reads feed.atom
+// with it.
+
+package feed
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/historyfeed"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// Kind is the provider kind of a bare RSS or Atom history feed.
+const Kind = "feed"
+
+func init() {
+	fetch.Register(fetch.Platform{
+		Kind:      Kind,
+		New:       func(c *fetch.Client) fetch.Provider { return &HistoryFeed{c: c} },
+		Endpoints: []string{fetch.EndpointFeed},
+		PageURL:   func(u *url.URL) string { return u.String() }, // a feed is its own URL
+		ReadsFeed: func(body []byte) error { _, err := historyfeed.Parse(body); return err },
+	})
+}
+
+// HistoryFeed is the Provider of kind feed. It is a history provider: the feed lists
+// recent incidents whatever their state.
+type HistoryFeed struct{ c *fetch.Client }
+
+var _ fetch.Provider = (*HistoryFeed)(nil)
+
+// Poll reads the feed conditionally, and nothing else. On error the Result is non-nil
+// only to report Requests.
+func (p *HistoryFeed) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	r := fetch.NewPoll(p.c, req)
+	u, err := feedURL(req.Source)
+	if err != nil {
+		return r.Failed(), err
+	}
+	resp, err := r.Read(ctx, fetch.EndpointFeed, u)
+	if err != nil {
+		return r.Failed(), err
+	}
+	if !fetch.ToParse(resp) {
+		return r.Res, nil
+	}
+	f, err := historyfeed.Parse(resp.Body)
+	if err != nil {
+		return r.Failed(), fmt.Errorf("%s %s: %w", fetch.EndpointFeed, fetch.RedactURL(u), err)
+	}
+	now := req.Now.UTC()
+	incidents, listings := f.Incidents(now, req.Archived)
+	r.Res.Snapshot = &model.Snapshot{
+		Source:    req.Source.Name,
+		FetchedAt: now,
+		PageTitle: f.PageTitle(),
+		Listings:  listings,
+		Incidents: incidents,
+	}
+	return r.Res, nil
+}
+
+// feedURL is the feed of a kind feed source: the endpoint override, else the source URL
+// as is (for kind feed the URL is the feed, not a directory).
+func feedURL(src model.Source) (string, error) {
+	raw := src.Endpoints[fetch.EndpointFeed]
+	if raw == "" {
+		raw = src.URL
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("feed url: %w", err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("feed url %q: want an absolute http(s) URL", u.Redacted())
+	}
+	return raw, nil
+}
