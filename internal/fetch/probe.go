@@ -17,9 +17,6 @@ var (
 	// ULID is a ULID, incident.io's ids: 26 characters of Crockford base32, the first
 	// at most 7 (https://github.com/ULID/spec).
 	ULID = regexp.MustCompile(`^[0-7][0-9A-HJKMNP-TV-Z]{25}$`)
-	// InstatusWord is Instatus's page status: one upper-case word (UP, HASISSUES,
-	// UNDERMAINTENANCE, and ONEMAJOROUTAGE in the wild).
-	InstatusWord = regexp.MustCompile(`^[A-Z]{2,32}$`)
 )
 
 // SampleSize bounds how many list items a check looks at.

@@ -25,6 +25,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -496,12 +497,16 @@ func checkInstatusV2(contentType string, body []byte) (string, string, string) {
 	return kind, ev, ""
 }
 
+// statusWord is Instatus's page status: one upper-case word (UP, HASISSUES,
+// UNDERMAINTENANCE, and ONEMAJOROUTAGE in the wild).
+var statusWord = regexp.MustCompile(`^[A-Z]{2,32}$`)
+
 // instatusShape recognises Instatus's summary: page.status one upper-case word, page.name,
 // no Statuspage page id or status object, and active items (when listed) with a name,
 // an upper-case status and an id or URL.
 func instatusShape(m, page map[string]any) (kind, evidence string) {
 	st, _ := fetch.StrAt(page, "status")
-	if !fetch.InstatusWord.MatchString(st) {
+	if !statusWord.MatchString(st) {
 		return "", ""
 	}
 	if _, ok := fetch.StrAt(page, "name"); !ok {
@@ -530,7 +535,7 @@ func instatusShape(m, page map[string]any) (kind, evidence string) {
 		for _, it := range items {
 			_, hasName := fetch.StrAt(it, "name")
 			s, _ := fetch.StrAt(it, "status")
-			if !hasName || !fetch.InstatusWord.MatchString(s) || !fetch.HasAny(it, "id", "url") {
+			if !hasName || !statusWord.MatchString(s) || !fetch.HasAny(it, "id", "url") {
 				return "", ""
 			}
 		}
