@@ -142,14 +142,15 @@ func link(u, label string) string {
 	return "<" + strings.ReplaceAll(esc(u), "|", "%7C") + "|" + label + ">"
 }
 
-// vendorURL returns u when it is an absolute http(s) URL, else "": a vendor's page link
-// is shown only when it cannot be a javascript: or slack:// trick.
+// vendorURL returns u when it is an absolute http(s) URL, its scheme in lower case
+// ("HTTPS://" → "https://", as Slack and every check of ours expect), else "": a
+// vendor's page link is shown only when it cannot be a javascript: or slack:// trick.
 func vendorURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
 		return ""
 	}
-	return u
+	return p.Scheme + u[len(p.Scheme):]
 }
 
 // when writes a time for people in any time zone: UTC, to the minute.
