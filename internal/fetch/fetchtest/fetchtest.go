@@ -37,6 +37,23 @@ func Testdata(tb testing.TB, platform, name string) []byte {
 	return b
 }
 
+// AddSeeds adds every file of testdata/<platform> to f's seed corpus, failing when there
+// is none: a fuzzer of a platform starts from its real (or documented) payloads.
+func AddSeeds(f *testing.F, platform string) {
+	f.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", platform, "*"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no seeds in testdata/%s: %v", platform, err)
+	}
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
 // MustClient builds a Client for tests, failing the test on error.
 func MustClient(tb testing.TB, o fetch.ClientOptions) *fetch.Client {
 	tb.Helper()

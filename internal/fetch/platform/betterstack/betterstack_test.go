@@ -12,8 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -361,17 +359,7 @@ func TestBetterStackPoll(t *testing.T) {
 // FuzzBetterStack feeds arbitrary bytes to the index.json decoder, seeded with the real
 // payload and a small document. It must reject what it cannot read and never panic.
 func FuzzBetterStack(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "betterstack", "*"))
-	if len(files) == 0 {
-		f.Fatal("no seeds")
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	fetchtest.AddSeeds(f, "betterstack")
 	f.Add([]byte(`{"data":{"type":"status_page","relationships":{"status_reports":{"data":[{"id":1}]}}},"included":[{"id":1,"type":"status_report","attributes":{"report_type":"maintenance","aggregate_state":"maintenance"},"relationships":{"status_updates":{"data":[{"id":2},{"id":2}]}}},{"id":2,"type":"status_update","attributes":{"message":"<p>x","affected_resources":[{"status_page_resource_id":3,"status":"downtime"}]}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		page, err := decodeBetterStack("application/json", data)

@@ -15,8 +15,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -365,17 +363,7 @@ func TestCachetPoll(t *testing.T) {
 // FuzzCachet feeds arbitrary bytes to both Cachet decoders, seeded with the synthetic
 // fixtures. They must reject what they cannot read and never panic.
 func FuzzCachet(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "cachet", "*"))
-	if len(files) == 0 {
-		f.Fatal("no seeds")
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	fetchtest.AddSeeds(f, "cachet")
 	f.Add([]byte(`{"data":[{"id":"a","status":"x","component_id":"7","updates":[{"id":null,"status":2},{"created_at":"bad"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		names, _ := decodeCachetComponents("application/json", data)

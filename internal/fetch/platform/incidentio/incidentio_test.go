@@ -23,8 +23,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -485,17 +483,7 @@ func TestIncidentIOMaps(t *testing.T) {
 // leniently; the proxy; the feed as enrichment), seeded with every incident.io fixture.
 // They must reject what they cannot read with an error and never panic.
 func FuzzIncidentIO(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "incident.io", "*"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seeds: %v", err)
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	fetchtest.AddSeeds(f, "incident.io")
 	f.Add([]byte(`{"page":{},"scheduled_maintenances":[{"id":"a","scheduled_for":"x","incident_updates":[{}]}]}`))
 	f.Add([]byte(`{"summary":{"ongoing_incidents":[{"id":"a","updates":[{"message":{"text_node":{"content":[{"type":"paragraph"}]}}}]}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -16,7 +16,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -476,17 +475,7 @@ func TestInstatusArchiveFeedResolves(t *testing.T) {
 // FuzzInstatus feeds arbitrary bytes to the summary decoder and the join, seeded with every
 // Instatus fixture. They must reject what they cannot read with an error and never panic.
 func FuzzInstatus(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "instatus", "*"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seeds: %v", err)
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	fetchtest.AddSeeds(f, "instatus")
 	f.Add([]byte(`{"page":{"status":7},"activeIncidents":[{"url":"/","started":1e400,"impact":null}],"activeMaintenances":[{"id":"m","duration":"-5","start":"Sat Feb 31 2022"}]}`))
 	hist, err := historyfeed.Parse(insData(f, "synthetic-instatus-history.atom"))
 	if err != nil {

@@ -10,8 +10,6 @@ package slack
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -383,17 +381,7 @@ func TestSlackPollMalformed(t *testing.T) {
 // They must reject what they cannot read and never panic; what they accept must normalise
 // to incidents with ids, sorted components and unique update ids.
 func FuzzSlackStatus(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "slack", "*"))
-	if len(files) == 0 {
-		f.Fatal("no seeds")
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	fetchtest.AddSeeds(f, "slack")
 	f.Add([]byte(`[{"id":1,"notes":[{"body":"<p>a</p>","date_created":"x"},{"body":"b","date_created":"x"}]}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, decode := range []func(string, []byte) ([]slIncident, error){decodeSlackHistory, decodeSlackCurrent} {

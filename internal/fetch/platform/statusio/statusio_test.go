@@ -21,8 +21,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -477,17 +475,7 @@ func TestStatusIOPoll(t *testing.T) {
 // FuzzStatusIO feeds arbitrary bytes to the API and feed decoders and the page-id finder,
 // seeded with the synthetic fixtures. They must reject what they cannot read and never panic.
 func FuzzStatusIO(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "statusio", "*"))
-	if len(files) == 0 {
-		f.Fatal("no seeds")
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	fetchtest.AddSeeds(f, "statusio")
 	f.Add([]byte(`{"result":{"incidents":[{"id":5,"messages":[{"state":"x","status":[]}]}],"maintenance":[{"_id":"m"}]}}`))
 	okAPI, err := decodeStatusIO("", []byte(`{"result":{"incidents":[{"_id":"`+sioOpen+`","name":"x"}]}}`))
 	if err != nil {
