@@ -369,6 +369,7 @@ func (r *detectRun) get(ctx context.Context, rawURL string) (*detectResp, error)
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
+	ctx = withGuard(ctx, c, u)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, err

@@ -167,3 +167,40 @@ func TestRedirectRebindingIsRefusedAtDial(t *testing.T) {
 		t.Errorf("direct request: got %v, want it read", err)
 	}
 }
+
+// TestDetectRedirectRebindingIsRefusedAtDial: detection's requests carry the redirect
+// guard too, so a page that redirects to a name rebound to loopback cannot make a
+// detection read this host.
+func TestDetectRedirectRebindingIsRefusedAtDial(t *testing.T) {
+	var canaryHits atomic.Int64
+	canary := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		canaryHits.Add(1)
+		w.Write([]byte("{}"))
+	}))
+	origin := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://rebind.example.test/", http.StatusFound)
+	}))
+	routes := map[string]string{
+		"status.example.test:80": strings.TrimPrefix(origin.URL, "http://"),
+		"rebind.example.test:80": strings.TrimPrefix(canary.URL, "http://"),
+	}
+	var d net.Dialer
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to, ok := routes[addr]
+		if !ok {
+			return nil, fmt.Errorf("test dialer: no route to %s", addr)
+		}
+		return d.DialContext(ctx, network, to)
+	}
+	c := mustClient(t, ClientOptions{dial: dial})
+	c.resolve = fakeResolver(map[string]string{"status.example.test": "203.0.113.7", "rebind.example.test": "203.0.113.8"})
+
+	det := &Detector{Client: c, HostRules: func(string) (string, bool) { return "", false }}
+	_, err := det.Detect(context.Background(), "http://status.example.test/")
+	if err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("got %v, want the redirect refused at the dial", err)
+	}
+	if n := canaryHits.Load(); n != 0 {
+		t.Errorf("the loopback canary got %d requests, want 0", n)
+	}
+}
