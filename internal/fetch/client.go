@@ -257,7 +257,6 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 }
 
 // Response is the outcome of a successful Get.
-// Response is the outcome of a successful Get.
 type Response struct {
 	// NotModified: the server answered 304; Body is nil.
 	NotModified bool
@@ -283,12 +282,75 @@ func (c *Client) Get(ctx context.Context, rawURL string, prev model.EndpointStat
 	}
 	// name is the URL as errors show it: userinfo passwords redacted.
 	name := u.Redacted()
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("fetch %s: unsupported scheme %q", name, u.Scheme)
-	}
-	release, err := c.acquire(ctx, hostPort(u))
+	r, err := c.do(ctx, call{raw: rawURL, u: u, headers: headers, prev: prev})
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	if err := c.checkStatus(r.status, r.header); err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	out := &Response{ContentType: r.header.Get("Content-Type"), FinalURL: r.final.String()}
+	if r.status == http.StatusNotModified {
+		out.NotModified = true
+		out.State = prev
+		if v := r.header.Get("ETag"); v != "" {
+			out.State.ETag = v
+		}
+		if v := strongLastModified(r.header); v != "" {
+			out.State.LastModified = v
+		}
+		return out, nil
+	}
+
+	defer putBuffer(r.body)
+	sum := sha256.Sum256(r.body.Bytes())
+	out.State = model.EndpointState{
+		ETag:         r.header.Get("ETag"),
+		LastModified: strongLastModified(r.header),
+		Hash:         hex.EncodeToString(sum[:]),
+	}
+	out.Unchanged = prev.Hash != "" && out.State.Hash == prev.Hash
+	if !out.Unchanged {
+		// Only a body that will be parsed leaves the pool; an unchanged poll allocates
+		// nothing the size of the body.
+		out.Body = bytes.Clone(r.body.Bytes())
+		if out.Body == nil {
+			out.Body = []byte{}
+		}
+	}
+	return out, nil
+}
+
+// call is one GET on the client's request path: what it sends beyond the User-Agent.
+type call struct {
+	raw     string              // the URL as asked for
+	u       *url.URL            // raw, parsed
+	headers map[string]string   // the source's: secrets, never in an error
+	prev    model.EndpointState // its ETag and Last-Modified make the request conditional
+}
+
+// reply is the answer to a call: its status and headers and, for a 2xx only, its body in
+// a pooled buffer the caller gives back with putBuffer.
+type reply struct {
+	status int
+	header http.Header
+	final  *url.URL // after redirects
+	body   *bytes.Buffer
+}
+
+// do is the client's one request path, for polls (Get) and detection alike: it takes the
+// host's slot and a global one, bounds the whole exchange by the timeout, sends the
+// User-Agent, the call's headers and validators under the redirect guard, reads a 2xx
+// body under the cap, and drains and closes every body. Any status is an answer here,
+// not an error. Its errors do not name the URL (the callers do) and never hold header
+// values.
+func (c *Client) do(ctx context.Context, cl call) (reply, error) {
+	if cl.u.Scheme != "http" && cl.u.Scheme != "https" {
+		return reply{}, fmt.Errorf("unsupported scheme %q", cl.u.Scheme)
+	}
+	release, err := c.acquire(ctx, hostPort(cl.u))
+	if err != nil {
+		return reply{}, err
 	}
 	defer release()
 
@@ -297,71 +359,42 @@ func (c *Client) Get(ctx context.Context, rawURL string, prev model.EndpointStat
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 
-	ctx = withGuard(ctx, c, u)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	ctx = withGuard(ctx, c, cl.u)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cl.raw, nil)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", name, err)
+		return reply{}, err
 	}
 	req.Header.Set("User-Agent", c.ua)
-	for k, v := range headers {
+	for k, v := range cl.headers {
 		req.Header.Set(k, v)
 	}
-	if prev.ETag != "" {
-		req.Header.Set("If-None-Match", prev.ETag)
+	if cl.prev.ETag != "" {
+		req.Header.Set("If-None-Match", cl.prev.ETag)
 	}
-	if prev.LastModified != "" {
-		req.Header.Set("If-Modified-Since", prev.LastModified)
+	if cl.prev.LastModified != "" {
+		req.Header.Set("If-Modified-Since", cl.prev.LastModified)
 	}
 
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		// *url.Error names the URL of the last hop; name the one we were asked for. The
-		// cause never holds header values.
+		// *url.Error names the URL of the last hop; the caller names the one it asked
+		// for. The cause never holds header values.
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, fmt.Errorf("fetch %s: %w", name, err)
+		return reply{}, err
 	}
 	defer drainClose(resp.Body)
 
-	out := &Response{ContentType: resp.Header.Get("Content-Type"), FinalURL: resp.Request.URL.String()}
-	if err := c.checkStatus(resp); err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	r := reply{status: resp.StatusCode, header: resp.Header, final: resp.Request.URL}
+	if r.status < 200 || r.status >= 300 {
+		return r, nil
 	}
-	if resp.StatusCode == http.StatusNotModified {
-		out.NotModified = true
-		out.State = prev
-		if v := resp.Header.Get("ETag"); v != "" {
-			out.State.ETag = v
-		}
-		if v := strongLastModified(resp.Header); v != "" {
-			out.State.LastModified = v
-		}
-		return out, nil
+	if r.body, err = c.readBody(resp); err != nil {
+		return reply{}, err
 	}
-
-	buf, err := c.readBody(resp)
-	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", name, err)
-	}
-	defer putBuffer(buf)
-	sum := sha256.Sum256(buf.Bytes())
-	out.State = model.EndpointState{
-		ETag:         resp.Header.Get("ETag"),
-		LastModified: strongLastModified(resp.Header),
-		Hash:         hex.EncodeToString(sum[:]),
-	}
-	out.Unchanged = prev.Hash != "" && out.State.Hash == prev.Hash
-	if !out.Unchanged {
-		// Only a body that will be parsed leaves the pool; an unchanged poll allocates
-		// nothing the size of the body.
-		out.Body = bytes.Clone(buf.Bytes())
-		if out.Body == nil {
-			out.Body = []byte{}
-		}
-	}
-	return out, nil
+	return r, nil
 }
 
 // strongLastModified returns a response's Last-Modified when it can serve as a validator
@@ -390,14 +423,13 @@ func strongLastModified(h http.Header) string {
 }
 
 // checkStatus is the one place HTTP statuses become errors.
-func (c *Client) checkStatus(resp *http.Response) error {
-	code := resp.StatusCode
+func (c *Client) checkStatus(code int, h http.Header) error {
 	if code == http.StatusNotModified || (code >= 200 && code < 300) {
 		return nil
 	}
 	e := &StatusError{Code: code}
 	if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
-		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.now())
+		e.RetryAfter = parseRetryAfter(h.Get("Retry-After"), c.now())
 	}
 	return e
 }

@@ -19,8 +19,9 @@
 //     another host), or that the URL is an RSS/Atom feed (kind feed, the URL being the
 //     feed; the AWS and Azure feeds are recognised by their generator and title).
 //
-// A Detect makes at most maxDetectRequests requests, each through the Client (its
-// timeouts, its body cap, its concurrency caps).
+// A Detect makes at most maxDetectRequests requests, each on the Client's one request
+// path, the polls' (its timeout, body cap, concurrency caps, User-Agent and redirect
+// guard).
 
 package fetch
 
@@ -348,55 +349,28 @@ func (p *detectResp) describe() string {
 	return "200 " + safeWord(p.contentType)
 }
 
-// get reads rawURL through the client: its slots, its timeout, its body cap. It is
-// Client.Get without conditional requests and with the response headers, which
-// detection needs and Get does not return. A non-2xx answer is not an error here: its
+// get reads rawURL on the client's request path (Client.do: its slots, timeout,
+// User-Agent, redirect guard and body cap), unconditionally and with the source's
+// headers, counting it against the budget. A non-2xx answer is not an error here: its
 // status is reported and its body drained unread.
 func (r *detectRun) get(ctx context.Context, rawURL string) (*detectResp, error) {
 	if r.requests >= maxDetectRequests {
 		return nil, fmt.Errorf("request budget of %d spent", maxDetectRequests)
 	}
 	r.requests++
-	c := r.d.Client
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	release, err := c.acquire(ctx, hostPort(u))
+	rep, err := r.d.Client.do(ctx, call{raw: rawURL, u: u, headers: r.d.Headers})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	ctx = withGuard(ctx, c, u)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
-	if err != nil {
-		return nil, err
+	out := &detectResp{status: rep.status, header: rep.header, contentType: rep.header.Get("Content-Type")}
+	if rep.body != nil {
+		out.body = bytes.Clone(rep.body.Bytes())
+		putBuffer(rep.body)
 	}
-	req.Header.Set("User-Agent", c.ua)
-	for k, v := range r.d.Headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // the URL is named by the caller
-		}
-		return nil, err
-	}
-	defer drainClose(resp.Body)
-	out := &detectResp{status: resp.StatusCode, header: resp.Header, contentType: resp.Header.Get("Content-Type")}
-	if !out.ok() {
-		return out, nil
-	}
-	buf, err := c.readBody(resp)
-	if err != nil {
-		return nil, err
-	}
-	out.body = bytes.Clone(buf.Bytes())
-	putBuffer(buf)
 	return out, nil
 }
 
