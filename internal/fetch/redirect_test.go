@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -124,83 +125,69 @@ func TestRedirectIntoInternalNetworks(t *testing.T) {
 
 // TestRedirectRebindingIsRefusedAtDial: a redirect target whose name resolved to a public
 // address when the redirect was checked, and to loopback when it is dialled, is refused at
-// the dial, before any request reaches it.
+// the dial, before any request reaches it. Polls and detection read on the same request
+// path, so both are guarded.
 func TestRedirectRebindingIsRefusedAtDial(t *testing.T) {
-	var canaryHits atomic.Int64
-	canary := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		canaryHits.Add(1)
-		w.Write([]byte("{}"))
-	}))
-	origin := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "http://rebind.example.test/api", http.StatusFound)
-	}))
-	// Every name is dialled on loopback: no traffic leaves the machine. The resolver the
-	// redirect check asks says the names are public.
-	routes := map[string]string{
-		"status.example.test:80": strings.TrimPrefix(origin.URL, "http://"),
-		"rebind.example.test:80": strings.TrimPrefix(canary.URL, "http://"),
-	}
-	var d net.Dialer
-	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
-		to, ok := routes[addr]
-		if !ok {
-			return nil, fmt.Errorf("test dialer: no route to %s", addr)
-		}
-		return d.DialContext(ctx, network, to)
-	}
-	c := mustClient(t, ClientOptions{dial: dial})
-	c.resolve = fakeResolver(map[string]string{"status.example.test": "203.0.113.7", "rebind.example.test": "203.0.113.8"})
+	for _, tc := range []struct {
+		name string
+		read func(c *Client, u string) error
+	}{
+		{"poll", func(c *Client, u string) error {
+			_, err := c.Get(context.Background(), u, model.EndpointState{}, nil)
+			return err
+		}},
+		{"detection", func(c *Client, u string) error {
+			_, err := (&Detector{Client: c, HostRules: noRules}).Detect(context.Background(), u)
+			if errors.Is(err, ErrNotDetected) {
+				return nil // read, and recognised as nothing
+			}
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var canaryHits atomic.Int64
+			canary := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				canaryHits.Add(1)
+				w.Write([]byte("{}"))
+			}))
+			origin := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, "http://rebind.example.test/api", http.StatusFound)
+			}))
+			// Every name is dialled on loopback: no traffic leaves the machine. The resolver
+			// the redirect check asks says the names are public.
+			routes := map[string]string{
+				"status.example.test:80": strings.TrimPrefix(origin.URL, "http://"),
+				"rebind.example.test:80": strings.TrimPrefix(canary.URL, "http://"),
+			}
+			var d net.Dialer
+			dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+				to, ok := routes[addr]
+				if !ok {
+					return nil, fmt.Errorf("test dialer: no route to %s", addr)
+				}
+				return d.DialContext(ctx, network, to)
+			}
+			c := mustClient(t, ClientOptions{dial: dial})
+			c.resolve = fakeResolver(map[string]string{"status.example.test": "203.0.113.7", "rebind.example.test": "203.0.113.8"})
 
-	_, err := c.Get(context.Background(), "http://status.example.test/api", model.EndpointState{}, nil)
-	if err == nil || !strings.Contains(err.Error(), "refused") {
-		t.Errorf("got %v, want the redirect refused at the dial", err)
-	}
-	if n := canaryHits.Load(); n != 0 {
-		t.Errorf("the loopback canary got %d requests, want 0", n)
-	}
+			err := tc.read(c, "http://status.example.test/api")
+			if err == nil || !strings.Contains(err.Error(), "refused") {
+				t.Errorf("got %v, want the redirect refused at the dial", err)
+			}
+			if n := canaryHits.Load(); n != 0 {
+				t.Errorf("the loopback canary got %d requests, want 0", n)
+			}
 
-	// The source's own dial is not a redirect's: a page served from loopback is read.
-	routes["status.example.test:80"] = strings.TrimPrefix(canary.URL, "http://")
-	c = mustClient(t, ClientOptions{dial: dial}) // no pooled connection to the origin
-	c.resolve = fakeResolver(map[string]string{"status.example.test": "203.0.113.7"})
-	if _, err := c.Get(context.Background(), "http://status.example.test/api", model.EndpointState{}, nil); err != nil {
-		t.Errorf("direct request: got %v, want it read", err)
-	}
-}
-
-// TestDetectRedirectRebindingIsRefusedAtDial: detection's requests carry the redirect
-// guard too, so a page that redirects to a name rebound to loopback cannot make a
-// detection read this host.
-func TestDetectRedirectRebindingIsRefusedAtDial(t *testing.T) {
-	var canaryHits atomic.Int64
-	canary := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		canaryHits.Add(1)
-		w.Write([]byte("{}"))
-	}))
-	origin := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "http://rebind.example.test/", http.StatusFound)
-	}))
-	routes := map[string]string{
-		"status.example.test:80": strings.TrimPrefix(origin.URL, "http://"),
-		"rebind.example.test:80": strings.TrimPrefix(canary.URL, "http://"),
-	}
-	var d net.Dialer
-	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
-		to, ok := routes[addr]
-		if !ok {
-			return nil, fmt.Errorf("test dialer: no route to %s", addr)
-		}
-		return d.DialContext(ctx, network, to)
-	}
-	c := mustClient(t, ClientOptions{dial: dial})
-	c.resolve = fakeResolver(map[string]string{"status.example.test": "203.0.113.7", "rebind.example.test": "203.0.113.8"})
-
-	det := &Detector{Client: c, HostRules: func(string) (string, bool) { return "", false }}
-	_, err := det.Detect(context.Background(), "http://status.example.test/")
-	if err == nil || !strings.Contains(err.Error(), "refused") {
-		t.Errorf("got %v, want the redirect refused at the dial", err)
-	}
-	if n := canaryHits.Load(); n != 0 {
-		t.Errorf("the loopback canary got %d requests, want 0", n)
+			// The source's own dial is not a redirect's: a page served from loopback is read.
+			routes["status.example.test:80"] = strings.TrimPrefix(canary.URL, "http://")
+			c = mustClient(t, ClientOptions{dial: dial}) // no pooled connection to the origin
+			c.resolve = fakeResolver(map[string]string{"status.example.test": "203.0.113.7"})
+			if err := tc.read(c, "http://status.example.test/api"); err != nil {
+				t.Errorf("direct request: got %v, want it read", err)
+			}
+			if canaryHits.Load() == 0 {
+				t.Error("direct request: the page was not read")
+			}
+		})
 	}
 }
