@@ -40,7 +40,7 @@ func TestAPIDiffCaptionsUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := diff.Text(cs.Changes, cs.incs...)
+	got := diff.Terminal(cs.Changes, diff.Plain, cs.incs...)
 	if want := "updates[u1].body (Identified · 2026-07-01 17:39 UTC):"; !strings.Contains(got, want) {
 		t.Errorf("got\n%s\nwant it to contain %q", got, want)
 	}
@@ -106,7 +106,7 @@ func TestAPIReaderMatchesArchive(t *testing.T) {
 		if got.From != want.From || got.To != want.To || got.Summary != want.Summary || string(gotJSON) != string(wantJSON) {
 			t.Errorf("diff %d→%d: got %d→%d %q %s, want %d→%d %q %s", c.from, c.to, got.From, got.To, got.Summary, gotJSON, want.From, want.To, want.Summary, wantJSON)
 		}
-		gotText, wantText := diff.Text(got.Changes, got.incs...), diff.Text(want.Changes, want.incs...)
+		gotText, wantText := diff.Terminal(got.Changes, diff.Plain, got.incs...), diff.Terminal(want.Changes, diff.Plain, want.incs...)
 		if gotText != wantText {
 			t.Errorf("diff %d→%d printed: got\n%s\nwant\n%s", c.from, c.to, gotText, wantText)
 		}

@@ -152,7 +152,7 @@ func TestUpdateCaptions(t *testing.T) {
 			`New update <code class="chg-key">updates[zz]</code>`,
 			`2025-03-04 17:00 UTC</del>`, `2025-03-04 16:55 UTC</ins>`,
 		}},
-		{"text", Text(changes, after, before), []string{
+		{"terminal", Terminal(changes, Plain, after, before), []string{
 			"updates[d1u1].body (Investigating · 2025-03-04 17:39 UTC):\n",
 			"updates[d1u0] (In progress · 2025-03-04 17:30 UTC):\n",
 			"updates[zz]:\n",

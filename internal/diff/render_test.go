@@ -84,14 +84,6 @@ func renderCases() []struct {
 	}
 }
 
-func TestTextGolden(t *testing.T) {
-	for _, tc := range renderCases() {
-		t.Run(tc.name, func(t *testing.T) {
-			checkGolden(t, "text_"+tc.name, Text(Changes(tc.before, tc.after)))
-		})
-	}
-}
-
 func TestMrkdwnGolden(t *testing.T) {
 	for _, tc := range renderCases() {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,33 +94,6 @@ func TestMrkdwnGolden(t *testing.T) {
 		edits := renderCases()[1]
 		checkGolden(t, "mrkdwn_cut", Mrkdwn(Changes(edits.before, edits.after), 300, "https://watch.example.com/incidents/acme/p7h2k9x8bh1v/changes/4"))
 	})
-}
-
-func TestText(t *testing.T) {
-	s := func(v string) *string { return &v }
-	tests := []struct {
-		name   string
-		change model.Change
-		want   string
-	}{
-		{"not present", model.Change{Field: "title", After: s("Down")}, "title:\n  Before: not present\n  After: Down\n"},
-		{"removed", model.Change{Field: "status", Before: s("resolved")}, "status:\n  Before: resolved\n  After: removed\n"},
-		{"empty", model.Change{Field: "updates[u9]", After: s("")}, "updates[u9]:\n  Before: not present\n  After: (empty)\n"},
-		{"multi-line", model.Change{Field: "postmortem.body", After: s("one  \r\ntwo\n\n")},
-			"postmortem.body:\n  Before: not present\n  After: one\n    two\n"},
-		{"terminal escapes", model.Change{Field: "title", After: s("a\x1b]8;;x\x07b\u009bc")},
-			"title:\n  Before: not present\n  After: a\\x1b]8;;x\\x07b\\x9bc\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Text([]model.Change{tt.change}); got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
-	if got := Text(nil); got != "" {
-		t.Errorf("empty change set: got %q, want %q", got, "")
-	}
 }
 
 func TestEscapeMrkdwn(t *testing.T) {

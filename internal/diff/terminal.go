@@ -2,6 +2,7 @@ package diff
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -36,8 +37,15 @@ const (
 //	updates[d1u1].body:
 //	  … failures for [-some -]users{+ in North America+}. Connectors [-are not affected-]{+may fail to reconnect+}.
 //
-// Every other change reads as Text writes it ("Before: …" / "After: …"; "not present" and
-// "removed" for a field that appears or goes). Given incs (the version after the change,
+// Every other change reads as its values, one block per field:
+//
+//	status:
+//	  Before: monitoring
+//	  After: resolved
+//
+// A nil Before reads "not present", a nil After "removed", an empty string "(empty)";
+// lines of a multi-line value after the first are indented by four spaces, and trailing
+// whitespace is left out. Given incs (the version after the change,
 // then the one before), a change to an update says which update it is after its field
 // name ("updates[d1u1].body (Investigating · 2026-07-01 17:39 UTC):"), and time fields
 // read as FormatTime writes them.
@@ -188,4 +196,51 @@ func escapeMarks(s string, st Style) string {
 		return s
 	}
 	return markEscaper.Replace(s)
+}
+
+// textValueOf is how Terminal shows a value outside a word diff: missing for nil,
+// "(empty)" for an empty string, lines after the first indented by four spaces, trailing
+// whitespace left out, control characters other than tab and newline escaped (\x1b).
+func textValueOf(p *string, missing string) string {
+	if p == nil {
+		return missing
+	}
+	lines := strings.Split(strings.ReplaceAll(*p, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = terminalSafe(strings.TrimRightFunc(l, unicode.IsSpace))
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return "(empty)"
+	}
+	for i := 1; i < len(lines); i++ {
+		if lines[i] != "" {
+			lines[i] = "    " + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// terminalSafe escapes C0 and C1 control characters and DEL, except tab and newline.
+func terminalSafe(s string) string {
+	if !strings.ContainsFunc(s, isUnsafeControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isUnsafeControl(r) {
+			b.WriteString(`\x`)
+			b.WriteByte("0123456789abcdef"[r>>4&0xf])
+			b.WriteByte("0123456789abcdef"[r&0xf])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isUnsafeControl(r rune) bool {
+	return r != '\t' && r != '\n' && (r < 0x20 || (r >= 0x7f && r <= 0x9f))
 }

@@ -28,6 +28,48 @@ func TestTerminalGolden(t *testing.T) {
 	checkGolden(t, "terminal_real", b.String())
 }
 
+// TestTerminalValuesGolden pins the Before/After form Terminal gives every change it shows
+// without a word diff: each case's changes with their word ops taken away.
+func TestTerminalValuesGolden(t *testing.T) {
+	for _, tc := range renderCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			changes := Changes(tc.before, tc.after)
+			for i := range changes {
+				changes[i].Ops = nil
+			}
+			checkGolden(t, "text_"+tc.name, Terminal(changes, Plain))
+		})
+	}
+}
+
+// TestTerminalValues: a change without a word diff reads as its values.
+func TestTerminalValues(t *testing.T) {
+	s := func(v string) *string { return &v }
+	tests := []struct {
+		name   string
+		change model.Change
+		want   string
+	}{
+		{"not present", model.Change{Field: "title", After: s("Down")}, "title:\n  Before: not present\n  After: Down\n"},
+		{"removed", model.Change{Field: "status", Before: s("resolved")}, "status:\n  Before: resolved\n  After: removed\n"},
+		{"empty", model.Change{Field: "updates[u9]", After: s("")}, "updates[u9]:\n  Before: not present\n  After: (empty)\n"},
+		{"multi-line", model.Change{Field: "postmortem.body", After: s("one  \r\ntwo\n\n")},
+			"postmortem.body:\n  Before: not present\n  After: one\n    two\n"},
+		{"terminal escapes", model.Change{Field: "title", After: s("a\x1b]8;;x\x07b\u009bc")},
+			"title:\n  Before: not present\n  After: a\\x1b]8;;x\\x07b\\x9bc\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Terminal([]model.Change{tt.change}, Plain); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := Terminal(nil, Plain); got != "" {
+		t.Errorf("empty change set: got %q, want %q", got, "")
+	}
+}
+
 // long is a 500-character body in which one 15-character phrase changes.
 const longBefore = "We are investigating reports of elevated error rates for API requests in the EU region. " +
 	"Customers may see timeouts when creating or updating resources, and some webhooks may be delayed. " +
