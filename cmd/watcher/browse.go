@@ -43,8 +43,7 @@ func runIncidents(ctx context.Context, e *env, args []string) int {
 	defer r.Close()
 	rows, err := r.Incidents(ctx, *source, *open)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "INCIDENT\tSTATUS\tIMPACT\tSTARTED\tVERSIONS\tTITLE")
@@ -65,12 +64,8 @@ func runIncidents(ctx context.Context, e *env, args []string) int {
 func runHistory(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "history", "SOURCE/ID", "Lists the versions of an incident with when each was observed and what changed.")
 	cfgPath := configFlag(fs)
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := parseArgs(fs, args, 1, 1); !ok {
 		return code
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitUsage
 	}
 	source, id, ok := splitRef(e, fs.Arg(0))
 	if !ok {
@@ -97,12 +92,8 @@ func runHistory(ctx context.Context, e *env, args []string) int {
 func runDiff(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "diff", "SOURCE/ID [FROM [TO]]", "Prints what changed between two versions of an incident (default: the previous → the latest).\nVersion 0 is \"not present\".")
 	cfgPath := configFlag(fs)
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := parseArgs(fs, args, 1, 3); !ok {
 		return code
-	}
-	if fs.NArg() < 1 || fs.NArg() > 3 {
-		fs.Usage()
-		return exitUsage
 	}
 	source, id, ok := splitRef(e, fs.Arg(0))
 	if !ok {

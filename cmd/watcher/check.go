@@ -60,8 +60,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 func checkArchive(e *env, path string) int {
 	problems, layout, err := archive.Check(path, 0)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	if len(problems) == 0 {
 		fmt.Fprintf(e.stdout, "archive OK: %s (layout %d)\n", path, layout)
@@ -83,8 +82,7 @@ func checkSlack(ctx context.Context, e *env, cfg *config.Config) int {
 	}
 	s, err := slack.New(slack.Options{Token: cfg.Slack.Token.Value(), APIURL: cfg.Slack.APIURL, Route: route})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	seen := map[string]bool{}
 	code := exitOK

@@ -19,8 +19,7 @@ func runDemo(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	if err := demo.Run(ctx, demo.Options{Listen: *listen, Speed: *speed, Stdout: e.stdout, Stderr: e.stderr}); err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	return exitOK
 }

@@ -12,23 +12,17 @@ import (
 
 func runDetect(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "detect", "URL", "Detects the status-page platform at URL and prints <kind>\\t<url>\\t<evidence>.")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := parseArgs(fs, args, 1, 1); !ok {
 		return code
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitUsage
 	}
 	config.Version = version
 	client, err := fetch.NewClient(fetch.ClientOptions{UserAgent: config.DefaultUserAgent(), Timeout: 20 * time.Second})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	d, err := (&fetch.Detector{Client: client}).Detect(ctx, fs.Arg(0))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	fmt.Fprintf(e.stdout, "%s\t%s\t%s\n", d.Kind, d.URL, d.Evidence)
 	return exitOK
@@ -38,8 +32,7 @@ func runDetect(ctx context.Context, e *env, args []string) int {
 func checkProbe(ctx context.Context, e *env, cfg *config.Config) int {
 	client, err := fetch.NewClient(daemon.ClientOptions(cfg))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	code := exitOK
 	for i := range cfg.Sources {

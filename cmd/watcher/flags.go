@@ -67,6 +67,19 @@ func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	}
 }
 
+// parseArgs is parse for a command that takes from min to max positional arguments: any
+// other count prints the command's usage on standard error and exits 2.
+func parseArgs(fs *flag.FlagSet, args []string, min, max int) (code int, ok bool) {
+	if code, ok := parse(fs, args); !ok {
+		return code, false
+	}
+	if fs.NArg() < min || fs.NArg() > max {
+		fs.Usage()
+		return exitUsage, false
+	}
+	return 0, true
+}
+
 // interspersed moves the flags among args before the positional arguments, so that
 // `watcher diff acme/x -config f` reads as `watcher diff -config f acme/x`, as users type
 // it. A flag that takes a value keeps the argument after it ("-config f"), unless it is

@@ -41,6 +41,12 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
+// fail prints err as the command's error line and returns the exit code of an error.
+func (e *env) fail(err error) int {
+	fmt.Fprintf(e.stderr, "error: %v\n", err)
+	return exitError
+}
+
 func commands() []command {
 	return []command{
 		{"run", "", "the daemon: schedules, polls, archives, notifies, serves listen", runRun},

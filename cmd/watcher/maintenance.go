@@ -15,12 +15,8 @@ import (
 func runBackup(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "backup", "FILE", "Writes a consistent copy of the archive to FILE while polling goes on (through the daemon when it holds the archive).\nRestore by stopping the daemon and putting the copy in place of the archive.")
 	cfgPath := configFlag(fs)
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := parseArgs(fs, args, 1, 1); !ok {
 		return code
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitUsage
 	}
 	dest := fs.Arg(0)
 	cfg, ok := loadConfig(e, *cfgPath)
@@ -31,8 +27,7 @@ func runBackup(ctx context.Context, e *env, args []string) int {
 	// looks complete.
 	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp*")
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	defer os.Remove(tmp.Name())
 	n, err := writeBackup(ctx, cfg.Database, tmp, func() (*apiClient, error) { return newAPIClient(cfg) })
@@ -102,8 +97,7 @@ func runCompact(_ context.Context, e *env, args []string) int {
 		return exitError
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	fmt.Fprintf(e.stdout, "compacted %s: %d → %d bytes\n", cfg.Database, before, after)
 	return exitOK

@@ -54,15 +54,13 @@ func runOutbox(ctx context.Context, e *env, args []string) int {
 		return outboxThroughDaemon(ctx, e, api, verb, ids)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	defer store.Close()
 	if verb == "list" {
 		msgs, err := store.Messages(model.MessagePending, model.MessageParked)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "error: %v\n", err)
-			return exitError
+			return e.fail(err)
 		}
 		printMessages(e, msgs)
 		return exitOK
@@ -93,8 +91,7 @@ func outboxThroughDaemon(ctx context.Context, e *env, api *apiClient, verb strin
 			return err
 		})
 		if err != nil {
-			fmt.Fprintf(e.stderr, "error: %v\n", err)
-			return exitError
+			return e.fail(err)
 		}
 		printMessages(e, msgs)
 		return exitOK

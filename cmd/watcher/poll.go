@@ -63,14 +63,12 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 		return pollThroughDaemon(ctx, e, cfg, sources, err)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	defer store.Close()
 	client, err := fetch.NewClient(daemon.ClientOptions(cfg))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	// The round's results and Drain's errors carry every failure, and poll prints each
 	// once, as a plain line: the poller's "poll failed" and the delivery's per-send log
@@ -94,8 +92,7 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 	}
 	d, err := newDeliverer(e, store, cfg, deliveryLog, nil)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	sent, queued := deliver(ctx, e, d, *deliverTimeout)
 	if queued > 0 {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -42,8 +41,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	}
 	store, err := archive.Open(cfg.Database, archive.Options{})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	defer store.Close() // last, after the daemon has stopped
 
@@ -62,8 +60,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 		Commit:           commit,
 	})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-		return exitError
+		return e.fail(err)
 	}
 	done := make(chan error, 1)
 	runCtx, stop := context.WithCancel(ctx)
@@ -84,8 +81,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 			}
 		case err := <-done:
 			if err != nil {
-				fmt.Fprintf(e.stderr, "error: %v\n", err)
-				return exitError
+				return e.fail(err)
 			}
 			return exitOK
 		}
