@@ -423,13 +423,7 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	if _, ok := v["blocks"]; ok {
 		call.Blocks = json.RawMessage(v.Get("blocks"))
 	}
-	f := s.takeFault(method, call.Channel)
-	if !wait(r, f) {
-		s.record(call, 0, "client gave up")
-		return
-	}
-	if f != nil && (f.Status != 0 || f.Error != "") {
-		s.fault(w, call, f, false)
+	if s.injected(w, r, call, method, call.Channel, false) {
 		return
 	}
 
@@ -586,13 +580,7 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
 		call.Blocks = body.Blocks
 	}
 	call.Params = url.Values{"payload": {string(data)}}
-	f := s.takeFault("webhook", name)
-	if !wait(r, f) {
-		s.record(call, 0, "client gave up")
-		return
-	}
-	if f != nil && (f.Status != 0 || f.Error != "") {
-		s.fault(w, call, f, true)
+	if s.injected(w, r, call, "webhook", name, true) {
 		return
 	}
 	s.mu.Lock()
@@ -619,6 +607,23 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
 	s.recordLocked(call, http.StatusOK, "")
 	w.Header().Set("Content-Type", "text/plain")
 	io.WriteString(w, "ok")
+}
+
+// injected applies the fault that matches a call, if any: it holds the answer for the
+// fault's delay, then answers with the fault's status or error (as a webhook answers,
+// when webhook). True when nothing is left to do: the fault answered, or the client gave
+// up waiting.
+func (s *Server) injected(w http.ResponseWriter, r *http.Request, call Call, method, ch string, webhook bool) bool {
+	f := s.takeFault(method, ch)
+	if !wait(r, f) {
+		s.record(call, 0, "client gave up")
+		return true
+	}
+	if f != nil && (f.Status != 0 || f.Error != "") {
+		s.fault(w, call, f, webhook)
+		return true
+	}
+	return false
 }
 
 // fault answers with an injected fault.
