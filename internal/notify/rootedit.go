@@ -88,34 +88,34 @@ func (d *Deliverer) editRoot(ctx context.Context, t Threader, dest Destination, 
 				d.mu.Unlock()
 				continue
 			}
-			delete(st.edits, key)
 			log.Warn("root update rejected: left as it was")
-			d.mu.Unlock()
-			done(res)
-			return
 		case ChannelGone:
-			delete(st.edits, key)
 			log.Warn("root update failed: channel gone")
-			d.mu.Unlock()
-			done(res)
-			return
 		case Auth:
 			st.paused[dest.Account] = err.Error()
-			st.edits[key] = n
 			log.Error("delivery paused: the credential was refused; fix the config and reload")
 		case RateLimited:
-			st.edits[key] = n
 			ds.next = d.clock().Now().Add(cmp.Or(retryAfter, DefaultRateLimitWait))
 			res.due(ds.next)
 		default:
 			// Slack is failing: the destination backs off, its messages and this edit
 			// alike.
-			st.edits[key] = n
 			d.backOff(ds)
 			res.due(ds.next)
 			log.Warn("root update failed: will retry")
 		}
+		// Refused for good (rejected even as plain text, or the channel is gone), the
+		// edit is dropped; any other failure keeps it for a later pass.
+		refused := class == Rejected || class == ChannelGone
+		if refused {
+			delete(st.edits, key)
+		} else {
+			st.edits[key] = n
+		}
 		d.mu.Unlock()
+		if refused {
+			done(res)
+		}
 		return
 	}
 }
