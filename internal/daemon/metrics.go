@@ -34,28 +34,14 @@ type gauges struct {
 
 func newMetrics(version, commit string, g gauges) *metrics {
 	m := &metrics{
-		reg: prometheus.NewRegistry(),
-		polls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "watcher_polls_total", Help: "Polls of a source, by result (ok, unchanged, failed; archive_error when the archive, not the vendor, failed).",
-		}, []string{"source", "result"}),
-		changes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "watcher_changes_total", Help: "Incidents that got a new archived version.",
-		}, []string{"source"}),
-		notifications: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "watcher_notifications_total", Help: "Notifications handed to a sink, by result (sent, or the failure: transient, rate_limited, rejected, channel, auth).",
-		}, []string{"result"}),
-		lastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "watcher_source_last_success_timestamp_seconds", Help: "When a source was last read successfully.",
-		}, []string{"source"}),
-		failures: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "watcher_source_consecutive_failures", Help: "Polls of a source that failed in a row.",
-		}, []string{"source"}),
-		openIncidents: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "watcher_source_open_incidents", Help: "Incidents still open on a source's page, by impact.",
-		}, []string{"source", "impact"}),
-		skippedInBackoff: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "watcher_polls_skipped_total", Help: "Scheduled polls skipped because the source is backing off.",
-		}, []string{"source"}),
+		reg:              prometheus.NewRegistry(),
+		polls:            counterVec("watcher_polls_total", "Polls of a source, by result (ok, unchanged, failed; archive_error when the archive, not the vendor, failed).", "source", "result"),
+		changes:          counterVec("watcher_changes_total", "Incidents that got a new archived version.", "source"),
+		notifications:    counterVec("watcher_notifications_total", "Notifications handed to a sink, by result (sent, or the failure: transient, rate_limited, rejected, channel, auth).", "result"),
+		lastSuccess:      gaugeVec("watcher_source_last_success_timestamp_seconds", "When a source was last read successfully.", "source"),
+		failures:         gaugeVec("watcher_source_consecutive_failures", "Polls of a source that failed in a row.", "source"),
+		openIncidents:    gaugeVec("watcher_source_open_incidents", "Incidents still open on a source's page, by impact.", "source", "impact"),
+		skippedInBackoff: counterVec("watcher_polls_skipped_total", "Scheduled polls skipped because the source is backing off.", "source"),
 	}
 	paused := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "watcher_delivery_paused", Help: "1 while delivery is paused by an authentication error of the sink.",
@@ -69,14 +55,20 @@ func newMetrics(version, commit string, g gauges) *metrics {
 	for _, r := range []string{"sent", "transient", "rate_limited", "rejected", "channel", "auth"} {
 		m.notifications.WithLabelValues(r)
 	}
-	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "watcher_build_info", Help: "Build information; the value is always 1.",
-	}, []string{"version", "commit", "goversion"})
+	build := gaugeVec("watcher_build_info", "Build information; the value is always 1.", "version", "commit", "goversion")
 	build.WithLabelValues(version, commit, runtime.Version()).Set(1)
 	m.reg.MustRegister(m.polls, m.changes, m.notifications, m.lastSuccess, m.failures,
 		m.openIncidents, m.skippedInBackoff, paused, outboxCollector{g.outbox}, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+func counterVec(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+}
+
+func gaugeVec(name, help string, labels ...string) *prometheus.GaugeVec {
+	return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, labels)
 }
 
 // outboxDesc describes watcher_outbox_messages.
