@@ -173,7 +173,7 @@ func normaliseAzure(items []azureItem, pageURL string, archived func(id string) 
 			Title:      it.title,
 			StartedAt:  it.published,
 			URL:        pageURL,
-			Components: azureComponents(it.categories),
+			Components: fetch.SortedNames(it.categories),
 		}
 		inc.Impact, inc.ImpactRaw = azureImpact(it.title)
 		var updates []model.Update
@@ -207,18 +207,6 @@ func normaliseAzure(items []azureItem, pageURL string, archived func(id string) 
 		out = append(out, inc)
 	}
 	return out
-}
-
-// azureComponents is the sorted set of an item's categories.
-func azureComponents(cats []string) []string {
-	names := make([]string, 0, len(cats))
-	for _, c := range cats {
-		if c = strings.TrimSpace(c); c != "" {
-			names = append(names, c)
-		}
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
 }
 
 // azureImpact reads an impact from a title that names one; see Azure.
