@@ -129,8 +129,8 @@ func feedJoin(a, b, sep string) string {
 // renderSegment returns a segment's sanitised HTML and its clean text (the walker behind
 // HTMLToText, on the tree already parsed).
 func renderSegment(seg *html.Node) (string, string) {
-	feedTrimLeadingBlank(seg)
-	feedTrimTrailingBlank(seg)
+	feedTrimBlank(seg, true)
+	feedTrimBlank(seg, false)
 	var b strings.Builder
 	for c := seg.FirstChild; c != nil; c = c.NextSibling {
 		if err := html.Render(&b, c); err != nil {
@@ -636,47 +636,33 @@ func feedTrimLeading(n *html.Node, k int) int {
 	return k
 }
 
-// feedTrimLeadingBlank removes the blank text and <br>s a cut leaves at the front.
-func feedTrimLeadingBlank(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
+// feedTrimBlank removes the blank text and <br>s a cut leaves at one end of n: the front
+// when front, else the end.
+func feedTrimBlank(n *html.Node, front bool) {
+	c, trim := n.LastChild, strings.TrimRightFunc
+	if front {
+		c, trim = n.FirstChild, strings.TrimLeftFunc
+	}
+	for c != nil {
+		next := c.PrevSibling
+		if front {
+			next = c.NextSibling
+		}
 		switch {
 		case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
 			n.RemoveChild(c)
 		case c.Type == html.TextNode:
-			c.Data = strings.TrimLeftFunc(c.Data, unicode.IsSpace)
+			c.Data = trim(c.Data, unicode.IsSpace)
 			return
 		case c.Type == html.ElementNode && c.DataAtom == atom.Br:
 			n.RemoveChild(c)
 		case c.Type == html.ElementNode:
-			feedTrimLeadingBlank(c)
+			feedTrimBlank(c, front)
 			return
 		default:
 			return
 		}
 		c = next
-	}
-}
-
-// feedTrimTrailingBlank removes blank text and <br>s at the end.
-func feedTrimTrailingBlank(n *html.Node) {
-	for c := n.LastChild; c != nil; {
-		prev := c.PrevSibling
-		switch {
-		case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
-			n.RemoveChild(c)
-		case c.Type == html.TextNode:
-			c.Data = strings.TrimRightFunc(c.Data, unicode.IsSpace)
-			return
-		case c.Type == html.ElementNode && c.DataAtom == atom.Br:
-			n.RemoveChild(c)
-		case c.Type == html.ElementNode:
-			feedTrimTrailingBlank(c)
-			return
-		default:
-			return
-		}
-		c = prev
 	}
 }
 
