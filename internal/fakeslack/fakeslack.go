@@ -227,19 +227,7 @@ func (s *Server) Message(ch, ts string) (Message, bool) {
 // Messages returns a channel's top-level messages (channel by ID or name), or a
 // webhook's messages (by "webhook/<name>"), oldest first.
 func (s *Server) Messages(ch string) []Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.channel(ch)
-	if c == nil {
-		return nil
-	}
-	var out []Message
-	for _, m := range c.msgs {
-		if m.ThreadTS == "" {
-			out = append(out, copyMessage(m))
-		}
-	}
-	return out
+	return s.Replies(ch, "") // a top-level message is in no thread
 }
 
 // Replies returns the replies in the thread of root ts, oldest first.
