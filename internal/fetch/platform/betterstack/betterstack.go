@@ -75,7 +75,7 @@ func betterStack(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := pl.Get(ctx, EndpointIndex, u, pl.Req.State[EndpointIndex])
+	resp, err := pl.Read(ctx, EndpointIndex, u)
 	if err != nil {
 		return nil, err
 	}

@@ -78,7 +78,7 @@ func cachet(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := pl.Get(ctx, fetch.EndpointIncidents, u, pl.Req.State[fetch.EndpointIncidents])
+	resp, err := pl.Read(ctx, fetch.EndpointIncidents, u)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func cachet(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
-		resp, err := pl.Get(ctx, EndpointComponents, cu, model.EndpointState{})
+		resp, err := pl.Reread(ctx, EndpointComponents, cu)
 		if err != nil {
 			return nil, err
 		}

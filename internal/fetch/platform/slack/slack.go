@@ -101,7 +101,7 @@ func readSlack(pl *fetch.Poll, ctx context.Context, name, rel string, decode fun
 	if err != nil {
 		return nil, false, err
 	}
-	resp, err := pl.Get(ctx, name, u, pl.Req.State[name])
+	resp, err := pl.Read(ctx, name, u)
 	if err != nil {
 		return nil, false, err
 	}

@@ -135,11 +135,11 @@ func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapsh
 		return nil, err
 	}
 
-	sResp, err := pl.Get(ctx, EndpointStatus, statusURL, pl.Req.State[EndpointStatus])
+	sResp, err := pl.Read(ctx, EndpointStatus, statusURL)
 	if err != nil {
 		return nil, err
 	}
-	fResp, fErr := pl.Get(ctx, EndpointFeed, feedURL, pl.Req.State[EndpointFeed])
+	fResp, fErr := pl.Read(ctx, EndpointFeed, feedURL)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // a poll cut short is not one that saw nothing new
 	}
@@ -152,12 +152,12 @@ func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapsh
 		return nil, nil
 	}
 	if !sChanged {
-		if sResp, err = pl.Get(ctx, EndpointStatus, statusURL, model.EndpointState{}); err != nil {
+		if sResp, err = pl.Reread(ctx, EndpointStatus, statusURL); err != nil {
 			return nil, err
 		}
 	}
 	if fErr == nil && !fChanged {
-		fResp, fErr = pl.Get(ctx, EndpointFeed, feedURL, model.EndpointState{})
+		fResp, fErr = pl.Reread(ctx, EndpointFeed, feedURL)
 	}
 
 	res, err := decodeStatusIO(sResp.ContentType, sResp.Body)
@@ -248,7 +248,7 @@ func readStatusIOPageID(pl *fetch.Poll, ctx context.Context) (string, bool, erro
 	if err != nil {
 		return "", false, err
 	}
-	resp, err := pl.Get(ctx, EndpointPage, u, model.EndpointState{})
+	resp, err := pl.Reread(ctx, EndpointPage, u)
 	if err != nil {
 		return "", false, err
 	}
