@@ -31,8 +31,7 @@ func main() {
 // command is one `watcher` subcommand.
 type command struct {
 	name    string
-	args    string // synopsis after the flags
-	summary string
+	summary string // its line in `watcher -h`; its synopsis and flags are its own -h
 	run     func(ctx context.Context, env *env, args []string) int
 }
 
@@ -49,18 +48,18 @@ func (e *env) fail(err error) int {
 
 func commands() []command {
 	return []command{
-		{"run", "", "the daemon: schedules, polls, archives, notifies, serves listen", runRun},
-		{"poll", "", "one round now, delivers the outbox, exits (3: a source failed or a message is queued)", runPoll},
-		{"check", "", "validates the config", runCheck},
-		{"detect", "URL", "prints the detected provider", runDetect},
-		{"incidents", "", "lists archived incidents", runIncidents},
-		{"history", "SOURCE/ID", "lists the versions of an incident with their summaries", runHistory},
-		{"diff", "SOURCE/ID [FROM [TO]]", "prints a change set as text (default: previous → latest)", runDiff},
-		{"outbox", "[list | retry ID… | drop ID…]", "shows and handles undelivered and parked messages", runOutbox},
-		{"backup", "FILE", "consistent hot copy of the archive", runBackup},
-		{"compact", "", "reclaims space in the archive", runCompact},
-		{"demo", "", "offline demo of the whole pipeline", runDemo},
-		{"version", "", "version, commit, Go version", runVersion},
+		{"run", "the daemon: schedules, polls, archives, notifies, serves listen", runRun},
+		{"poll", "one round now, delivers the outbox, exits (3: a source failed or a message is queued)", runPoll},
+		{"check", "validates the config", runCheck},
+		{"detect", "prints the detected provider", runDetect},
+		{"incidents", "lists archived incidents", runIncidents},
+		{"history", "lists the versions of an incident with their summaries", runHistory},
+		{"diff", "prints a change set as text (default: previous → latest)", runDiff},
+		{"outbox", "shows and handles undelivered and parked messages", runOutbox},
+		{"backup", "consistent hot copy of the archive", runBackup},
+		{"compact", "reclaims space in the archive", runCompact},
+		{"demo", "offline demo of the whole pipeline", runDemo},
+		{"version", "version, commit, Go version", runVersion},
 	}
 }
 
