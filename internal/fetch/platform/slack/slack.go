@@ -1,10 +1,6 @@
 // The Slack adapter reads Slack's own status API, documented at
 // https://docs.slack.dev/reference/slack-status-api (v2.0.0): /api/v2.0.0/history, the recent
 // incidents whatever their state, and /api/v2.0.0/current, the open ones.
-//
-// This file also holds the small helpers the adapters of the other non-Statuspage JSON
-// platforms share (betterstack.go, cachet.go, statusio.go): the poll bookkeeping, ids sent
-// as strings or numbers, vendor text that may be HTML, and impact ranking.
 
 package slack
 
