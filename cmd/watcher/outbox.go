@@ -69,16 +69,7 @@ func runOutbox(ctx context.Context, e *env, args []string) int {
 	if verb == "drop" {
 		op = store.Drop
 	}
-	code := exitOK
-	for _, id := range ids {
-		if err := op(id); err != nil {
-			fmt.Fprintf(e.stderr, "message %d: %v\n", id, err)
-			code = exitError
-			continue
-		}
-		fmt.Fprintf(e.stdout, "message %d: %s\n", id, map[string]string{"retry": "queued again", "drop": "dropped"}[verb])
-	}
-	return code
+	return eachMessage(e, verb, ids, op)
 }
 
 func outboxThroughDaemon(ctx context.Context, e *env, api *apiClient, verb string, ids []uint64) int {
@@ -96,9 +87,18 @@ func outboxThroughDaemon(ctx context.Context, e *env, api *apiClient, verb strin
 		printMessages(e, msgs)
 		return exitOK
 	}
+	return eachMessage(e, verb, ids, func(id uint64) error {
+		_, err := api.call(ctx, "POST", fmt.Sprintf("/api/v1/outbox/%d/%s", id, verb), nil)
+		return err
+	})
+}
+
+// eachMessage does verb (retry or drop) to each message with op, and says on a line
+// what became of it; a message it failed for makes the exit code an error.
+func eachMessage(e *env, verb string, ids []uint64, op func(id uint64) error) int {
 	code := exitOK
 	for _, id := range ids {
-		if _, err := api.call(ctx, "POST", fmt.Sprintf("/api/v1/outbox/%d/%s", id, verb), nil); err != nil {
+		if err := op(id); err != nil {
 			fmt.Fprintf(e.stderr, "message %d: %v\n", id, err)
 			code = exitError
 			continue
