@@ -35,10 +35,7 @@ func parseDuration(s string) (time.Duration, bool) {
 	var days float64
 	var rest strings.Builder
 	for s != "" {
-		i := 0
-		for i < len(s) && (s[i] == '.' || '0' <= s[i] && s[i] <= '9') {
-			i++
-		}
+		i := numberLen(s)
 		if i == 0 {
 			return 0, false
 		}
@@ -108,10 +105,7 @@ func ParseSize(s string) (int64, error) {
 }
 
 func parseSize(s string) (int64, bool) {
-	i := 0
-	for i < len(s) && (s[i] == '.' || '0' <= s[i] && s[i] <= '9') {
-		i++
-	}
+	i := numberLen(s)
 	if i == 0 {
 		return 0, false
 	}
@@ -136,4 +130,13 @@ func parseSize(s string) (int64, bool) {
 		return 0, false
 	}
 	return int64(v), true
+}
+
+// numberLen is the length of the number s starts with: its leading digits and dots.
+func numberLen(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == '.' || '0' <= s[i] && s[i] <= '9') {
+		i++
+	}
+	return i
 }
