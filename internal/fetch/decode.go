@@ -76,20 +76,6 @@ func checkJSON(contentType string, body []byte, open byte, what string) ([]byte,
 	return b, nil
 }
 
-// LooseTime reads a time that has been seen as a string, null and a boolean
-// (postmortem_published_at: true in Atlassian's own example). Anything but a readable
-// RFC 3339 string is "not given", never an error.
-type LooseTime struct{ t time.Time }
-
-// UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
-func (lt *LooseTime) UnmarshalJSON(b []byte) error {
-	lt.t = time.Time{}
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
-		lt.t = ParseTime(string(b[1 : len(b)-1]))
-	}
-	return nil
-}
-
 // ParseTime reads an RFC 3339 time as UTC; empty or unreadable is the zero time.
 func ParseTime(s string) time.Time {
 	if s == "" {

@@ -19,6 +19,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/instatus"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/statusio"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/statuspage"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -127,14 +128,14 @@ func TestDetectPlatforms(t *testing.T) {
 		{
 			name:     "statuspage github summary",
 			routes:   map[string]detectRoute{"/": page, "/api/v2/summary.json": json200(platformData(t, "statuspage", "github-summary-2022-11-25.json"))},
-			kind:     fetch.KindStatuspage,
+			kind:     statuspage.Kind,
 			evidence: `/api/v2/summary.json has page.id "kctbh9vrtdwd" and components[] with page_id and group/showcase (Statuspage shape)`,
 		},
 		{
 			name:     "statuspage claude summary, page under a path",
 			routes:   map[string]detectRoute{"/acme": page, "/acme/api/v2/summary.json": json200(platformData(t, "statuspage", "claude-summary-active-incident-2026-07-29.json"))},
 			path:     "/acme",
-			kind:     fetch.KindStatuspage,
+			kind:     statuspage.Kind,
 			evidence: `page.id "tymt9n04zgry"`,
 		},
 		{
@@ -142,14 +143,14 @@ func TestDetectPlatforms(t *testing.T) {
 			routes: map[string]detectRoute{"/": {ct: ctHTML, body: htmlPage, header: map[string]string{
 				"X-Statuspage-Version": "e611fa6f646155acd17e8c45dc9a34062f7354b0", "X-Statuspage-Skip-Logging": "true",
 			}}},
-			kind:     fetch.KindStatuspage,
+			kind:     statuspage.Kind,
 			evidence: "header x-statuspage-version",
 		},
 		{
 			name:     "statuspage given as its summary endpoint",
 			routes:   map[string]detectRoute{"/api/v2/summary.json": json200(platformData(t, "statuspage", "github-summary-2022-11-25.json"))},
 			path:     "/api/v2/summary.json",
-			kind:     fetch.KindStatuspage,
+			kind:     statuspage.Kind,
 			urlPath:  "/",
 			evidence: "(Statuspage shape)",
 		},
@@ -353,7 +354,7 @@ func TestDetectLookAlikes(t *testing.T) {
 		{
 			name:     "every path answers the Statuspage summary: Statuspage",
 			catchAll: &detectRoute{ct: ctJSON, body: github},
-			kind:     fetch.KindStatuspage,
+			kind:     statuspage.Kind,
 		},
 		{
 			name:     "every path answers incident.io's summary: incident.io, not Instatus",
@@ -514,8 +515,8 @@ func TestDetectDefaultHostRules(t *testing.T) {
 	tests := []struct {
 		in, kind, url, evidence string
 	}{
-		{"https://acme.statuspage.io", fetch.KindStatuspage, "https://acme.statuspage.io", "host rule: *.statuspage.io"},
-		{"https://acme.statuspage.io/api/v2/summary.json", fetch.KindStatuspage, "https://acme.statuspage.io/", "host rule: *.statuspage.io"},
+		{"https://acme.statuspage.io", statuspage.Kind, "https://acme.statuspage.io", "host rule: *.statuspage.io"},
+		{"https://acme.statuspage.io/api/v2/summary.json", statuspage.Kind, "https://acme.statuspage.io/", "host rule: *.statuspage.io"},
 		{"https://status.cloud.google.com/incidents.json", gcp.Kind, "https://status.cloud.google.com/", "host rule: status.cloud.google.com"},
 		{"https://health.aws.amazon.com/health/status", aws.Kind, "https://health.aws.amazon.com/health/status", "host rule: health.aws.amazon.com"},
 		{"https://azure.status.microsoft/en-us/status/feed/", azure.Kind, "https://azure.status.microsoft/en-us/status/", "host rule: azure.status.microsoft"},
@@ -553,10 +554,10 @@ func TestDefaultHostRules(t *testing.T) {
 		{"status.slack.com", slack.Kind},
 		{"status.incident.io", incidentio.Kind},
 		{"statuspage.incident.io", incidentio.Kind},
-		{"acme.statuspage.io", fetch.KindStatuspage},
-		{"ACME.StatusPage.io.", fetch.KindStatuspage},
-		{"jira-core.status.atlassian.com", fetch.KindStatuspage},
-		{"metastatuspage.com", fetch.KindStatuspage},
+		{"acme.statuspage.io", statuspage.Kind},
+		{"ACME.StatusPage.io.", statuspage.Kind},
+		{"jira-core.status.atlassian.com", statuspage.Kind},
+		{"metastatuspage.com", statuspage.Kind},
 		{"acme.instatus.com", instatus.Kind},
 		{"acme.betteruptime.com", betterstack.Kind},
 		{"status.betterstack.com", betterstack.Kind},

@@ -13,6 +13,17 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
+// Endpoint names several platforms share: the keys of Source.Endpoints (to override an
+// endpoint's URL) and of model.FetchState (what is remembered per endpoint). A platform's
+// other endpoints are named in its own package.
+const (
+	EndpointIncidents = "incidents" // the incident list (Statuspage's /api/v2/incidents.json)
+	EndpointSummary   = "summary"   // the page's summary (Statuspage's /api/v2/summary.json)
+	// EndpointFeed names a history feed: the feed of a kind feed source (normally the
+	// source URL itself), incident.io's feed.atom.
+	EndpointFeed = "feed"
+)
+
 // Provider polls one kind of status page and normalises what it reads.
 type Provider interface {
 	Poll(ctx context.Context, req Request) (*Result, error)
@@ -80,11 +91,14 @@ func EndpointNames(kind string) []string {
 	return slices.Compact(all)
 }
 
-// New returns the Provider for kind. "auto" and "" mean Statuspage for now: auto-detection
-// lands in a later change, and Statuspage is the platform of most vendor pages.
+// defaultKind is what New takes "auto" and "" for: Statuspage (platform/statuspage), the
+// platform of most vendor pages.
+const defaultKind = "statuspage"
+
+// New returns the Provider for kind; "auto" and "" mean defaultKind.
 func New(kind string, c *Client) (Provider, error) {
 	if kind == "" || kind == "auto" {
-		kind = KindStatuspage
+		kind = defaultKind
 	}
 	p, ok := registry[kind]
 	if !ok {

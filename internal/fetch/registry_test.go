@@ -4,6 +4,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/gcp"
 	"github.com/statuswatch/statuswatch/internal/fetch/platform/incidentio"
+	"github.com/statuswatch/statuswatch/internal/fetch/platform/statuspage"
 	"reflect"
 	"slices"
 	"testing"
@@ -16,7 +17,7 @@ func TestEndpointNames(t *testing.T) {
 		kind string
 		want []string
 	}{
-		{fetch.KindStatuspage, []string{"incident", "incident-page", "incidents", "scheduled-maintenances", "summary"}},
+		{statuspage.Kind, []string{"incident", "incident-page", "incidents", "scheduled-maintenances", "summary"}},
 		{incidentio.Kind, []string{"feed", "incidents", "proxy", "scheduled-maintenances", "summary"}},
 		{gcp.Kind, []string{"incidents"}},
 		{"nope", nil},

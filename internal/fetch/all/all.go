@@ -14,4 +14,5 @@ import (
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/instatus"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/slack"
 	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/statusio"
+	_ "github.com/statuswatch/statuswatch/internal/fetch/platform/statuspage"
 )

@@ -6,6 +6,7 @@ package fetchtest
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -409,4 +411,33 @@ func RawIncident(id, status string) map[string]any {
 		}},
 		"components": []map[string]any{},
 	}
+}
+
+// CloseCounter is a transport wrapper that counts response bodies handed out and closed,
+// so a test can check that every path closes what it opened.
+type CloseCounter struct {
+	RT             http.RoundTripper
+	Opened, Closed atomic.Int64
+}
+
+// RoundTrip counts the response body it hands out and wraps it to count its Close.
+func (c *CloseCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.RT.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	c.Opened.Add(1)
+	resp.Body = &countedBody{ReadCloser: resp.Body, n: &c.Closed}
+	return resp, nil
+}
+
+type countedBody struct {
+	io.ReadCloser
+	n    *atomic.Int64
+	once sync.Once
+}
+
+func (b *countedBody) Close() error {
+	b.once.Do(func() { b.n.Add(1) })
+	return b.ReadCloser.Close()
 }

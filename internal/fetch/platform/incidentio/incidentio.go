@@ -2,9 +2,9 @@
 // (https://incident.io/status-pages, e.g. https://status.openai.com), which serve a
 // Statuspage-compatible copy of the public API v2 (https://doers.statuspage.io/api/v2/):
 // /api/v2/incidents.json, /api/v2/scheduled-maintenances.json and /api/v2/summary.json,
-// decoded and normalised by statuspage.go's shared code with incident.io's differences
-// (spOptions): ULID ids, the 25 newest items, lists left out of the document when empty,
-// no ETag (the body hash does the work), markdown bodies.
+// decoded and normalised by statuspagev2 (shared with Statuspage) with incident.io's
+// differences (incidentIOOptions): ULID ids, the 25 newest items, lists left out of the
+// document when empty, no ETag (the body hash does the work), markdown bodies.
 //
 // What the compatible JSON lacks is components: incidents carry neither "components" nor
 // updates' "affected_components" (see testdata/incident.io, real summary.json captures).
@@ -28,6 +28,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/historyfeed"
+	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -35,18 +36,18 @@ import (
 const Kind = "incidentio"
 
 // EndpointProxy names incident.io's /proxy/<host> endpoint. incident.io's other endpoints
-// are named as Statuspage's (EndpointIncidents, EndpointMaintenances, EndpointSummary) and
-// EndpointFeed (/feed.atom).
+// are named as Statuspage's (fetch.EndpointIncidents, statuspagev2.EndpointMaintenances,
+// fetch.EndpointSummary) and fetch.EndpointFeed (/feed.atom).
 const EndpointProxy = "proxy"
 
 // incidentIOOptions are incident.io's differences from Statuspage's JSON.
-var incidentIOOptions = fetch.V2Options{ListSize: 25, LenientLists: true, Format: model.FormatMarkdown}
+var incidentIOOptions = statuspagev2.Options{ListSize: 25, LenientLists: true, Format: model.FormatMarkdown}
 
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:      Kind,
 		New:       func(c *fetch.Client) fetch.Provider { return &IncidentIO{c: c} },
-		Endpoints: []string{fetch.EndpointIncidents, fetch.EndpointMaintenances, fetch.EndpointSummary, fetch.EndpointFeed, EndpointProxy},
+		Endpoints: []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointSummary, fetch.EndpointFeed, EndpointProxy},
 		// incident.io's own page, and the pages hosted under its domain without a custom
 		// one: https://statuspage.incident.io/<slug>.
 		Hosts: []string{"status.incident.io", "statuspage.incident.io"},
@@ -59,7 +60,7 @@ func init() {
 // checkV2Summary recognises incident.io's Statuspage-compatible /api/v2/summary.json:
 // ULIDs everywhere, components without Atlassian's fields, incidents without shortlink.
 func checkV2Summary(contentType string, body []byte) (string, string, string) {
-	m, _, id, cs, why := fetch.V2Summary(contentType, body)
+	m, _, id, cs, why := statuspagev2.SummaryShape(contentType, body)
 	if m == nil {
 		return "", "", why
 	}
@@ -68,7 +69,7 @@ func checkV2Summary(contentType string, body []byte) (string, string, string) {
 	}
 	for _, c := range cs {
 		cid, _ := fetch.StrAt(c, "id")
-		if !fetch.ULID.MatchString(cid) || fetch.HasAny(c, fetch.StatuspageOnlyComponentKeys...) {
+		if !fetch.ULID.MatchString(cid) || fetch.HasAny(c, statuspagev2.StatuspageOnlyComponentKeys...) {
 			return "", "", fmt.Sprintf("ULID page.id %s but components[] unlike incident.io's", fetch.QuoteShort(id))
 		}
 	}
@@ -121,12 +122,12 @@ func (pl *iioPoll) run(ctx context.Context) error {
 	now := pl.req.Now
 	maintFailed := false
 	lists := []*fetch.GroupRead{{Name: fetch.EndpointIncidents}}
-	if src.Maintenance && !fetch.SkipAbsent(pl.req.State[fetch.EndpointMaintenances], now) {
-		lists = append(lists, &fetch.GroupRead{Name: fetch.EndpointMaintenances})
+	if src.Maintenance && !fetch.SkipAbsent(pl.req.State[statuspagev2.EndpointMaintenances], now) {
+		lists = append(lists, &fetch.GroupRead{Name: statuspagev2.EndpointMaintenances})
 	}
 	for i, g := range lists {
 		rel := "api/v2/incidents.json"
-		if g.Name == fetch.EndpointMaintenances {
+		if g.Name == statuspagev2.EndpointMaintenances {
 			rel = "api/v2/scheduled-maintenances.json"
 		}
 		if g.URL, err = fetch.EndpointURL(src, g.Name, rel, ""); err != nil {
@@ -182,7 +183,7 @@ func (pl *iioPoll) run(ctx context.Context) error {
 		case fetch.ToParse(resp):
 			// The summary gives only the page's name: a broken one is logged, its body
 			// kept as evidence, and the poll goes on.
-			if name, err := fetch.DecodeStatuspageSummary(resp.ContentType, resp.Body); err != nil {
+			if name, err := statuspagev2.DecodeSummary(resp.ContentType, resp.Body); err != nil {
 				pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary,
 					"err", fmt.Errorf("%s %s: %w", fetch.EndpointSummary, fetch.RedactURL(u), err))
 			} else {
@@ -201,7 +202,7 @@ func (pl *iioPoll) run(ctx context.Context) error {
 		for _, g := range lists {
 			key := "incidents"
 			kind := model.KindIncident
-			if g.Name == fetch.EndpointMaintenances {
+			if g.Name == statuspagev2.EndpointMaintenances {
 				key, kind = "scheduled_maintenances", model.KindMaintenance
 			}
 			doc, err := incidentIOOptions.DecodeList(g.Resp.ContentType, g.Resp.Body, key)
@@ -218,7 +219,7 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			if kind == model.KindIncident {
 				incidents = list
 			} else {
-				incidents = fetch.MergeMaintenances(incidents, list)
+				incidents = statuspagev2.MergeMaintenances(incidents, list)
 			}
 			snap.Listings = append(snap.Listings, listing)
 			if snap.PageTitle == "" {
@@ -228,7 +229,7 @@ func (pl *iioPoll) run(ctx context.Context) error {
 		if maintFailed {
 			// Its maintenances are left out with the list: recorded from the incident
 			// list, they would change back once the maintenance list answers again.
-			incidents = fetch.WithoutMaintenance(incidents)
+			incidents = statuspagev2.WithoutMaintenance(incidents)
 		}
 		var enr map[string]iioEnrichment
 		if enrich != nil {
@@ -519,7 +520,7 @@ func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnric
 				}
 				e.updates = append(e.updates, model.Update{
 					ID:       id,
-					Status:   fetch.V2UpdateStatus(u.ToStatus),
+					Status:   statuspagev2.UpdateStatus(u.ToStatus),
 					Body:     body,
 					Format:   model.FormatText,
 					PostedAt: fetch.ParseTime(u.PublishedAt),

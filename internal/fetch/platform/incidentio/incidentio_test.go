@@ -31,6 +31,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -91,10 +92,10 @@ func TestIncidentIORealPayloads(t *testing.T) {
 				t.Errorf("missing maintenance list: got %v, %v", m, err)
 			}
 			// Statuspage's decoder (strict lists) stays strict.
-			if _, err := (fetch.V2Options{}).DecodeList("application/json", body, "scheduled_maintenances"); !errors.Is(err, fetch.ErrMalformed) {
+			if _, err := (statuspagev2.Options{}).DecodeList("application/json", body, "scheduled_maintenances"); !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("statuspage: got %v, want ErrMalformed for a missing list", err)
 			}
-			if name, err := fetch.DecodeStatuspageSummary("application/json", body); err != nil || name != tc.page {
+			if name, err := statuspagev2.DecodeSummary("application/json", body); err != nil || name != tc.page {
 				t.Errorf("summary: got %q, %v", name, err)
 			}
 		})
@@ -237,7 +238,7 @@ func TestIncidentIOPoll(t *testing.T) {
 	if r1.Requests != 4 || len(r1.Bodies) != 4 {
 		t.Errorf("first poll: got %d requests, %d bodies", r1.Requests, len(r1.Bodies))
 	}
-	for _, ep := range []string{fetch.EndpointIncidents, fetch.EndpointMaintenances, fetch.EndpointFeed, fetch.EndpointSummary} {
+	for _, ep := range []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointFeed, fetch.EndpointSummary} {
 		if st := r1.State[ep]; st.Hash == "" || st.ETag != "" {
 			t.Errorf("state of %s: got %+v, want a hash and no ETag", ep, st)
 		}

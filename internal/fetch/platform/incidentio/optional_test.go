@@ -7,6 +7,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -29,8 +30,8 @@ func TestOptionalEndpointGone(t *testing.T) {
 			endpoint, path string
 			status         int
 		}{
-			{fetch.EndpointMaintenances, pMaintenances, 404},
-			{fetch.EndpointMaintenances, pMaintenances, 410},
+			{statuspagev2.EndpointMaintenances, pMaintenances, 404},
+			{statuspagev2.EndpointMaintenances, pMaintenances, 410},
 			{fetch.EndpointSummary, pSummary, 404},
 			{fetch.EndpointSummary, pSummary, 410},
 		} {
@@ -51,7 +52,7 @@ func TestOptionalEndpointGone(t *testing.T) {
 				if got := r1.State[tc.endpoint]; !got.Absent.Equal(fetchtest.PollNow) || got.Hash != "" {
 					t.Errorf("got state %+v, want absent since %v", got, fetchtest.PollNow)
 				}
-				if tc.endpoint == fetch.EndpointMaintenances {
+				if tc.endpoint == statuspagev2.EndpointMaintenances {
 					for _, l := range r1.Snapshot.Listings {
 						if l.Kind == model.KindMaintenance {
 							t.Errorf("got a maintenance listing %+v from a page without one", l)
@@ -152,7 +153,7 @@ func TestOptionalEndpointFails(t *testing.T) {
 				page.Set(pMaintenances, tc.r)
 				srv := fetchtest.NewServer(t, page)
 				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
-				prev := model.FetchState{fetch.EndpointMaintenances: {ETag: `"m0"`, Hash: "00"}}
+				prev := model.FetchState{statuspagev2.EndpointMaintenances: {ETag: `"m0"`, Hash: "00"}}
 				res, err := iioProvider(t).Poll(context.Background(), fetch.Request{Source: src, State: prev, Now: fetchtest.PollNow})
 				if err != nil {
 					t.Fatalf("got %v, want the poll carried by the incident list", err)
@@ -170,8 +171,8 @@ func TestOptionalEndpointFails(t *testing.T) {
 						t.Errorf("got maintenance %s without its list", inc.ID)
 					}
 				}
-				if tc.r.Status != 0 && res.State[fetch.EndpointMaintenances] != prev[fetch.EndpointMaintenances] {
-					t.Errorf("got state %+v, want the remembered one kept", res.State[fetch.EndpointMaintenances])
+				if tc.r.Status != 0 && res.State[statuspagev2.EndpointMaintenances] != prev[statuspagev2.EndpointMaintenances] {
+					t.Errorf("got state %+v, want the remembered one kept", res.State[statuspagev2.EndpointMaintenances])
 				}
 			})
 		}

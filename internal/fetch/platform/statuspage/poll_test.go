@@ -1,4 +1,4 @@
-package fetch
+package statuspage
 
 // Statuspage polls end to end against an httptest page: what each poll requests, what it
 // sends, and how it handles what it gets. Incident payloads are the real files of
@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -23,21 +26,19 @@ const (
 	pSummary      = "/api/v2/summary.json"
 )
 
-var pollNow = time.Date(2026, 8, 18, 12, 0, 0, 0, time.UTC)
-
 // realPage serves the real GitHub payloads with ETags and Last-Modified.
-func realPage(t *testing.T) *fakeStatuspage {
-	page := newFakeStatuspage()
+func realPage(t *testing.T) *fetchtest.FakePage {
+	page := fetchtest.NewFakePage()
 	const lm = "Tue, 18 Aug 2026 12:09:11 GMT"
-	page.set(pIncidents, route{Body: testdata(t, "github-incidents-2026-08-top5.json"), ETag: `W/"inc-1"`, LastModified: lm})
-	page.set(pMaintenances, route{Body: incidentsBody(t, "scheduled_maintenances"), ETag: `W/"mnt-1"`, LastModified: lm})
-	page.set(pSummary, route{Body: testdata(t, "github-summary-2022-11-25.json"), ETag: `W/"sum-1"`, LastModified: lm})
+	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.Testdata(t, "statuspage", "github-incidents-2026-08-top5.json"), ETag: `W/"inc-1"`, LastModified: lm})
+	page.Set(pMaintenances, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "scheduled_maintenances"), ETag: `W/"mnt-1"`, LastModified: lm})
+	page.Set(pSummary, fetchtest.Route{Body: fetchtest.Testdata(t, "statuspage", "github-summary-2022-11-25.json"), ETag: `W/"sum-1"`, LastModified: lm})
 	return page
 }
 
-func statuspage(t *testing.T, o ClientOptions) Provider {
+func statuspage(t *testing.T, o fetch.ClientOptions) fetch.Provider {
 	t.Helper()
-	p, err := New(KindStatuspage, mustClient(t, o))
+	p, err := fetch.New(Kind, fetchtest.MustClient(t, o))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,20 +51,20 @@ func source(url string) model.Source {
 
 func TestPollConditional(t *testing.T) {
 	page := realPage(t)
-	srv := newServer(t, page)
-	p := statuspage(t, ClientOptions{UserAgent: "statuswatch/test"})
+	srv := fetchtest.NewServer(t, page)
+	p := statuspage(t, fetch.ClientOptions{UserAgent: "statuswatch/test"})
 	src := source(srv.URL)
 
 	// First poll, as the daemon makes it: with the summary.
-	r1, err := p.Poll(context.Background(), Request{Source: src, Summary: true, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.requests(); len(got) != 3 || got[0].IfNoneMatch != "" || got[0].UserAgent != "statuswatch/test" {
+	if got := page.Requests(); len(got) != 3 || got[0].IfNoneMatch != "" || got[0].UserAgent != "statuswatch/test" {
 		t.Fatalf("first poll: got requests %+v", got)
 	}
 	s := r1.Snapshot
-	if s == nil || s.Source != "github" || !s.FetchedAt.Equal(pollNow) || s.PageTitle != "GitHub" || len(s.Incidents) != 5 {
+	if s == nil || s.Source != "github" || !s.FetchedAt.Equal(fetchtest.PollNow) || s.PageTitle != "GitHub" || len(s.Incidents) != 5 {
 		t.Fatalf("first poll: got snapshot %+v", s)
 	}
 	wantListings := []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}}
@@ -78,7 +79,7 @@ func TestPollConditional(t *testing.T) {
 			t.Errorf("body %s: got hash %s with %d bytes, state %+v", b.Endpoint, b.Hash, len(b.Data), r1.State[b.Endpoint])
 		}
 	}
-	for _, ep := range []string{EndpointIncidents, EndpointMaintenances, EndpointSummary} {
+	for _, ep := range []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointSummary} {
 		if st := r1.State[ep]; st.ETag == "" || st.LastModified == "" || st.Hash == "" {
 			t.Errorf("state of %s: got %+v", ep, st)
 		}
@@ -88,11 +89,11 @@ func TestPollConditional(t *testing.T) {
 	}
 
 	// Second poll: validators sent, every list 304, nothing parsed.
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := page.requests()
+	got := page.Requests()
 	if len(got) != 2 || got[0].Path != pIncidents || got[1].Path != pMaintenances {
 		t.Fatalf("second poll: got requests %+v, want incidents and maintenances", got)
 	}
@@ -117,42 +118,42 @@ func TestPollConditional(t *testing.T) {
 	}
 
 	// Third poll: the incidents change, the maintenances do not.
-	page.set(pIncidents, route{Body: testdata(t, "github-summary-2022-11-25.json"), ETag: `W/"inc-2"`})
-	r3, err := p.Poll(context.Background(), Request{Source: src, State: r2.State, Now: pollNow})
+	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.Testdata(t, "statuspage", "github-summary-2022-11-25.json"), ETag: `W/"inc-2"`})
+	r3, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.requests()
+	page.Requests()
 	if r3.Snapshot == nil || len(r3.Snapshot.Incidents) != 1 || r3.Snapshot.Incidents[0].ID != "ljwdk6qml8z8" {
 		t.Fatalf("third poll: got %+v", r3.Snapshot)
 	}
 	if want := []model.Listing{{Kind: model.KindIncident}}; !reflect.DeepEqual(r3.Snapshot.Listings, want) {
 		t.Errorf("third poll: got listings %+v, want only incidents (maintenances 304)", r3.Snapshot.Listings)
 	}
-	if r3.State[EndpointIncidents].ETag != `W/"inc-2"` || r3.State[EndpointIncidents].LastModified != "" || !r3.StateChanged(r2.State) {
-		t.Errorf("third poll: got state %+v", r3.State[EndpointIncidents])
+	if r3.State[fetch.EndpointIncidents].ETag != `W/"inc-2"` || r3.State[fetch.EndpointIncidents].LastModified != "" || !r3.StateChanged(r2.State) {
+		t.Errorf("third poll: got state %+v", r3.State[fetch.EndpointIncidents])
 	}
 }
 
 func TestPollUnchangedByHash(t *testing.T) {
-	page := newFakeStatuspage()
-	page.set(pIncidents, route{Body: testdata(t, "github-incidents-2026-08-top5.json")}) // no validators
-	srv := newServer(t, page)
-	p := statuspage(t, ClientOptions{})
+	page := fetchtest.NewFakePage()
+	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.Testdata(t, "statuspage", "github-incidents-2026-08-top5.json")}) // no validators
+	srv := fetchtest.NewServer(t, page)
+	p := statuspage(t, fetch.ClientOptions{})
 	src := model.Source{Name: "github", URL: srv.URL}
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil || r1.Snapshot == nil {
 		t.Fatalf("first poll: %v, %+v", err, r1)
 	}
-	r2, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})
+	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r2.Snapshot != nil || r2.Requests != 1 || r2.StateChanged(r1.State) {
 		t.Errorf("byte-identical body: got snapshot %v, %d requests, state changed %v", r2.Snapshot, r2.Requests, r2.StateChanged(r1.State))
 	}
-	if len(r2.Bodies) != 1 || r2.Bodies[0].Data != nil || r2.Bodies[0].Hash != r1.State[EndpointIncidents].Hash {
+	if len(r2.Bodies) != 1 || r2.Bodies[0].Data != nil || r2.Bodies[0].Hash != r1.State[fetch.EndpointIncidents].Hash {
 		t.Errorf("got bodies %+v, want the stored hash without data", r2.Bodies)
 	}
 }
@@ -170,34 +171,34 @@ func TestPollRequests(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := realPage(t)
-			srv := newServer(t, page)
-			p := statuspage(t, ClientOptions{})
+			srv := fetchtest.NewServer(t, page)
+			p := statuspage(t, fetch.ClientOptions{})
 			src := model.Source{Name: "github", URL: srv.URL, Maintenance: tc.maintenance}
-			res, err := p.Poll(context.Background(), Request{Source: src, Summary: tc.summary, Now: pollNow})
+			res, err := p.Poll(context.Background(), fetch.Request{Source: src, Summary: tc.summary, Now: fetchtest.PollNow})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := page.paths(); !slices.Equal(got, tc.want) {
+			if got := page.Paths(); !slices.Equal(got, tc.want) {
 				t.Errorf("got requests %v, want %v", got, tc.want)
 			}
 			if res.Requests != len(tc.want) || len(res.Bodies) != len(tc.want) {
 				t.Errorf("got Requests %d, %d bodies; want %d", res.Requests, len(res.Bodies), len(tc.want))
 			}
-			if tc.summary != (res.State[EndpointSummary] != model.EndpointState{}) {
-				t.Errorf("got summary state %+v", res.State[EndpointSummary])
+			if tc.summary != (res.State[fetch.EndpointSummary] != model.EndpointState{}) {
+				t.Errorf("got summary state %+v", res.State[fetch.EndpointSummary])
 			}
 		})
 	}
 }
 
 func TestPollEndpoints(t *testing.T) {
-	page := newFakeStatuspage()
-	body := incidentsBody(t, "incidents")
-	page.set("/acme"+pIncidents, route{Body: body})
-	page.set("/proxy/github/incidents", route{Body: body})
-	page.set("/acme"+pSummary, route{Body: testdata(t, "claude-summary-active-incident-2026-07-29.json")})
-	srv := newServer(t, page)
-	p := statuspage(t, ClientOptions{})
+	page := fetchtest.NewFakePage()
+	body := fetchtest.IncidentsBody(t, "incidents")
+	page.Set("/acme"+pIncidents, fetchtest.Route{Body: body})
+	page.Set("/proxy/github/incidents", fetchtest.Route{Body: body})
+	page.Set("/acme"+pSummary, fetchtest.Route{Body: fetchtest.Testdata(t, "statuspage", "claude-summary-active-incident-2026-07-29.json")})
+	srv := fetchtest.NewServer(t, page)
+	p := statuspage(t, fetch.ClientOptions{})
 
 	for _, tc := range []struct {
 		name      string
@@ -208,14 +209,14 @@ func TestPollEndpoints(t *testing.T) {
 		{"path without slash", model.Source{URL: srv.URL + "/acme"}, []string{"/acme" + pIncidents}, "Example Cloud"},
 		{"path with slash", model.Source{URL: srv.URL + "/acme/"}, []string{"/acme" + pIncidents}, "Example Cloud"},
 		{"query dropped", model.Source{URL: srv.URL + "/acme?utm=x"}, []string{"/acme" + pIncidents}, "Example Cloud"},
-		{"override", model.Source{URL: srv.URL + "/acme", Endpoints: map[string]string{EndpointIncidents: srv.URL + "/proxy/github/incidents"}}, []string{"/proxy/github/incidents"}, "Example Cloud"},
+		{"override", model.Source{URL: srv.URL + "/acme", Endpoints: map[string]string{fetch.EndpointIncidents: srv.URL + "/proxy/github/incidents"}}, []string{"/proxy/github/incidents"}, "Example Cloud"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.Poll(context.Background(), Request{Source: tc.src, Now: pollNow})
+			res, err := p.Poll(context.Background(), fetch.Request{Source: tc.src, Now: fetchtest.PollNow})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := page.paths(); !slices.Equal(got, tc.want) {
+			if got := page.Paths(); !slices.Equal(got, tc.want) {
 				t.Errorf("got requests %v, want %v", got, tc.want)
 			}
 			// {"incidents":[]} is a well-formed page: a snapshot with no incidents.
@@ -225,65 +226,65 @@ func TestPollEndpoints(t *testing.T) {
 		})
 	}
 	// The summary's page name wins over the list's.
-	res, err := p.Poll(context.Background(), Request{Source: model.Source{URL: srv.URL + "/acme"}, Summary: true, Now: pollNow})
+	res, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{URL: srv.URL + "/acme"}, Summary: true, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.requests()
+	page.Requests()
 	if res.Snapshot.PageTitle != "Claude" {
 		t.Errorf("got page title %q, want the summary's Claude", res.Snapshot.PageTitle)
 	}
-	if _, err := p.Poll(context.Background(), Request{Source: model.Source{URL: "not a url"}}); err == nil {
+	if _, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{URL: "not a url"}}); err == nil {
 		t.Error("relative source URL: got no error")
 	}
 }
 
 func TestPollSendsHeaders(t *testing.T) {
 	page := realPage(t)
-	srv := newServer(t, page)
-	p := statuspage(t, ClientOptions{UserAgent: "statuswatch/9 (+https://example.com)"})
+	srv := fetchtest.NewServer(t, page)
+	p := statuspage(t, fetch.ClientOptions{UserAgent: "statuswatch/9 (+https://example.com)"})
 	src := model.Source{URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer page-token"}}
-	if _, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow}); err != nil {
+	if _, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow}); err != nil {
 		t.Fatal(err)
 	}
-	got := page.requests()[0]
+	got := page.Requests()[0]
 	if got.UserAgent != "statuswatch/9 (+https://example.com)" || got.Header.Get("Authorization") != "Bearer page-token" {
 		t.Errorf("got User-Agent %q, Authorization %q", got.UserAgent, got.Header.Get("Authorization"))
 	}
 }
 
 func TestPollFailures(t *testing.T) {
-	real := testdata(t, "github-incidents-2026-08-top5.json")
+	real := fetchtest.Testdata(t, "statuspage", "github-incidents-2026-08-top5.json")
 	retryAt := time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
 	for _, tc := range []struct {
 		name      string
-		rt        route
+		rt        fetchtest.Route
 		maxBody   int64
 		malformed bool
 		text      string
 		retry     time.Duration // exact, or -1 for "about an hour"
 	}{
-		{"html page", route{Body: []byte("<!DOCTYPE html><title>Status</title>"), ContentType: "text/html"}, 0, true, "HTML", 0},
-		{"html labelled json", route{Body: []byte("<html>oops</html>")}, 0, true, "HTML", 0},
-		{"empty body", route{Body: []byte{}}, 0, true, "empty body", 0},
-		{"truncated json", route{Body: real[:40000]}, 0, true, "malformed", 0},
-		{"no incidents array", route{Body: []byte(`{"page":{"name":"GitHub"}}`)}, 0, true, `no "incidents" array`, 0},
-		{"oversized", route{Body: real}, 1000, false, "response exceeds 1000 bytes", 0},
-		{"429 seconds", route{Status: 429, Body: []byte("slow"), RetryAfter: "120"}, 0, false, "429", 2 * time.Minute},
-		{"503 date", route{Status: 503, Body: []byte("down"), RetryAfter: retryAt}, 0, false, "503", -1},
-		{"500", route{Status: 500}, 0, false, "500", 0},
+		{"html page", fetchtest.Route{Body: []byte("<!DOCTYPE html><title>Status</title>"), ContentType: "text/html"}, 0, true, "HTML", 0},
+		{"html labelled json", fetchtest.Route{Body: []byte("<html>oops</html>")}, 0, true, "HTML", 0},
+		{"empty body", fetchtest.Route{Body: []byte{}}, 0, true, "empty body", 0},
+		{"truncated json", fetchtest.Route{Body: real[:40000]}, 0, true, "malformed", 0},
+		{"no incidents array", fetchtest.Route{Body: []byte(`{"page":{"name":"GitHub"}}`)}, 0, true, `no "incidents" array`, 0},
+		{"oversized", fetchtest.Route{Body: real}, 1000, false, "response exceeds 1000 bytes", 0},
+		{"429 seconds", fetchtest.Route{Status: 429, Body: []byte("slow"), RetryAfter: "120"}, 0, false, "429", 2 * time.Minute},
+		{"503 date", fetchtest.Route{Status: 503, Body: []byte("down"), RetryAfter: retryAt}, 0, false, "503", -1},
+		{"500", fetchtest.Route{Status: 500}, 0, false, "500", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			page := newFakeStatuspage()
-			page.set(pIncidents, tc.rt)
-			srv := newServer(t, page)
-			p := statuspage(t, ClientOptions{MaxBody: tc.maxBody})
-			res, err := p.Poll(context.Background(), Request{Source: source(srv.URL), Summary: true, Now: pollNow})
+			page := fetchtest.NewFakePage()
+			page.Set(pIncidents, tc.rt)
+			srv := fetchtest.NewServer(t, page)
+			p := statuspage(t, fetch.ClientOptions{MaxBody: tc.maxBody})
+			res, err := p.Poll(context.Background(), fetch.Request{Source: source(srv.URL), Summary: true, Now: fetchtest.PollNow})
 			if err == nil {
 				t.Fatalf("got no error, snapshot %+v", res.Snapshot)
 			}
-			if errors.Is(err, ErrMalformed) != tc.malformed || !strings.Contains(err.Error(), tc.text) {
-				t.Errorf("got %q (malformed %v), want %q (malformed %v)", err, errors.Is(err, ErrMalformed), tc.text, tc.malformed)
+			if errors.Is(err, fetch.ErrMalformed) != tc.malformed || !strings.Contains(err.Error(), tc.text) {
+				t.Errorf("got %q (malformed %v), want %q (malformed %v)", err, errors.Is(err, fetch.ErrMalformed), tc.text, tc.malformed)
 			}
 			if !strings.Contains(err.Error(), srv.URL+pIncidents) {
 				t.Errorf("error %q does not name the URL", err)
@@ -291,7 +292,7 @@ func TestPollFailures(t *testing.T) {
 			if res == nil || res.Requests != 1 || res.Snapshot != nil || res.State != nil {
 				t.Errorf("got result %+v, want only Requests=1 (the poll stops at the failed endpoint)", res)
 			}
-			d, ok := RetryAfter(err)
+			d, ok := fetch.RetryAfter(err)
 			switch {
 			case tc.retry >= 0 && d != tc.retry:
 				t.Errorf("got Retry-After %v, want %v", d, tc.retry)
@@ -305,21 +306,21 @@ func TestPollFailures(t *testing.T) {
 }
 
 func TestPollMaintenanceWinsDedupe(t *testing.T) {
-	inc := rawIncident("shared1", "scheduled")
+	inc := fetchtest.RawIncident("shared1", "scheduled")
 	inc["name"] = "As listed in incidents.json"
 	inc["scheduled_for"] = "2026-09-01T02:00:00Z"
-	mnt := rawIncident("shared1", "in_progress")
+	mnt := fetchtest.RawIncident("shared1", "in_progress")
 	mnt["name"] = "Database upgrade"
 	mnt["impact"] = "maintenance"
 	mnt["scheduled_for"] = "2026-09-01T02:00:00Z"
 	mnt["scheduled_until"] = "2026-09-01T04:00:00Z"
-	only := rawIncident("mntonly", "scheduled") // no scheduled_for: still a maintenance, by its list
+	only := fetchtest.RawIncident("mntonly", "scheduled") // no scheduled_for: still a maintenance, by its list
 
-	page := newFakeStatuspage()
-	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", rawIncident("plain1", "investigating"), inc)})
-	page.set(pMaintenances, route{Body: incidentsBody(t, "scheduled_maintenances", mnt, only)})
-	srv := newServer(t, page)
-	res, err := statuspage(t, ClientOptions{}).Poll(context.Background(), Request{Source: source(srv.URL), Now: pollNow})
+	page := fetchtest.NewFakePage()
+	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "incidents", fetchtest.RawIncident("plain1", "investigating"), inc)})
+	page.Set(pMaintenances, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "scheduled_maintenances", mnt, only)})
+	srv := fetchtest.NewServer(t, page)
+	res, err := statuspage(t, fetch.ClientOptions{}).Poll(context.Background(), fetch.Request{Source: source(srv.URL), Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,26 +344,26 @@ func TestPollMaintenanceWinsDedupe(t *testing.T) {
 }
 
 // postmortemPage serves one incident in status postmortem whose list JSON lacks the body.
-func postmortemPage(t *testing.T, perIncident []byte) *fakeStatuspage {
-	page := newFakeStatuspage()
-	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", rawIncident("pm1", "postmortem"), rawIncident("open1", "investigating"))})
-	page.set("/api/v2/incidents/pm1.json", route{Body: perIncident})
-	page.set("/incidents/pm1", route{Body: testdata(t, "synthetic-statuspage-incident-page.html"), ContentType: "text/html; charset=utf-8"})
+func postmortemPage(t *testing.T, perIncident []byte) *fetchtest.FakePage {
+	page := fetchtest.NewFakePage()
+	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "incidents", fetchtest.RawIncident("pm1", "postmortem"), fetchtest.RawIncident("open1", "investigating"))})
+	page.Set("/api/v2/incidents/pm1.json", fetchtest.Route{Body: perIncident})
+	page.Set("/incidents/pm1", fetchtest.Route{Body: fetchtest.Testdata(t, "statuspage", "synthetic-statuspage-incident-page.html"), ContentType: "text/html; charset=utf-8"})
 	return page
 }
 
 func TestPollPostmortemFetchedOnce(t *testing.T) {
 	withoutBody := []byte(`{"page":{"name":"Example Cloud"},"incident":{"id":"pm1","status":"postmortem","postmortem_body":null}}`)
 	page := postmortemPage(t, withoutBody)
-	srv := newServer(t, page)
-	p := statuspage(t, ClientOptions{})
+	srv := fetchtest.NewServer(t, page)
+	p := statuspage(t, fetch.ClientOptions{})
 	src := model.Source{Name: "acme", URL: srv.URL}
 
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{pIncidents, "/api/v2/incidents/pm1.json", "/incidents/pm1"}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, "/api/v2/incidents/pm1.json", "/incidents/pm1"}; !slices.Equal(got, want) {
 		t.Fatalf("first poll: got requests %v, want %v", got, want)
 	}
 	pm := r1.Snapshot.Incidents[0].Postmortem
@@ -379,13 +380,13 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 
 	// Second poll: the list changed (an update was added), the archive has the postmortem.
 	// It is carried over; nothing more is fetched.
-	changed := rawIncident("pm1", "postmortem")
+	changed := fetchtest.RawIncident("pm1", "postmortem")
 	changed["incident_updates"] = append(changed["incident_updates"].([]map[string]any), map[string]any{
 		"id": "pm1-u2", "status": "postmortem", "body": "Postmortem published.", "created_at": "2026-03-07T15:00:00Z",
 	})
-	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", changed)})
-	r2, err := p.Poll(context.Background(), Request{
-		Source: src, State: r1.State, Now: pollNow,
+	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "incidents", changed)})
+	r2, err := p.Poll(context.Background(), fetch.Request{
+		Source: src, State: r1.State, Now: fetchtest.PollNow,
 		Archived: func(id string) *model.Incident {
 			if id == "pm1" {
 				return &archived
@@ -396,7 +397,7 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{pIncidents}) {
+	if got := page.Paths(); !slices.Equal(got, []string{pIncidents}) {
 		t.Errorf("second poll: got requests %v, want incidents.json only", got)
 	}
 	got := r2.Snapshot.Incidents[0]
@@ -408,12 +409,12 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 	}
 
 	// Third poll: no archive callback, but the lookup is remembered in the state.
-	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", changed, rawIncident("new1", "investigating"))})
-	r3, err := p.Poll(context.Background(), Request{Source: src, State: r2.State, Now: pollNow})
+	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "incidents", changed, fetchtest.RawIncident("new1", "investigating"))})
+	r3, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{pIncidents}) {
+	if got := page.Paths(); !slices.Equal(got, []string{pIncidents}) {
 		t.Errorf("third poll: got requests %v, want incidents.json only", got)
 	}
 	if _, ok := r3.State["incident/pm1"]; !ok {
@@ -421,12 +422,12 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 	}
 
 	// Fourth poll: the incident left the list; its lookup state goes with it.
-	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", rawIncident("new1", "investigating"))})
-	r4, err := p.Poll(context.Background(), Request{Source: src, State: r3.State, Now: pollNow})
+	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "incidents", fetchtest.RawIncident("new1", "investigating"))})
+	r4, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r3.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.requests()
+	page.Requests()
 	if _, ok := r4.State["incident/pm1"]; ok {
 		t.Error("fourth poll: lookup state kept for an incident no longer listed")
 	}
@@ -435,12 +436,12 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 func TestPollPostmortemFromIncidentJSON(t *testing.T) {
 	page := postmortemPage(t, []byte(`{"incident":{"id":"pm1","status":"postmortem",
 		"postmortem_body":"##### Root cause\nA bad deploy.","postmortem_published_at":"2026-03-07T15:00:00Z"}}`))
-	srv := newServer(t, page)
-	res, err := statuspage(t, ClientOptions{}).Poll(context.Background(), Request{Source: model.Source{URL: srv.URL}, Now: pollNow})
+	srv := fetchtest.NewServer(t, page)
+	res, err := statuspage(t, fetch.ClientOptions{}).Poll(context.Background(), fetch.Request{Source: model.Source{URL: srv.URL}, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.paths(); !slices.Equal(got, []string{pIncidents, "/api/v2/incidents/pm1.json"}) {
+	if got := page.Paths(); !slices.Equal(got, []string{pIncidents, "/api/v2/incidents/pm1.json"}) {
 		t.Errorf("got requests %v, want no HTML page", got)
 	}
 	want := &model.Postmortem{Body: "##### Root cause\nA bad deploy.", Format: model.FormatMarkdown, PublishedAt: time.Date(2026, 3, 7, 15, 0, 0, 0, time.UTC)}
@@ -450,24 +451,24 @@ func TestPollPostmortemFromIncidentJSON(t *testing.T) {
 }
 
 func TestPollPostmortemEndpointOverrides(t *testing.T) {
-	page := newFakeStatuspage()
-	unsafe := rawIncident("..", "postmortem") // vendor data: never put in a path
-	pm := rawIncident("pm1", "postmortem")
+	page := fetchtest.NewFakePage()
+	unsafe := fetchtest.RawIncident("..", "postmortem") // vendor data: never put in a path
+	pm := fetchtest.RawIncident("pm1", "postmortem")
 	delete(pm, "shortlink")
-	page.set("/mirror/incidents", route{Body: incidentsBody(t, "incidents", pm, unsafe)})
-	page.set("/mirror/incident/pm1", route{Body: []byte(`{"incident":{"id":"pm1"}}`)})
-	page.set("/mirror/page/pm1", route{Body: testdata(t, "synthetic-statuspage-incident-page.html")})
-	srv := newServer(t, page)
+	page.Set("/mirror/incidents", fetchtest.Route{Body: fetchtest.IncidentsBody(t, "incidents", pm, unsafe)})
+	page.Set("/mirror/incident/pm1", fetchtest.Route{Body: []byte(`{"incident":{"id":"pm1"}}`)})
+	page.Set("/mirror/page/pm1", fetchtest.Route{Body: fetchtest.Testdata(t, "statuspage", "synthetic-statuspage-incident-page.html")})
+	srv := fetchtest.NewServer(t, page)
 	src := model.Source{URL: "http://status.invalid/", Endpoints: map[string]string{
-		EndpointIncidents:    srv.URL + "/mirror/incidents",
-		EndpointIncident:     srv.URL + "/mirror/incident/{id}",
-		EndpointIncidentPage: srv.URL + "/mirror/page/{id}",
+		fetch.EndpointIncidents: srv.URL + "/mirror/incidents",
+		EndpointIncident:        srv.URL + "/mirror/incident/{id}",
+		EndpointIncidentPage:    srv.URL + "/mirror/page/{id}",
 	}}
-	res, err := statuspage(t, ClientOptions{}).Poll(context.Background(), Request{Source: src, Now: pollNow})
+	res, err := statuspage(t, fetch.ClientOptions{}).Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.paths(), []string{"/mirror/incidents", "/mirror/incident/pm1", "/mirror/page/pm1"}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{"/mirror/incidents", "/mirror/incident/pm1", "/mirror/page/pm1"}; !slices.Equal(got, want) {
 		t.Errorf("got requests %v, want %v", got, want)
 	}
 	if res.Snapshot.Incidents[0].Postmortem == nil || res.Snapshot.Incidents[1].Postmortem != nil {
@@ -482,10 +483,10 @@ func TestPollPostmortemEndpointOverrides(t *testing.T) {
 func TestPollPostmortemLookupFailures(t *testing.T) {
 	t.Run("gone is remembered", func(t *testing.T) {
 		page := postmortemPage(t, nil)
-		page.set("/api/v2/incidents/pm1.json", route{Status: 404})
-		page.set("/incidents/pm1", route{Status: 403, Body: []byte("bot wall")})
-		srv := newServer(t, page)
-		res, err := statuspage(t, ClientOptions{}).Poll(context.Background(), Request{Source: model.Source{URL: srv.URL}, Now: pollNow})
+		page.Set("/api/v2/incidents/pm1.json", fetchtest.Route{Status: 404})
+		page.Set("/incidents/pm1", fetchtest.Route{Status: 403, Body: []byte("bot wall")})
+		srv := fetchtest.NewServer(t, page)
+		res, err := statuspage(t, fetch.ClientOptions{}).Poll(context.Background(), fetch.Request{Source: model.Source{URL: srv.URL}, Now: fetchtest.PollNow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -495,17 +496,17 @@ func TestPollPostmortemLookupFailures(t *testing.T) {
 		if _, ok := res.State["incident/pm1"]; !ok {
 			t.Error("a 4xx lookup is not remembered: it would be retried on every change")
 		}
-		if res.State[EndpointIncidents].Hash == "" {
+		if res.State[fetch.EndpointIncidents].Hash == "" {
 			t.Error("incidents state not advanced")
 		}
 	})
 	t.Run("transient is retried", func(t *testing.T) {
 		page := postmortemPage(t, []byte(`{"incident":{"id":"pm1"}}`))
-		page.set("/incidents/pm1", route{Status: 502})
-		srv := newServer(t, page)
-		p := statuspage(t, ClientOptions{})
-		prev := model.FetchState{EndpointIncidents: {ETag: `"old"`, Hash: "old"}}
-		res, err := p.Poll(context.Background(), Request{Source: model.Source{URL: srv.URL}, State: prev, Now: pollNow})
+		page.Set("/incidents/pm1", fetchtest.Route{Status: 502})
+		srv := fetchtest.NewServer(t, page)
+		p := statuspage(t, fetch.ClientOptions{})
+		prev := model.FetchState{fetch.EndpointIncidents: {ETag: `"old"`, Hash: "old"}}
+		res, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{URL: srv.URL}, State: prev, Now: fetchtest.PollNow})
 		if err != nil {
 			t.Fatalf("a failed postmortem lookup failed the poll: %v", err)
 		}
@@ -514,16 +515,16 @@ func TestPollPostmortemLookupFailures(t *testing.T) {
 		}
 		// The incidents endpoint keeps its old state so the next poll parses the list
 		// again and retries the lookup.
-		if _, ok := res.State["incident/pm1"]; ok || res.State[EndpointIncidents] != prev[EndpointIncidents] || res.StateChanged(prev) {
+		if _, ok := res.State["incident/pm1"]; ok || res.State[fetch.EndpointIncidents] != prev[fetch.EndpointIncidents] || res.StateChanged(prev) {
 			t.Errorf("got state %+v, want the previous one", res.State)
 		}
-		page.requests()
-		page.set("/incidents/pm1", route{Body: testdata(t, "synthetic-statuspage-incident-page.html")})
-		res, err = p.Poll(context.Background(), Request{Source: model.Source{URL: srv.URL}, State: res.State, Now: pollNow})
+		page.Requests()
+		page.Set("/incidents/pm1", fetchtest.Route{Body: fetchtest.Testdata(t, "statuspage", "synthetic-statuspage-incident-page.html")})
+		res, err = p.Poll(context.Background(), fetch.Request{Source: model.Source{URL: srv.URL}, State: res.State, Now: fetchtest.PollNow})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := page.paths(); len(got) != 3 || res.Snapshot.Incidents[0].Postmortem == nil {
+		if got := page.Paths(); len(got) != 3 || res.Snapshot.Incidents[0].Postmortem == nil {
 			t.Errorf("retry: got requests %v, postmortem %+v", got, res.Snapshot.Incidents[0].Postmortem)
 		}
 	})
@@ -533,31 +534,31 @@ func TestPollPostmortemLookupFailures(t *testing.T) {
 // 304s, postmortem lookups, a 4xx, a malformed list.
 func TestPollClosesEveryBody(t *testing.T) {
 	page := postmortemPage(t, []byte(`{"incident":{"id":"pm1"}}`))
-	page.set(pIncidents, route{Body: incidentsBody(t, "incidents", rawIncident("pm1", "postmortem")), ETag: `"e1"`})
-	page.set(pMaintenances, route{Body: incidentsBody(t, "scheduled_maintenances"), ETag: `"m1"`})
-	page.set(pSummary, route{Status: 404})
-	srv := newServer(t, page)
-	cc := &closeCounter{rt: http.DefaultTransport}
-	p := statuspage(t, ClientOptions{Transport: cc})
+	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "incidents", fetchtest.RawIncident("pm1", "postmortem")), ETag: `"e1"`})
+	page.Set(pMaintenances, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "scheduled_maintenances"), ETag: `"m1"`})
+	page.Set(pSummary, fetchtest.Route{Status: 404})
+	srv := fetchtest.NewServer(t, page)
+	cc := &fetchtest.CloseCounter{RT: http.DefaultTransport}
+	p := statuspage(t, fetch.ClientOptions{Transport: cc})
 
 	src := source(srv.URL)
-	r1, err := p.Poll(context.Background(), Request{Source: src, Now: pollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Poll(context.Background(), Request{Source: src, State: r1.State, Now: pollNow})                // 304s
-	p.Poll(context.Background(), Request{Source: src, State: r1.State, Summary: true, Now: pollNow}) // 404 summary
-	page.set(pIncidents, route{Body: []byte("<html>")})
-	p.Poll(context.Background(), Request{Source: src, Now: pollNow}) // malformed
-	if o, c := cc.opened.Load(), cc.closed.Load(); o != c || o != 4+2+3+1 {
+	p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})                // 304s
+	p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Summary: true, Now: fetchtest.PollNow}) // 404 summary
+	page.Set(pIncidents, fetchtest.Route{Body: []byte("<html>")})
+	p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow}) // malformed
+	if o, c := cc.Opened.Load(), cc.Closed.Load(); o != c || o != 4+2+3+1 {
 		t.Errorf("got %d bodies opened, %d closed; want 10 and 10", o, c)
 	}
 }
 
 func TestNew(t *testing.T) {
-	c := mustClient(t, ClientOptions{})
+	c := fetchtest.MustClient(t, fetch.ClientOptions{})
 	for _, kind := range []string{"statuspage", "auto", ""} {
-		p, err := New(kind, c)
+		p, err := fetch.New(kind, c)
 		if err != nil {
 			t.Errorf("New(%q): %v", kind, err)
 		}
@@ -565,30 +566,20 @@ func TestNew(t *testing.T) {
 			t.Errorf("New(%q): got %T, want *Statuspage", kind, p)
 		}
 	}
-	if _, err := New("geocities", c); err == nil || !strings.Contains(err.Error(), "statuspage") {
+	if _, err := fetch.New("geocities", c); err == nil || !strings.Contains(err.Error(), "statuspage") {
 		t.Errorf("unknown kind: got %v, want an error listing the known kinds", err)
 	}
-	if !slices.Contains(Kinds(), KindStatuspage) {
-		t.Errorf("Kinds(): got %v", Kinds())
+	if !slices.Contains(fetch.Kinds(), Kind) {
+		t.Errorf("Kinds(): got %v", fetch.Kinds())
 	}
 }
 
-func TestStateChanged(t *testing.T) {
-	prev := model.FetchState{"incidents": {ETag: "a", Hash: "h"}}
-	for _, tc := range []struct {
-		state model.FetchState
-		want  bool
-	}{
-		{model.FetchState{"incidents": {ETag: "a", Hash: "h"}}, false},
-		{model.FetchState{"incidents": {ETag: "b", Hash: "h"}}, true},
-		{model.FetchState{"incidents": {ETag: "a", Hash: "h"}, "summary": {Hash: "s"}}, true},
-		{model.FetchState{}, true},
-	} {
-		if got := (&Result{State: tc.state}).StateChanged(prev); got != tc.want {
-			t.Errorf("StateChanged(%v → %v): got %v, want %v", prev, tc.state, got, tc.want)
-		}
-	}
-	if (&Result{State: model.FetchState{}}).StateChanged(nil) {
-		t.Error("empty vs nil state: got changed")
-	}
+// TestStatuspageContract: the contract every platform keeps.
+func TestStatuspageContract(t *testing.T) {
+	fetchtest.Contract{
+		Kind:   Kind,
+		Source: func(base string) model.Source { return model.Source{Name: "github", URL: base} },
+		Routes: map[string]fetchtest.Route{pIncidents: {Body: fetchtest.Testdata(t, "statuspage", "github-incidents-2026-08-top5.json")}},
+		Main:   pIncidents,
+	}.Run(t)
 }

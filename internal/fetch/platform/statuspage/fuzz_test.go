@@ -1,11 +1,11 @@
-package fetch
+package statuspage
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -17,36 +17,26 @@ import (
 // Run it with -fuzzminimizetime=0: minimising an interesting mutation of the 84 KB seed
 // takes the default minute each time, which stalls the fuzzer.
 func FuzzStatuspage(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "statuspage", "*"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seeds: %v", err)
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	fetchtest.AddSeeds(f, "statuspage")
 	f.Add([]byte(`{"incidents":[{"id":"a","postmortem_published_at":true,"incident_updates":[{}]}]}`))
 	f.Add([]byte(`{"incident":{"id":"a","postmortem_body":"x","postmortem_published_at":"2020-01-01T00:00:00Z"}}`))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, key := range []string{"incidents", "scheduled_maintenances"} {
-			l, err := decodeStatuspageList("application/json", data, key)
+			l, err := options.DecodeList("application/json", data, key)
 			if err != nil {
 				continue
 			}
-			incs, _ := normaliseList(l.List, model.KindIncident, testBase)
+			incs, _ := options.NormaliseList(l.List, model.KindIncident, testBase)
 			for _, inc := range incs {
 				if inc.ID == "" || !slices.IsSorted(inc.Components) {
 					t.Fatalf("bad incident %+v", inc)
 				}
 			}
 		}
-		DecodeStatuspageSummary("application/json", data)
-		if in, err := decodeStatuspageIncident("application/json", data); err == nil {
-			in.normalise(model.KindIncident, testBase)
+		statuspagev2.DecodeSummary("application/json", data)
+		if in, err := statuspagev2.DecodeIncident("application/json", data); err == nil {
+			options.Normalise(in, model.KindIncident, testBase)
 		}
 		postmortemFromHTML(data)
 	})

@@ -1,7 +1,7 @@
-package fetch
+package statuspage
 
-// Decoding and normalisation against every real payload in testdata/statuspage (copied
-// byte for byte from the real captures of testdata/statuspage; provenance in testdata/SOURCES.md).
+// Decoding and normalisation (statuspagev2 under Statuspage's options) against every real
+// payload in testdata/statuspage (provenance in internal/fetch/testdata/SOURCES.md).
 // The HTML incident page is synthetic-statuspage-incident-page.html, written from the
 // markup public scrapers of Statuspage incident pages select on (see the comment at its top).
 
@@ -17,38 +17,33 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 var testBase, _ = url.Parse("https://www.githubstatus.com/")
 
-func mustTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(err)
-	}
-	return t.UTC()
-}
-
 // decodeList decodes and normalises a list fixture.
 func decodeList(t *testing.T, body []byte, key string, kind model.Kind) (string, []model.Incident, model.Listing) {
 	t.Helper()
-	l, err := decodeStatuspageList("application/json", body, key)
+	l, err := options.DecodeList("application/json", body, key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	incs, listing := normaliseList(l.List, kind, testBase)
+	incs, listing := options.NormaliseList(l.List, kind, testBase)
 	return l.Page, incs, listing
 }
 
 // decodeOne decodes and normalises a per-incident fixture ({"incident": {...}}).
 func decodeOne(t *testing.T, body []byte) model.Incident {
 	t.Helper()
-	in, err := decodeStatuspageIncident("application/json", body)
+	in, err := statuspagev2.DecodeIncident("application/json", body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return in.normalise(model.KindIncident, testBase)
+	return options.Normalise(in, model.KindIncident, testBase)
 }
 
 func updateIDs(inc model.Incident) []string {
@@ -60,7 +55,7 @@ func updateIDs(inc model.Incident) []string {
 }
 
 func TestStatuspageIncidentsList(t *testing.T) {
-	page, incs, listing := decodeList(t, testdata(t, "github-incidents-2026-08-top5.json"), "incidents", model.KindIncident)
+	page, incs, listing := decodeList(t, fetchtest.Testdata(t, "statuspage", "github-incidents-2026-08-top5.json"), "incidents", model.KindIncident)
 	if page != "GitHub" {
 		t.Errorf("got page name %q, want GitHub", page)
 	}
@@ -102,7 +97,7 @@ func TestStatuspageIncidentsList(t *testing.T) {
 			if !reflect.DeepEqual(got.Components, w.components) {
 				t.Errorf("got components %q, want %q", got.Components, w.components)
 			}
-			if !got.StartedAt.Equal(mustTime(w.started)) || !got.ResolvedAt.Equal(mustTime(w.resolved)) {
+			if !got.StartedAt.Equal(fetchtest.MustTime(w.started)) || !got.ResolvedAt.Equal(fetchtest.MustTime(w.resolved)) {
 				t.Errorf("got started %v resolved %v, want %s %s", got.StartedAt, got.ResolvedAt, w.started, w.resolved)
 			}
 			if got.StartedAt.Location() != time.UTC || got.ResolvedAt.Location() != time.UTC {
@@ -126,7 +121,7 @@ func TestStatuspageIncidentsList(t *testing.T) {
 	// gx7js8bd0jpz's resolving update was edited: display_at (10:23:23.000) is earlier than
 	// created_at (10:23:23.437) and updated_at moved to 12:09. posted_at is display_at.
 	res := incs[1].Updates[1]
-	if !res.PostedAt.Equal(mustTime("2026-08-18T10:23:23.000Z")) || res.Status != model.StatusResolved {
+	if !res.PostedAt.Equal(fetchtest.MustTime("2026-08-18T10:23:23.000Z")) || res.Status != model.StatusResolved {
 		t.Errorf("edited update: got posted %v status %s, want display_at 10:23:23.000 resolved", res.PostedAt, res.Status)
 	}
 	if !strings.HasPrefix(res.Body, "This incident was posted in error.") || res.Format != model.FormatText {
@@ -152,7 +147,7 @@ func checkTimeline(t *testing.T, inc model.Incident) {
 }
 
 func TestStatuspageIncidentEditedUpdates(t *testing.T) {
-	body := testdata(t, "github-incident-yck8ctxhxtwq.json")
+	body := fetchtest.Testdata(t, "statuspage", "github-incident-yck8ctxhxtwq.json")
 	inc := decodeOne(t, body)
 
 	wantOrder := []string{"4rfch2pmxk9d", "b8cbv2b2q6t5", "vtqd0np14nf6", "cpgz59p5r54q", "xgv2vm8jql2y", "x2zsgw6hqqqy", "c6nkf7vy9tfw", "kg2k8gj9q06d", "1lc4sf9yj1jy", "ngm4wrjvb0xy"}
@@ -164,7 +159,7 @@ func TestStatuspageIncidentEditedUpdates(t *testing.T) {
 	}
 	// started_at (16:23:09) is later than created_at (16:10:13): the vendor backdated
 	// nothing here but moved the start; we keep started_at as given.
-	if !inc.StartedAt.Equal(mustTime("2019-10-02T16:23:09.348Z")) {
+	if !inc.StartedAt.Equal(fetchtest.MustTime("2019-10-02T16:23:09.348Z")) {
 		t.Errorf("got started %v", inc.StartedAt)
 	}
 	if want := []string{"Visit www.githubstatus.com for more information"}; !slices.Equal(inc.Components, want) {
@@ -180,7 +175,7 @@ func TestStatuspageIncidentEditedUpdates(t *testing.T) {
 		"b8cbv2b2q6t5": "2019-10-02T16:23:09.348Z",
 	}
 	for _, u := range inc.Updates {
-		if at, ok := edited[u.ID]; ok && !u.PostedAt.Equal(mustTime(at)) {
+		if at, ok := edited[u.ID]; ok && !u.PostedAt.Equal(fetchtest.MustTime(at)) {
 			t.Errorf("edited update %s: got posted %v, want display_at %s", u.ID, u.PostedAt, at)
 		}
 	}
@@ -214,7 +209,7 @@ func TestStatuspageIncidentEditedUpdates(t *testing.T) {
 
 func TestStatuspageIncidentFiles(t *testing.T) {
 	t.Run("lc8s9rtyjmgq", func(t *testing.T) {
-		inc := decodeOne(t, testdata(t, "github-incident-lc8s9rtyjmgq.json"))
+		inc := decodeOne(t, fetchtest.Testdata(t, "statuspage", "github-incident-lc8s9rtyjmgq.json"))
 		var statuses []model.Status
 		for _, u := range inc.Updates {
 			statuses = append(statuses, u.Status)
@@ -235,7 +230,7 @@ func TestStatuspageIncidentFiles(t *testing.T) {
 	})
 	t.Run("c85syxc7gnbx", func(t *testing.T) {
 		// 2023 payload with the newer reminder_intervals key, which we ignore.
-		inc := decodeOne(t, testdata(t, "github-incident-c85syxc7gnbx.json"))
+		inc := decodeOne(t, fetchtest.Testdata(t, "statuspage", "github-incident-c85syxc7gnbx.json"))
 		if inc.ID != "c85syxc7gnbx" || inc.Title != "Incident with Codespaces" || len(inc.Updates) != 4 {
 			t.Errorf("got %s %q with %d updates", inc.ID, inc.Title, len(inc.Updates))
 		}
@@ -248,8 +243,8 @@ func TestStatuspageIncidentFiles(t *testing.T) {
 
 func TestStatuspageSummaries(t *testing.T) {
 	t.Run("github", func(t *testing.T) {
-		body := testdata(t, "github-summary-2022-11-25.json")
-		name, err := DecodeStatuspageSummary("application/json", body)
+		body := fetchtest.Testdata(t, "statuspage", "github-summary-2022-11-25.json")
+		name, err := statuspagev2.DecodeSummary("application/json", body)
 		if err != nil || name != "GitHub" {
 			t.Fatalf("got page name %q, %v; want GitHub", name, err)
 		}
@@ -275,8 +270,8 @@ func TestStatuspageSummaries(t *testing.T) {
 		}
 	})
 	t.Run("claude", func(t *testing.T) {
-		body := testdata(t, "claude-summary-active-incident-2026-07-29.json")
-		name, err := DecodeStatuspageSummary("application/json", body)
+		body := fetchtest.Testdata(t, "statuspage", "claude-summary-active-incident-2026-07-29.json")
+		name, err := statuspagev2.DecodeSummary("application/json", body)
 		if err != nil || name != "Claude" {
 			t.Fatalf("got page name %q, %v; want Claude", name, err)
 		}
@@ -292,7 +287,7 @@ func TestStatuspageSummaries(t *testing.T) {
 		if inc.ID != "q2kg8n613kr3" || inc.Impact != model.ImpactCritical || inc.Status != model.StatusInvestigating || inc.ResolvedAt != (time.Time{}) {
 			t.Errorf("got %+v", inc)
 		}
-		if len(inc.Updates) != 1 || inc.Updates[0].Body != "We are currently investigating this issue." || !inc.Updates[0].PostedAt.Equal(mustTime("2026-07-29T19:49:45.537Z")) {
+		if len(inc.Updates) != 1 || inc.Updates[0].Body != "We are currently investigating this issue." || !inc.Updates[0].PostedAt.Equal(fetchtest.MustTime("2026-07-29T19:49:45.537Z")) {
 			t.Errorf("got updates %+v", inc.Updates)
 		}
 		if inc.URL != "https://stspg.io/p7pqqb00414c" {
@@ -304,7 +299,7 @@ func TestStatuspageSummaries(t *testing.T) {
 func TestStatuspageWebhookIncident(t *testing.T) {
 	// A webhook body is {"incident": {...}} like the per-incident endpoint, with every
 	// postmortem_* field present and null.
-	inc := decodeOne(t, testdata(t, "webhook-incident-update.json"))
+	inc := decodeOne(t, fetchtest.Testdata(t, "statuspage", "webhook-incident-update.json"))
 	if inc.ID != "z3lct0r596n4" || inc.Title != "Database query delays" || inc.Impact != model.ImpactNone || inc.Status != model.StatusResolved {
 		t.Errorf("got %+v", inc)
 	}
@@ -315,7 +310,7 @@ func TestStatuspageWebhookIncident(t *testing.T) {
 		t.Errorf("null postmortem fields: got %+v", inc.Postmortem)
 	}
 	// No started_at in 2017: the incident starts when it was created.
-	if !inc.StartedAt.Equal(mustTime("2017-12-26T07:32:00.507Z")) {
+	if !inc.StartedAt.Equal(fetchtest.MustTime("2017-12-26T07:32:00.507Z")) {
 		t.Errorf("got started %v, want created_at", inc.StartedAt)
 	}
 	if got := updateIDs(inc); !slices.Equal(got, []string{"qm8bgczn0p2n", "cdwfdrjlp53y"}) {
@@ -329,7 +324,7 @@ func TestStatuspageWebhookIncident(t *testing.T) {
 
 func TestStatuspageManageAPIPostmortem(t *testing.T) {
 	// The management-API example is a bare array of incidents: wrap it as a list.
-	raw := testdata(t, "manage-api-v1-incidents-doc-example-with-postmortem.json")
+	raw := fetchtest.Testdata(t, "statuspage", "manage-api-v1-incidents-doc-example-with-postmortem.json")
 	body := append(append([]byte(`{"incidents":`), raw...), '}')
 	_, incs, _ := decodeList(t, body, "incidents", model.KindIncident)
 	if len(incs) != 1 {
@@ -351,7 +346,7 @@ func TestStatuspageManageAPIPostmortem(t *testing.T) {
 	if inc.Kind != model.KindMaintenance || inc.Impact != model.ImpactMaintenance || inc.ImpactRaw != "critical" || inc.Status != model.StatusScheduled {
 		t.Errorf("got kind %s impact %s (%s) status %s", inc.Kind, inc.Impact, inc.ImpactRaw, inc.Status)
 	}
-	if !inc.ScheduledFor.Equal(mustTime("2013-05-07T03:00:00.007Z")) || !inc.ScheduledUntil.Equal(mustTime("2013-05-07T06:00:00.007Z")) {
+	if !inc.ScheduledFor.Equal(fetchtest.MustTime("2013-05-07T03:00:00.007Z")) || !inc.ScheduledUntil.Equal(fetchtest.MustTime("2013-05-07T06:00:00.007Z")) {
 		t.Errorf("got scheduled %v – %v", inc.ScheduledFor, inc.ScheduledUntil)
 	}
 	if !slices.Equal(inc.Components, []string{"string"}) || inc.URL != "http://stspg.io/803310a12" {
@@ -372,7 +367,7 @@ func TestStatuspageManageAPIPostmortem(t *testing.T) {
 		{`{"at":"2020-08-14T16:11:34Z"}`, time.Time{}},
 		{`["2020-08-14T16:11:34Z"]`, time.Time{}},
 		{`"2020-08-14T16:11:34\u005a"`, time.Time{}}, // escaped: not worth decoding
-		{`"2020-08-14T18:11:34+02:00"`, mustTime("2020-08-14T16:11:34Z")},
+		{`"2020-08-14T18:11:34+02:00"`, fetchtest.MustTime("2020-08-14T16:11:34Z")},
 	} {
 		t.Run(tc.value, func(t *testing.T) {
 			b := bytes.Replace(body, []byte(`"postmortem_published_at": true`), []byte(`"postmortem_published_at": `+tc.value), 1)
@@ -386,7 +381,7 @@ func TestStatuspageManageAPIPostmortem(t *testing.T) {
 }
 
 func TestStatuspageMalformed(t *testing.T) {
-	real := testdata(t, "github-incidents-2026-08-top5.json")
+	real := fetchtest.Testdata(t, "statuspage", "github-incidents-2026-08-top5.json")
 	for _, tc := range []struct {
 		name, contentType, body string
 	}{
@@ -406,8 +401,8 @@ func TestStatuspageMalformed(t *testing.T) {
 		{"trailing garbage", "application/json", `{"incidents":[]} {"incidents":[]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := decodeStatuspageList(tc.contentType, []byte(tc.body), "incidents")
-			if !errors.Is(err, ErrMalformed) {
+			_, err := options.DecodeList(tc.contentType, []byte(tc.body), "incidents")
+			if !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -422,11 +417,11 @@ func TestStatuspageMalformed(t *testing.T) {
 		{"invalid utf-8", "{\"incidents\":[{\"id\":\"a\",\"name\":\"caf\xe9\"}]}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := decodeStatuspageList("application/json", []byte(tc.body), "incidents")
+			l, err := options.DecodeList("application/json", []byte(tc.body), "incidents")
 			if err != nil {
 				t.Fatalf("got %v, want a well-formed page", err)
 			}
-			incs, _ := normaliseList(l.List, model.KindIncident, testBase)
+			incs, _ := options.NormaliseList(l.List, model.KindIncident, testBase)
 			ids := map[string]bool{}
 			for _, inc := range incs {
 				checkTimeline(t, inc)
@@ -438,56 +433,8 @@ func TestStatuspageMalformed(t *testing.T) {
 		})
 	}
 	for _, body := range []string{"", "<html></html>", `{"incidents":[]}`, `{"page":"GitHub"}`} {
-		if _, err := DecodeStatuspageSummary("application/json", []byte(body)); !errors.Is(err, ErrMalformed) {
+		if _, err := statuspagev2.DecodeSummary("application/json", []byte(body)); !errors.Is(err, fetch.ErrMalformed) {
 			t.Errorf("summary %q: got %v, want ErrMalformed", body, err)
-		}
-	}
-}
-
-func TestStatuspageNormaliseMaps(t *testing.T) {
-	for _, tc := range []struct {
-		raw      string
-		kind     model.Kind
-		resolved bool
-		want     model.Status
-	}{
-		{"investigating", model.KindIncident, false, model.StatusInvestigating},
-		{"identified", model.KindIncident, false, model.StatusIdentified},
-		{"monitoring", model.KindIncident, false, model.StatusMonitoring},
-		{"resolved", model.KindIncident, true, model.StatusResolved},
-		{"postmortem", model.KindIncident, true, model.StatusPostmortem},
-		{"scheduled", model.KindMaintenance, false, model.StatusScheduled},
-		{"in_progress", model.KindMaintenance, false, model.StatusInProgress},
-		{"In Progress", model.KindMaintenance, false, model.StatusInProgress},
-		{"verifying", model.KindMaintenance, false, model.StatusVerifying},
-		{"completed", model.KindMaintenance, true, model.StatusCompleted},
-		{"Resolved", model.KindIncident, true, model.StatusResolved},
-		{"mystery", model.KindIncident, false, model.StatusInvestigating},
-		{"mystery", model.KindIncident, true, model.StatusResolved},
-		{"", model.KindMaintenance, false, model.StatusScheduled},
-		{"mystery", model.KindMaintenance, true, model.StatusCompleted},
-	} {
-		if got := spStatus(tc.raw, tc.kind, tc.resolved); got != tc.want {
-			t.Errorf("spStatus(%q, %s, %v): got %s, want %s", tc.raw, tc.kind, tc.resolved, got, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		raw  string
-		kind model.Kind
-		want model.Impact
-	}{
-		{"none", model.KindIncident, model.ImpactNone},
-		{"minor", model.KindIncident, model.ImpactMinor},
-		{"major", model.KindIncident, model.ImpactMajor},
-		{"critical", model.KindIncident, model.ImpactCritical},
-		{"CRITICAL", model.KindIncident, model.ImpactCritical},
-		{"maintenance", model.KindIncident, model.ImpactMaintenance},
-		{"none", model.KindMaintenance, model.ImpactMaintenance},
-		{"catastrophic", model.KindIncident, model.ImpactUnknown},
-		{"", model.KindIncident, model.ImpactUnknown},
-	} {
-		if got := spImpact(tc.raw, tc.kind); got != tc.want {
-			t.Errorf("spImpact(%q, %s): got %s, want %s", tc.raw, tc.kind, got, tc.want)
 		}
 	}
 }
@@ -502,12 +449,12 @@ func TestStatuspageUpdateOrderAndKeys(t *testing.T) {
 		{"status":"weird","body":"no id","created_at":"2026-01-01T11:00:00Z"},
 		{"status":"weird","body":"no id either","created_at":"2026-01-01T11:00:00Z"}
 	]}]}`
-	l, err := decodeStatuspageList("", []byte(body), "incidents")
+	l, err := options.DecodeList("", []byte(body), "incidents")
 	if err != nil {
 		t.Fatal(err)
 	}
-	inc := l.List[0].normalise(model.KindIncident, testBase)
-	k0, k1 := UpdateKey("inc1", "2026-01-01T11:00:00Z", 0), UpdateKey("inc1", "2026-01-01T11:00:00Z", 1)
+	inc := options.Normalise(&l.List[0], model.KindIncident, testBase)
+	k0, k1 := fetch.UpdateKey("inc1", "2026-01-01T11:00:00Z", 0), fetch.UpdateKey("inc1", "2026-01-01T11:00:00Z", 1)
 	want := []string{"z", "c", "y", "a", "b", k0, k1}
 	if got := updateIDs(inc); !slices.Equal(got, want) {
 		t.Errorf("got order %v, want %v", got, want)
@@ -528,18 +475,18 @@ func TestStatuspageUpdateOrderAndKeys(t *testing.T) {
 
 func TestStatuspageListingSince(t *testing.T) {
 	var items []map[string]any
-	for i := 0; i < statuspageListSize; i++ {
-		inc := rawIncident(fmt.Sprintf("i%02d", i), "resolved")
+	for i := 0; i < listSize; i++ {
+		inc := fetchtest.RawIncident(fmt.Sprintf("i%02d", i), "resolved")
 		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour).Format(time.RFC3339)
 		inc["started_at"], inc["created_at"] = at, at
 		items = append(items, inc)
 	}
 	items[7]["started_at"] = "2025-12-01T00:00:00Z" // backdated: the window starts there
-	_, _, l := decodeList(t, incidentsBody(t, "incidents", items...), "incidents", model.KindIncident)
-	if want := mustTime("2025-12-01T00:00:00Z"); !l.Since.Equal(want) {
+	_, _, l := decodeList(t, fetchtest.IncidentsBody(t, "incidents", items...), "incidents", model.KindIncident)
+	if want := fetchtest.MustTime("2025-12-01T00:00:00Z"); !l.Since.Equal(want) {
 		t.Errorf("full list: got Since %v, want %v", l.Since, want)
 	}
-	_, _, l = decodeList(t, incidentsBody(t, "incidents", items[:49]...), "incidents", model.KindIncident)
+	_, _, l = decodeList(t, fetchtest.IncidentsBody(t, "incidents", items[:49]...), "incidents", model.KindIncident)
 	if !l.Since.IsZero() {
 		t.Errorf("49 items: got Since %v, want zero (whole history)", l.Since)
 	}
@@ -547,7 +494,7 @@ func TestStatuspageListingSince(t *testing.T) {
 
 func TestPostmortemFromHTML(t *testing.T) {
 	// The fixture is synthetic: see the comment at its top for where its shape comes from.
-	pm := postmortemFromHTML(testdata(t, "synthetic-statuspage-incident-page.html"))
+	pm := postmortemFromHTML(fetchtest.Testdata(t, "statuspage", "synthetic-statuspage-incident-page.html"))
 	if pm == nil {
 		t.Fatal("got no postmortem")
 	}
@@ -562,7 +509,7 @@ func TestPostmortemFromHTML(t *testing.T) {
 	if pm.Body != want {
 		t.Errorf("got body\n%q\nwant\n%q", pm.Body, want)
 	}
-	if pm.Format != model.FormatText || !pm.PublishedAt.Equal(mustTime("2026-03-07T15:00:00Z")) {
+	if pm.Format != model.FormatText || !pm.PublishedAt.Equal(fetchtest.MustTime("2026-03-07T15:00:00Z")) {
 		t.Errorf("got format %s published %v", pm.Format, pm.PublishedAt)
 	}
 
@@ -581,7 +528,7 @@ func TestPostmortemFromHTML(t *testing.T) {
 			case tc.want != "" && (pm == nil || pm.Body != tc.want):
 				t.Errorf("got %+v, want body %q", pm, tc.want)
 			}
-			if tc.name == "seconds timestamp" && pm != nil && !pm.PublishedAt.Equal(mustTime("2026-03-07T15:00:00Z")) {
+			if tc.name == "seconds timestamp" && pm != nil && !pm.PublishedAt.Equal(fetchtest.MustTime("2026-03-07T15:00:00Z")) {
 				t.Errorf("got published %v", pm.PublishedAt)
 			}
 		})

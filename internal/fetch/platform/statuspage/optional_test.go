@@ -1,10 +1,13 @@
-package fetch
+package statuspage
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -13,43 +16,43 @@ import (
 // incident.io's, the same rules, are checked beside it (platform/incidentio).
 var optionalPages = []struct {
 	kind string
-	page func(*testing.T) *fakeStatuspage
+	page func(*testing.T) *fetchtest.FakePage
 }{
-	{KindStatuspage, realPage},
+	{Kind, realPage},
 }
 
 // TestOptionalEndpointGone: a maintenance list or summary answering 404 or 410 is "none":
 // the poll succeeds on the incident list, the absence is remembered, and the endpoint is
-// asked again only after AbsentRetry.
+// asked again only after fetch.AbsentRetry.
 func TestOptionalEndpointGone(t *testing.T) {
 	for _, pg := range optionalPages {
 		for _, tc := range []struct {
 			endpoint, path string
 			status         int
 		}{
-			{EndpointMaintenances, pMaintenances, 404},
-			{EndpointMaintenances, pMaintenances, 410},
-			{EndpointSummary, pSummary, 404},
-			{EndpointSummary, pSummary, 410},
+			{statuspagev2.EndpointMaintenances, pMaintenances, 404},
+			{statuspagev2.EndpointMaintenances, pMaintenances, 410},
+			{fetch.EndpointSummary, pSummary, 404},
+			{fetch.EndpointSummary, pSummary, 410},
 		} {
 			t.Run(pg.kind+"/"+tc.endpoint+"/"+http2str(tc.status), func(t *testing.T) {
 				page := pg.page(t)
-				page.set(tc.path, route{Status: tc.status, Body: []byte("Not Found")})
-				srv := newServer(t, page)
-				p := mustProvider(t, pg.kind)
+				page.Set(tc.path, fetchtest.Route{Status: tc.status, Body: []byte("Not Found")})
+				srv := fetchtest.NewServer(t, page)
+				p := statuspage(t, fetch.ClientOptions{})
 				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
 
-				r1, err := p.Poll(context.Background(), Request{Source: src, Summary: true, Now: pollNow})
+				r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
 				if err != nil {
 					t.Fatalf("first poll: got %v, want the incident list to carry it", err)
 				}
 				if r1.Snapshot == nil || len(r1.Snapshot.Incidents) == 0 {
 					t.Fatalf("first poll: got snapshot %+v, want the incidents", r1.Snapshot)
 				}
-				if got := r1.State[tc.endpoint]; !got.Absent.Equal(pollNow) || got.Hash != "" {
-					t.Errorf("got state %+v, want absent since %v", got, pollNow)
+				if got := r1.State[tc.endpoint]; !got.Absent.Equal(fetchtest.PollNow) || got.Hash != "" {
+					t.Errorf("got state %+v, want absent since %v", got, fetchtest.PollNow)
 				}
-				if tc.endpoint == EndpointMaintenances {
+				if tc.endpoint == statuspagev2.EndpointMaintenances {
 					for _, l := range r1.Snapshot.Listings {
 						if l.Kind == model.KindMaintenance {
 							t.Errorf("got a maintenance listing %+v from a page without one", l)
@@ -58,7 +61,7 @@ func TestOptionalEndpointGone(t *testing.T) {
 				}
 				total := 0
 				hits := func() int { // requests() forgets what it returns: keep a count
-					for _, r := range page.requests() {
+					for _, r := range page.Requests() {
 						if r.Path == tc.path {
 							total++
 						}
@@ -72,8 +75,8 @@ func TestOptionalEndpointGone(t *testing.T) {
 				for _, later := range []struct {
 					after time.Duration
 					want  int
-				}{{time.Hour, 1}, {AbsentRetry - time.Minute, 1}, {AbsentRetry, 2}} {
-					r, err := p.Poll(context.Background(), Request{Source: src, State: r1.State, Summary: true, Now: pollNow.Add(later.after)})
+				}{{time.Hour, 1}, {fetch.AbsentRetry - time.Minute, 1}, {fetch.AbsentRetry, 2}} {
+					r, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Summary: true, Now: fetchtest.PollNow.Add(later.after)})
 					if err != nil {
 						t.Fatalf("%v later: %v", later.after, err)
 					}
@@ -95,26 +98,26 @@ func TestBrokenSummaryDoesNotFailThePoll(t *testing.T) {
 	for _, pg := range optionalPages {
 		for _, tc := range []struct {
 			name string
-			r    route
+			r    fetchtest.Route
 		}{
-			{"html", route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
-			{"truncated", route{Body: []byte(`{"page":{"name":"Git`)}},
-			{"no page", route{Body: []byte(`{"status":{}}`)}},
-			{"500", route{Status: 500}},
+			{"html", fetchtest.Route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
+			{"truncated", fetchtest.Route{Body: []byte(`{"page":{"name":"Git`)}},
+			{"no page", fetchtest.Route{Body: []byte(`{"status":{}}`)}},
+			{"500", fetchtest.Route{Status: 500}},
 		} {
 			t.Run(pg.kind+"/"+tc.name, func(t *testing.T) {
 				page := pg.page(t)
-				page.set(pSummary, tc.r)
-				srv := newServer(t, page)
+				page.Set(pSummary, tc.r)
+				srv := fetchtest.NewServer(t, page)
 				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
-				res, err := mustProvider(t, pg.kind).Poll(context.Background(), Request{Source: src, Summary: true, Now: pollNow})
+				res, err := statuspage(t, fetch.ClientOptions{}).Poll(context.Background(), fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
 				if err != nil {
 					t.Fatalf("got %v, want the poll to go on without the summary", err)
 				}
 				if res.Snapshot == nil || len(res.Snapshot.Incidents) == 0 || res.Snapshot.PageTitle == "" {
 					t.Fatalf("got snapshot %+v, want the incidents and the list's page name", res.Snapshot)
 				}
-				st, ok := res.State[EndpointSummary]
+				st, ok := res.State[fetch.EndpointSummary]
 				if tc.r.Status == 0 && (!ok || st.Hash == "") {
 					t.Errorf("got summary state %+v, want the broken body's hash remembered", st)
 				}
@@ -138,20 +141,20 @@ func TestOptionalEndpointFails(t *testing.T) {
 	for _, pg := range optionalPages {
 		for _, tc := range []struct {
 			name string
-			r    route
+			r    fetchtest.Route
 		}{
-			{"500", route{Status: 500}},
-			{"429", route{Status: 429, RetryAfter: "60"}},
-			{"html", route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
-			{"truncated", route{Body: []byte(`{"page":{"name":"x"},"scheduled_maintenances":[{"id":`)}},
+			{"500", fetchtest.Route{Status: 500}},
+			{"429", fetchtest.Route{Status: 429, RetryAfter: "60"}},
+			{"html", fetchtest.Route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"}},
+			{"truncated", fetchtest.Route{Body: []byte(`{"page":{"name":"x"},"scheduled_maintenances":[{"id":`)}},
 		} {
 			t.Run(pg.kind+"/"+tc.name, func(t *testing.T) {
 				page := pg.page(t)
-				page.set(pMaintenances, tc.r)
-				srv := newServer(t, page)
+				page.Set(pMaintenances, tc.r)
+				srv := fetchtest.NewServer(t, page)
 				src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
-				prev := model.FetchState{EndpointMaintenances: {ETag: `"m0"`, Hash: "00"}}
-				res, err := mustProvider(t, pg.kind).Poll(context.Background(), Request{Source: src, State: prev, Now: pollNow})
+				prev := model.FetchState{statuspagev2.EndpointMaintenances: {ETag: `"m0"`, Hash: "00"}}
+				res, err := statuspage(t, fetch.ClientOptions{}).Poll(context.Background(), fetch.Request{Source: src, State: prev, Now: fetchtest.PollNow})
 				if err != nil {
 					t.Fatalf("got %v, want the poll carried by the incident list", err)
 				}
@@ -168,8 +171,8 @@ func TestOptionalEndpointFails(t *testing.T) {
 						t.Errorf("got maintenance %s without its list", inc.ID)
 					}
 				}
-				if tc.r.Status != 0 && res.State[EndpointMaintenances] != prev[EndpointMaintenances] {
-					t.Errorf("got state %+v, want the remembered one kept", res.State[EndpointMaintenances])
+				if tc.r.Status != 0 && res.State[statuspagev2.EndpointMaintenances] != prev[statuspagev2.EndpointMaintenances] {
+					t.Errorf("got state %+v, want the remembered one kept", res.State[statuspagev2.EndpointMaintenances])
 				}
 			})
 		}

@@ -1,0 +1,390 @@
+// The Atlassian Statuspage adapter reads the public page API v2, documented at
+// https://doers.statuspage.io/api/v2/ (e.g. https://www.githubstatus.com/api/v2/): the
+// 50 newest incidents, the scheduled maintenances, the summary, and per incident the
+// JSON and the HTML page when a postmortem has to be looked up. The documents are read by
+// statuspagev2, which incident.io's compatible copy shares.
+package statuspage
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// Kind is the provider kind of Atlassian Statuspage pages.
+const Kind = "statuspage"
+
+// Endpoint names besides fetch.EndpointIncidents (/api/v2/incidents.json),
+// statuspagev2.EndpointMaintenances (/api/v2/scheduled-maintenances.json) and
+// fetch.EndpointSummary (/api/v2/summary.json). The per-incident ones are URL templates in
+// which "{id}" stands for the incident id; their state is kept under "incident/<id>" and
+// records that the postmortem lookup for that incident was done.
+const (
+	EndpointIncident     = "incident"      // /api/v2/incidents/{id}.json
+	EndpointIncidentPage = "incident-page" // /incidents/{id} (HTML)
+)
+
+// listSize is how many items Statuspage lists at most; a full list covers only part of
+// the history (model.Listing.Since).
+const listSize = 50
+
+// options are Atlassian Statuspage's: 50 items, every list always present, plain-text
+// bodies.
+var options = statuspagev2.Options{ListSize: listSize, Format: model.FormatText}
+
+func init() {
+	fetch.Register(fetch.Platform{
+		Kind:      Kind,
+		New:       func(c *fetch.Client) fetch.Provider { return &Statuspage{c: c} },
+		Endpoints: []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointSummary, EndpointIncident, EndpointIncidentPage},
+		// Atlassian's own pages run on Statuspage (metastatuspage.com is Statuspage's).
+		Hosts:        []string{"status.atlassian.com", "metastatuspage.com"},
+		HostSuffixes: []string{".statuspage.io", ".status.atlassian.com"},
+		NotPages:     []string{"www.statuspage.io", "api.statuspage.io", "manage.statuspage.io"},
+		EndpointPaths: []string{"/api/v2/summary.json", "/api/v2/status.json", "/api/v2/incidents.json",
+			"/api/v2/incidents/unresolved.json", "/api/v2/scheduled-maintenances.json",
+			"/api/v2/components.json", "/history.atom", "/history.rss", "/feed.atom"},
+		// Statuspage answers every request with these (seen on githubstatus.com's
+		// responses; both are also its signatures in the intrigue-ident fingerprint set).
+		Headers: []string{"X-Statuspage-Version", "X-Statuspage-Skip-Logging"},
+		// The most common platform's probe comes first. incident.io and Instatus answer
+		// /api/v2/summary.json too; one check tells the three apart.
+		Probes: []fetch.Probe{{Order: 10, Rel: "api/v2/summary.json", Check: checkV2Summary}},
+	})
+}
+
+// Statuspage is the Provider of Atlassian Statuspage pages.
+type Statuspage struct{ c *fetch.Client }
+
+var _ fetch.Provider = (*Statuspage)(nil)
+
+// Poll reads, in this order and nothing more: incidents.json (conditionally); when
+// Source.Maintenance, scheduled-maintenances.json (conditionally); when req.Summary,
+// summary.json (for the page name); and, once per incident, the postmortem of an incident
+// in status postmortem whose JSON lacks postmortem_body (its JSON, then its HTML page).
+// On error the Result is non-nil only to report Requests.
+func (p *Statuspage) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	pl := &spPoll{c: p.c, req: req, res: &fetch.Result{State: req.State.Clone()}}
+	if err := pl.run(ctx); err != nil {
+		return &fetch.Result{Requests: pl.res.Requests}, err
+	}
+	return pl.res, nil
+}
+
+// spPoll is the state of one Statuspage poll.
+type spPoll struct {
+	c    *fetch.Client
+	req  fetch.Request
+	base *url.URL
+	res  *fetch.Result
+}
+
+func (pl *spPoll) run(ctx context.Context) error {
+	base, err := fetch.BaseURL(pl.req.Source.URL)
+	if err != nil {
+		return err
+	}
+	pl.base = base
+	snap := &model.Snapshot{Source: pl.req.Source.Name, FetchedAt: pl.req.Now.UTC()}
+	parsed := false
+
+	var incidents []model.Incident
+	doc, err := pl.readList(ctx, fetch.EndpointIncidents, "api/v2/incidents.json")
+	if err != nil {
+		return err
+	}
+	incidentsParsed := doc != nil
+	if doc != nil {
+		list, listing := options.NormaliseList(doc.List, model.KindIncident, base)
+		incidents = list
+		snap.Listings = append(snap.Listings, listing)
+		snap.PageTitle = doc.Page
+		parsed = true
+	}
+
+	now := pl.req.Now
+	if pl.req.Source.Maintenance && !fetch.SkipAbsent(pl.req.State[statuspagev2.EndpointMaintenances], now) {
+		doc, err := pl.readList(ctx, statuspagev2.EndpointMaintenances, "api/v2/scheduled-maintenances.json")
+		switch {
+		case fetch.Gone(err):
+			// The page has no maintenance list: no listing, so no archived maintenance is
+			// taken as missed, and the list is asked again in AbsentRetry.
+			pl.res.State[statuspagev2.EndpointMaintenances] = fetch.AbsentState(now)
+			pl.req.Logger().Info("page has no maintenance list; asking again later", "endpoint", statuspagev2.EndpointMaintenances, "err", err)
+		case ctx.Err() != nil:
+			return err
+		case err != nil:
+			// The incident list alone decides whether the page can be read: a maintenance
+			// list that fails is left out of this poll (no listing, its remembered state
+			// kept so the next poll reads it again), and so are the maintenances of the
+			// incident list, which would otherwise be recorded from the wrong list.
+			pl.req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", statuspagev2.EndpointMaintenances, "err", err)
+			incidents = statuspagev2.WithoutMaintenance(incidents)
+		}
+		if doc != nil {
+			list, listing := options.NormaliseList(doc.List, model.KindMaintenance, base)
+			incidents = statuspagev2.MergeMaintenances(incidents, list)
+			snap.Listings = append(snap.Listings, listing)
+			if snap.PageTitle == "" {
+				snap.PageTitle = doc.Page
+			}
+			parsed = true
+		}
+	}
+
+	if pl.req.Summary && !fetch.SkipAbsent(pl.req.State[fetch.EndpointSummary], now) {
+		name, ok, err := pl.readSummary(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case fetch.Gone(err):
+			pl.res.State[fetch.EndpointSummary] = fetch.AbsentState(now)
+			pl.req.Logger().Info("page has no summary; asking again later", "endpoint", fetch.EndpointSummary, "err", err)
+		case err != nil:
+			// The summary gives only the page's name: a broken one is logged and its body
+			// kept as evidence, and the poll goes on.
+			pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary, "err", err)
+		case ok:
+			snap.PageTitle = name
+			parsed = true
+		}
+	}
+
+	if incidentsParsed {
+		if err := pl.postmortems(ctx, incidents); err != nil {
+			return err
+		}
+	}
+
+	if parsed {
+		if incidents == nil {
+			incidents = []model.Incident{}
+		}
+		snap.Incidents = incidents
+		pl.res.Snapshot = snap
+	}
+	return nil
+}
+
+// get fetches one URL, counting the request and keeping the body as evidence.
+func (pl *spPoll) get(ctx context.Context, name, u string, prev model.EndpointState) (*fetch.Response, error) {
+	pl.res.Requests++
+	resp, err := pl.c.Get(ctx, u, prev, pl.req.Source.Headers)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	b := model.Body{Endpoint: name, Hash: resp.State.Hash}
+	if !resp.NotModified && !resp.Unchanged {
+		b.Data = resp.Body
+	}
+	if b.Hash != "" {
+		pl.res.Bodies = append(pl.res.Bodies, b)
+	}
+	return resp, nil
+}
+
+// readList fetches a list endpoint conditionally and decodes it. It returns nil, nil
+// when the endpoint answered 304 or a byte-identical body: nothing to parse.
+func (pl *spPoll) readList(ctx context.Context, name, rel string) (*statuspagev2.List, error) {
+	u, err := fetch.EndpointURL(pl.req.Source, name, rel, "")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := pl.get(ctx, name, u, pl.req.State[name])
+	if err != nil {
+		return nil, err
+	}
+	pl.res.State[name] = resp.State
+	if resp.NotModified || resp.Unchanged {
+		return nil, nil
+	}
+	key := "incidents"
+	if name == statuspagev2.EndpointMaintenances {
+		key = "scheduled_maintenances"
+	}
+	doc, err := options.DecodeList(resp.ContentType, resp.Body, key)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", name, fetch.RedactURL(u), err)
+	}
+	return doc, nil
+}
+
+// readSummary fetches summary.json for the page's name.
+func (pl *spPoll) readSummary(ctx context.Context) (string, bool, error) {
+	u, err := fetch.EndpointURL(pl.req.Source, fetch.EndpointSummary, "api/v2/summary.json", "")
+	if err != nil {
+		return "", false, err
+	}
+	resp, err := pl.get(ctx, fetch.EndpointSummary, u, pl.req.State[fetch.EndpointSummary])
+	if err != nil {
+		return "", false, err
+	}
+	pl.res.State[fetch.EndpointSummary] = resp.State
+	if resp.NotModified || resp.Unchanged {
+		return "", false, nil
+	}
+	name, err := statuspagev2.DecodeSummary(resp.ContentType, resp.Body)
+	if err != nil {
+		return "", false, fmt.Errorf("%s %s: %w", fetch.EndpointSummary, fetch.RedactURL(u), err)
+	}
+	return name, true, nil
+}
+
+// postmortems fills in the postmortem of every incident in status postmortem whose JSON
+// lacks one, fetching it only once per incident: an archived postmortem is carried over,
+// and a lookup that found nothing is remembered in the state under "incident/<id>".
+//
+// A lookup that fails for a reason that may pass (network, 5xx, 429) does not fail the
+// poll: the incidents endpoint keeps its previous state instead, so the next poll parses
+// the list again and retries.
+func (pl *spPoll) postmortems(ctx context.Context, incidents []model.Incident) error {
+	want := map[string]bool{}
+	retry := false
+	for i := range incidents {
+		inc := &incidents[i]
+		if inc.Status != model.StatusPostmortem || inc.Postmortem != nil {
+			continue
+		}
+		want[inc.ID] = true
+		if pl.req.Archived != nil {
+			if a := pl.req.Archived(inc.ID); a != nil && a.Postmortem != nil {
+				pm := *a.Postmortem
+				inc.Postmortem = &pm
+				continue
+			}
+		}
+		if _, tried := pl.req.State[EndpointIncident+"/"+inc.ID]; tried || !pathSafe(inc.ID) {
+			continue
+		}
+		pm, err := pl.fetchPostmortem(ctx, inc.ID)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			retry = true
+			continue
+		}
+		inc.Postmortem = pm
+	}
+	// Forget lookups of incidents that left the list or the postmortem status, so the
+	// state stays as small as the list.
+	for k := range pl.res.State {
+		if id, ok := strings.CutPrefix(k, EndpointIncident+"/"); ok && !want[id] {
+			delete(pl.res.State, k)
+		}
+	}
+	if retry {
+		if prev, ok := pl.req.State[fetch.EndpointIncidents]; ok {
+			pl.res.State[fetch.EndpointIncidents] = prev
+		} else {
+			delete(pl.res.State, fetch.EndpointIncidents)
+		}
+	}
+	return nil
+}
+
+// fetchPostmortem looks up an incident's postmortem: the per-incident JSON, and when that
+// lacks it too, the HTML incident page. A nil postmortem with a nil error means the vendor
+// has none to give; the lookup is then recorded as done.
+func (pl *spPoll) fetchPostmortem(ctx context.Context, id string) (*model.Postmortem, error) {
+	key := EndpointIncident + "/" + id
+	u, err := fetch.EndpointURL(pl.req.Source, EndpointIncident, "api/v2/incidents/{id}.json", id)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := pl.get(ctx, key, u, model.EndpointState{})
+	switch {
+	case err == nil:
+		// A malformed per-incident JSON is no worse than one lacking the postmortem:
+		// the HTML page is the next place to look.
+		if pm, err := decodePostmortem(resp.ContentType, resp.Body); err == nil && pm != nil {
+			pl.res.State[key] = model.EndpointState{Hash: resp.State.Hash}
+			return pm, nil
+		}
+	case !fetch.Permanent(err):
+		return nil, err
+	}
+
+	pageKey := EndpointIncidentPage + "/" + id
+	u, err = fetch.EndpointURL(pl.req.Source, EndpointIncidentPage, "incidents/{id}", id)
+	if err != nil {
+		return nil, err
+	}
+	resp, err = pl.get(ctx, pageKey, u, model.EndpointState{})
+	if err != nil {
+		if fetch.Permanent(err) {
+			pl.res.State[key] = model.EndpointState{}
+			return nil, nil
+		}
+		return nil, err
+	}
+	pl.res.State[key] = model.EndpointState{Hash: resp.State.Hash}
+	return postmortemFromHTML(resp.Body), nil
+}
+
+// pathSafe reports whether a vendor's incident id may go into a URL path as is. Ids are
+// vendor data: one like ".." would move the request elsewhere on the host. Statuspage ids
+// are 12 lower-case alphanumerics, incident.io's are ULIDs; anything odder is not looked up.
+func pathSafe(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkV2Summary recognises Atlassian Statuspage by the shape of its
+// /api/v2/summary.json. A fetch.ULID page id is incident.io's compatible copy: left to its
+// check, on the same answer (Instatus's was judged before).
+func checkV2Summary(contentType string, body []byte) (string, string, string) {
+	m, page, id, cs, why := statuspagev2.SummaryShape(contentType, body)
+	if m == nil {
+		return "", "", why
+	}
+	switch {
+	case fetch.StatuspageID.MatchString(id):
+		// Atlassian: every component has a Statuspage id, the page's id as page_id and
+		// Atlassian's own fields; both lists are always present.
+		for _, c := range cs {
+			cid, _ := fetch.StrAt(c, "id")
+			pid, _ := fetch.StrAt(c, "page_id")
+			if !fetch.StatuspageID.MatchString(cid) || pid != id || !fetch.HasAny(c, statuspagev2.StatuspageOnlyComponentKeys...) {
+				return "", "", fmt.Sprintf("page.id %s but components[] lack Statuspage's id, page_id and group/showcase fields", fetch.QuoteShort(id))
+			}
+		}
+		_, hasIncidents := fetch.ArrAt(m, "incidents")
+		_, hasMaint := fetch.ArrAt(m, "scheduled_maintenances")
+		if !hasIncidents || !hasMaint {
+			return "", "", fmt.Sprintf("page.id %s but no incidents[] and scheduled_maintenances[]", fetch.QuoteShort(id))
+		}
+		if len(cs) == 0 {
+			if _, ok := fetch.StrAt(page, "time_zone"); !ok {
+				return "", "", fmt.Sprintf("page.id %s, no components[] and no page.time_zone", fetch.QuoteShort(id))
+			}
+			return Kind, fmt.Sprintf("has page.id %q, page.time_zone and no components (Statuspage shape)", id), ""
+		}
+		return Kind, fmt.Sprintf("has page.id %q and components[] with page_id and group/showcase (Statuspage shape)", id), ""
+	case fetch.ULID.MatchString(id):
+		return "", "", ""
+	}
+	return "", "", fmt.Sprintf("page.id %s is neither a Statuspage id nor a fetch.ULID", fetch.QuoteShort(id))
+}
+
+// decodePostmortem returns the postmortem of a per-incident document, nil if it has none.
+func decodePostmortem(contentType string, body []byte) (*model.Postmortem, error) {
+	in, err := statuspagev2.DecodeIncident(contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	return in.Postmortem(), nil
+}
