@@ -1,10 +1,9 @@
 package fetch
 
-// Poll is the helper every provider adapter but Statuspage's polls with (the adapters
-// in this package and every package under platform/): it is the bookkeeping every poll
-// does around Client.Get (count the requests, keep each body as evidence, remember the new
-// endpoint state), plus the one rule adapters that join several endpoints into one
-// snapshot need (Reread, RereadGroup).
+// Poll is the helper every provider adapter (every package under platform/) polls with:
+// it is the bookkeeping every poll does around Client.Get (count the requests, keep each
+// body as evidence, remember the new endpoint state), plus the one rule adapters that join
+// several endpoints into one snapshot need (Reread, RereadGroup).
 
 import (
 	"context"
@@ -48,13 +47,29 @@ func (pl *Poll) Forget(name string) {
 	pl.DropBody(name)
 }
 
+// Lookup fetches u in full as the evidence of name without remembering its state: for a
+// one-off look-up (Statuspage's postmortem of one incident) that the adapter remembers in
+// its own terms, such as "done", rather than by validators.
+func (pl *Poll) Lookup(ctx context.Context, name, u string) (*Response, error) {
+	return pl.get(ctx, name, u, model.EndpointState{}, false)
+}
+
+// Get fetches endpoint name at u with prev's validators and remembers the answer's state.
 func (pl *Poll) Get(ctx context.Context, name, u string, prev model.EndpointState) (*Response, error) {
+	return pl.get(ctx, name, u, prev, true)
+}
+
+// get counts the request and keeps the body as the evidence of name; remember says
+// whether the answer's state becomes name's.
+func (pl *Poll) get(ctx context.Context, name, u string, prev model.EndpointState, remember bool) (*Response, error) {
 	pl.Res.Requests++
 	resp, err := pl.c.Get(ctx, u, prev, pl.Req.Source.Headers)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	pl.Res.State[name] = resp.State
+	if remember {
+		pl.Res.State[name] = resp.State
+	}
 	pl.DropBody(name)
 	b := model.Body{Endpoint: name, Hash: resp.State.Hash}
 	// Data for every body read, a re-read of unchanged bytes too: the archive keeps a

@@ -6,6 +6,7 @@ package statuspage
 
 import (
 	"context"
+	stdjson "encoding/json"
 	"errors"
 	"net/http"
 	"reflect"
@@ -376,6 +377,18 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 	if _, ok := r1.State["incident/pm1"]; !ok || r1.Requests != 3 || len(r1.Bodies) != 3 {
 		t.Errorf("first poll: got state %+v, %d requests, %d bodies", r1.State, r1.Requests, len(r1.Bodies))
 	}
+	// The lookup is remembered under incident/<id> alone, by the hash of the page that
+	// answered; each body it read is evidence under its own name.
+	var names []string
+	for _, b := range r1.Bodies {
+		names = append(names, b.Endpoint)
+	}
+	if want := []string{"incidents", "incident/pm1", "incident-page/pm1"}; !slices.Equal(names, want) {
+		t.Errorf("first poll: got bodies of %v, want %v", names, want)
+	}
+	if st := r1.State["incident/pm1"]; len(r1.State) != 2 || st != (model.EndpointState{Hash: r1.Bodies[2].Hash}) {
+		t.Errorf("first poll: got state %+v, want incidents and incident/pm1 with the page's hash only", r1.State)
+	}
 	archived := r1.Snapshot.Incidents[0]
 
 	// Second poll: the list changed (an update was added), the archive has the postmortem.
@@ -430,6 +443,34 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 	page.Requests()
 	if _, ok := r4.State["incident/pm1"]; ok {
 		t.Error("fourth poll: lookup state kept for an incident no longer listed")
+	}
+}
+
+// TestPollPostmortemLookupStateOnDisk: the fetch state an existing archive holds, as
+// earlier versions wrote it (JSON, the lookup under "incident/<id>": the hash of the body
+// that answered, or nothing after a 4xx), still means "already looked up": a restart after
+// an upgrade fetches no postmortem again.
+func TestPollPostmortemLookupStateOnDisk(t *testing.T) {
+	for _, stored := range []string{
+		`{"incidents":{"etag":"\"old\"","hash":"00"},"incident/pm1":{"hash":"5d41402abc4b2a76b9719d911017c592"}}`,
+		`{"incidents":{"etag":"\"old\"","hash":"00"},"incident/pm1":{}}`,
+	} {
+		var state model.FetchState
+		if err := stdjson.Unmarshal([]byte(stored), &state); err != nil {
+			t.Fatal(err)
+		}
+		page := postmortemPage(t, []byte(`{"incident":{"id":"pm1"}}`))
+		srv := fetchtest.NewServer(t, page)
+		res, err := statuspage(t, fetch.ClientOptions{}).Poll(context.Background(), fetch.Request{Source: model.Source{URL: srv.URL}, State: state, Now: fetchtest.PollNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := page.Paths(); !slices.Equal(got, []string{pIncidents}) {
+			t.Errorf("state %s: got requests %v, want incidents.json only", stored, got)
+		}
+		if res.State["incident/pm1"] != state["incident/pm1"] {
+			t.Errorf("state %s: got lookup state %+v, want it kept", stored, res.State["incident/pm1"])
+		}
 	}
 }
 

@@ -8,7 +8,6 @@ package statuspage
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
@@ -69,34 +68,22 @@ var _ fetch.Provider = (*Statuspage)(nil)
 // in status postmortem whose JSON lacks postmortem_body (its JSON, then its HTML page).
 // On error the Result is non-nil only to report Requests.
 func (p *Statuspage) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	pl := &spPoll{c: p.c, req: req, res: &fetch.Result{State: req.State.Clone()}}
-	if err := pl.run(ctx); err != nil {
-		return &fetch.Result{Requests: pl.res.Requests}, err
-	}
-	return pl.res, nil
+	return fetch.RunPoll(ctx, p.c, req, poll)
 }
 
-// spPoll is the state of one Statuspage poll.
-type spPoll struct {
-	c    *fetch.Client
-	req  fetch.Request
-	base *url.URL
-	res  *fetch.Result
-}
-
-func (pl *spPoll) run(ctx context.Context) error {
-	base, err := fetch.BaseURL(pl.req.Source.URL)
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	req := pl.Req
+	base, err := fetch.BaseURL(req.Source.URL)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	pl.base = base
-	snap := &model.Snapshot{Source: pl.req.Source.Name, FetchedAt: pl.req.Now.UTC()}
+	snap := pl.Snapshot()
 	parsed := false
 
 	var incidents []model.Incident
-	doc, err := pl.readList(ctx, fetch.EndpointIncidents, "api/v2/incidents.json")
+	doc, err := readList(ctx, pl, fetch.EndpointIncidents, "api/v2/incidents.json")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	incidentsParsed := doc != nil
 	if doc != nil {
@@ -107,23 +94,23 @@ func (pl *spPoll) run(ctx context.Context) error {
 		parsed = true
 	}
 
-	now := pl.req.Now
-	if pl.req.Source.Maintenance && !fetch.SkipAbsent(pl.req.State[statuspagev2.EndpointMaintenances], now) {
-		doc, err := pl.readList(ctx, statuspagev2.EndpointMaintenances, "api/v2/scheduled-maintenances.json")
+	now := req.Now
+	if req.Source.Maintenance && !fetch.SkipAbsent(req.State[statuspagev2.EndpointMaintenances], now) {
+		doc, err := readList(ctx, pl, statuspagev2.EndpointMaintenances, "api/v2/scheduled-maintenances.json")
 		switch {
 		case fetch.Gone(err):
 			// The page has no maintenance list: no listing, so no archived maintenance is
 			// taken as missed, and the list is asked again in AbsentRetry.
-			pl.res.State[statuspagev2.EndpointMaintenances] = fetch.AbsentState(now)
-			pl.req.Logger().Info("page has no maintenance list; asking again later", "endpoint", statuspagev2.EndpointMaintenances, "err", err)
+			pl.Res.State[statuspagev2.EndpointMaintenances] = fetch.AbsentState(now)
+			req.Logger().Info("page has no maintenance list; asking again later", "endpoint", statuspagev2.EndpointMaintenances, "err", err)
 		case ctx.Err() != nil:
-			return err
+			return nil, err
 		case err != nil:
 			// The incident list alone decides whether the page can be read: a maintenance
 			// list that fails is left out of this poll (no listing, its remembered state
 			// kept so the next poll reads it again), and so are the maintenances of the
 			// incident list, which would otherwise be recorded from the wrong list.
-			pl.req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", statuspagev2.EndpointMaintenances, "err", err)
+			req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", statuspagev2.EndpointMaintenances, "err", err)
 			incidents = statuspagev2.WithoutMaintenance(incidents)
 		}
 		if doc != nil {
@@ -137,18 +124,18 @@ func (pl *spPoll) run(ctx context.Context) error {
 		}
 	}
 
-	if pl.req.Summary && !fetch.SkipAbsent(pl.req.State[fetch.EndpointSummary], now) {
-		name, ok, err := pl.readSummary(ctx)
+	if req.Summary && !fetch.SkipAbsent(req.State[fetch.EndpointSummary], now) {
+		name, ok, err := readSummary(ctx, pl)
 		switch {
 		case ctx.Err() != nil:
-			return ctx.Err()
+			return nil, ctx.Err()
 		case fetch.Gone(err):
-			pl.res.State[fetch.EndpointSummary] = fetch.AbsentState(now)
-			pl.req.Logger().Info("page has no summary; asking again later", "endpoint", fetch.EndpointSummary, "err", err)
+			pl.Res.State[fetch.EndpointSummary] = fetch.AbsentState(now)
+			req.Logger().Info("page has no summary; asking again later", "endpoint", fetch.EndpointSummary, "err", err)
 		case err != nil:
 			// The summary gives only the page's name: a broken one is logged and its body
 			// kept as evidence, and the poll goes on.
-			pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary, "err", err)
+			req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary, "err", err)
 		case ok:
 			snap.PageTitle = name
 			parsed = true
@@ -156,52 +143,30 @@ func (pl *spPoll) run(ctx context.Context) error {
 	}
 
 	if incidentsParsed {
-		if err := pl.postmortems(ctx, incidents); err != nil {
-			return err
+		if err := postmortems(ctx, pl, incidents); err != nil {
+			return nil, err
 		}
 	}
 
-	if parsed {
-		if incidents == nil {
-			incidents = []model.Incident{}
-		}
+	if !parsed {
+		return nil, nil
+	}
+	if incidents != nil {
 		snap.Incidents = incidents
-		pl.res.Snapshot = snap
 	}
-	return nil
-}
-
-// get fetches one URL, counting the request and keeping the body as evidence.
-func (pl *spPoll) get(ctx context.Context, name, u string, prev model.EndpointState) (*fetch.Response, error) {
-	pl.res.Requests++
-	resp, err := pl.c.Get(ctx, u, prev, pl.req.Source.Headers)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	b := model.Body{Endpoint: name, Hash: resp.State.Hash}
-	if !resp.NotModified && !resp.Unchanged {
-		b.Data = resp.Body
-	}
-	if b.Hash != "" {
-		pl.res.Bodies = append(pl.res.Bodies, b)
-	}
-	return resp, nil
+	return snap, nil
 }
 
 // readList fetches a list endpoint conditionally and decodes it. It returns nil, nil
 // when the endpoint answered 304 or a byte-identical body: nothing to parse.
-func (pl *spPoll) readList(ctx context.Context, name, rel string) (*statuspagev2.List, error) {
-	u, err := fetch.EndpointURL(pl.req.Source, name, rel, "")
+func readList(ctx context.Context, pl *fetch.Poll, name, rel string) (*statuspagev2.List, error) {
+	u, err := fetch.EndpointURL(pl.Req.Source, name, rel, "")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := pl.get(ctx, name, u, pl.req.State[name])
-	if err != nil {
+	resp, err := pl.Read(ctx, name, u)
+	if err != nil || !fetch.ToParse(resp) {
 		return nil, err
-	}
-	pl.res.State[name] = resp.State
-	if resp.NotModified || resp.Unchanged {
-		return nil, nil
 	}
 	key := "incidents"
 	if name == statuspagev2.EndpointMaintenances {
@@ -215,18 +180,14 @@ func (pl *spPoll) readList(ctx context.Context, name, rel string) (*statuspagev2
 }
 
 // readSummary fetches summary.json for the page's name.
-func (pl *spPoll) readSummary(ctx context.Context) (string, bool, error) {
-	u, err := fetch.EndpointURL(pl.req.Source, fetch.EndpointSummary, "api/v2/summary.json", "")
+func readSummary(ctx context.Context, pl *fetch.Poll) (string, bool, error) {
+	u, err := fetch.EndpointURL(pl.Req.Source, fetch.EndpointSummary, "api/v2/summary.json", "")
 	if err != nil {
 		return "", false, err
 	}
-	resp, err := pl.get(ctx, fetch.EndpointSummary, u, pl.req.State[fetch.EndpointSummary])
-	if err != nil {
+	resp, err := pl.Read(ctx, fetch.EndpointSummary, u)
+	if err != nil || !fetch.ToParse(resp) {
 		return "", false, err
-	}
-	pl.res.State[fetch.EndpointSummary] = resp.State
-	if resp.NotModified || resp.Unchanged {
-		return "", false, nil
 	}
 	name, err := statuspagev2.DecodeSummary(resp.ContentType, resp.Body)
 	if err != nil {
@@ -235,14 +196,20 @@ func (pl *spPoll) readSummary(ctx context.Context) (string, bool, error) {
 	return name, true, nil
 }
 
+// lookupKey is the state key that records the postmortem lookup of incident id as done,
+// "incident/<id>": the key every version of the adapter has written, so the state of an
+// existing archive still means "already looked up".
+func lookupKey(id string) string { return EndpointIncident + "/" + id }
+
 // postmortems fills in the postmortem of every incident in status postmortem whose JSON
 // lacks one, fetching it only once per incident: an archived postmortem is carried over,
-// and a lookup that found nothing is remembered in the state under "incident/<id>".
+// and a lookup that found nothing is remembered in the state under lookupKey.
 //
 // A lookup that fails for a reason that may pass (network, 5xx, 429) does not fail the
 // poll: the incidents endpoint keeps its previous state instead, so the next poll parses
 // the list again and retries.
-func (pl *spPoll) postmortems(ctx context.Context, incidents []model.Incident) error {
+func postmortems(ctx context.Context, pl *fetch.Poll, incidents []model.Incident) error {
+	req := pl.Req
 	want := map[string]bool{}
 	retry := false
 	for i := range incidents {
@@ -251,17 +218,17 @@ func (pl *spPoll) postmortems(ctx context.Context, incidents []model.Incident) e
 			continue
 		}
 		want[inc.ID] = true
-		if pl.req.Archived != nil {
-			if a := pl.req.Archived(inc.ID); a != nil && a.Postmortem != nil {
+		if req.Archived != nil {
+			if a := req.Archived(inc.ID); a != nil && a.Postmortem != nil {
 				pm := *a.Postmortem
 				inc.Postmortem = &pm
 				continue
 			}
 		}
-		if _, tried := pl.req.State[EndpointIncident+"/"+inc.ID]; tried || !pathSafe(inc.ID) {
+		if _, tried := req.State[lookupKey(inc.ID)]; tried || !pathSafe(inc.ID) {
 			continue
 		}
-		pm, err := pl.fetchPostmortem(ctx, inc.ID)
+		pm, err := fetchPostmortem(ctx, pl, inc.ID)
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
@@ -273,16 +240,16 @@ func (pl *spPoll) postmortems(ctx context.Context, incidents []model.Incident) e
 	}
 	// Forget lookups of incidents that left the list or the postmortem status, so the
 	// state stays as small as the list.
-	for k := range pl.res.State {
+	for k := range pl.Res.State {
 		if id, ok := strings.CutPrefix(k, EndpointIncident+"/"); ok && !want[id] {
-			delete(pl.res.State, k)
+			delete(pl.Res.State, k)
 		}
 	}
 	if retry {
-		if prev, ok := pl.req.State[fetch.EndpointIncidents]; ok {
-			pl.res.State[fetch.EndpointIncidents] = prev
+		if prev, ok := req.State[fetch.EndpointIncidents]; ok {
+			pl.Res.State[fetch.EndpointIncidents] = prev
 		} else {
-			delete(pl.res.State, fetch.EndpointIncidents)
+			delete(pl.Res.State, fetch.EndpointIncidents)
 		}
 	}
 	return nil
@@ -290,40 +257,40 @@ func (pl *spPoll) postmortems(ctx context.Context, incidents []model.Incident) e
 
 // fetchPostmortem looks up an incident's postmortem: the per-incident JSON, and when that
 // lacks it too, the HTML incident page. A nil postmortem with a nil error means the vendor
-// has none to give; the lookup is then recorded as done.
-func (pl *spPoll) fetchPostmortem(ctx context.Context, id string) (*model.Postmortem, error) {
-	key := EndpointIncident + "/" + id
-	u, err := fetch.EndpointURL(pl.req.Source, EndpointIncident, "api/v2/incidents/{id}.json", id)
+// has none to give; the lookup is then recorded as done, the hash of the body that
+// answered last under lookupKey.
+func fetchPostmortem(ctx context.Context, pl *fetch.Poll, id string) (*model.Postmortem, error) {
+	key := lookupKey(id)
+	u, err := fetch.EndpointURL(pl.Req.Source, EndpointIncident, "api/v2/incidents/{id}.json", id)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := pl.get(ctx, key, u, model.EndpointState{})
+	resp, err := pl.Lookup(ctx, key, u)
 	switch {
 	case err == nil:
 		// A malformed per-incident JSON is no worse than one lacking the postmortem:
 		// the HTML page is the next place to look.
 		if pm, err := decodePostmortem(resp.ContentType, resp.Body); err == nil && pm != nil {
-			pl.res.State[key] = model.EndpointState{Hash: resp.State.Hash}
+			pl.Res.State[key] = model.EndpointState{Hash: resp.State.Hash}
 			return pm, nil
 		}
 	case !fetch.Permanent(err):
 		return nil, err
 	}
 
-	pageKey := EndpointIncidentPage + "/" + id
-	u, err = fetch.EndpointURL(pl.req.Source, EndpointIncidentPage, "incidents/{id}", id)
+	u, err = fetch.EndpointURL(pl.Req.Source, EndpointIncidentPage, "incidents/{id}", id)
 	if err != nil {
 		return nil, err
 	}
-	resp, err = pl.get(ctx, pageKey, u, model.EndpointState{})
+	resp, err = pl.Lookup(ctx, EndpointIncidentPage+"/"+id, u)
 	if err != nil {
 		if fetch.Permanent(err) {
-			pl.res.State[key] = model.EndpointState{}
+			pl.Res.State[key] = model.EndpointState{}
 			return nil, nil
 		}
 		return nil, err
 	}
-	pl.res.State[key] = model.EndpointState{Hash: resp.State.Hash}
+	pl.Res.State[key] = model.EndpointState{Hash: resp.State.Hash}
 	return postmortemFromHTML(resp.Body), nil
 }
 
