@@ -22,15 +22,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest/fakehttp"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 func TestGetConditional(t *testing.T) {
-	page := newFakeStatuspage()
+	page := fakehttp.NewFakePage()
 	body := []byte(`{"incidents":[]}`)
 	const lm = "Tue, 03 Mar 2026 14:02:00 GMT"
-	page.set("/x.json", route{Body: body, ETag: `"v1"`, LastModified: lm})
-	srv := newServer(t, page)
+	page.Set("/x.json", fakehttp.Route{Body: body, ETag: `"v1"`, LastModified: lm})
+	srv := fakehttp.NewServer(t, page)
 	c := mustClient(t, ClientOptions{})
 
 	r1, err := c.Get(context.Background(), srv.URL+"/x.json", model.EndpointState{}, nil)
@@ -45,7 +46,7 @@ func TestGetConditional(t *testing.T) {
 	if !strings.HasPrefix(r1.ContentType, "application/json") || r1.FinalURL != srv.URL+"/x.json" {
 		t.Errorf("got content type %q, final url %q", r1.ContentType, r1.FinalURL)
 	}
-	if got := page.requests()[0]; got.IfNoneMatch != "" || got.IfModifiedSince != "" {
+	if got := page.Requests()[0]; got.IfNoneMatch != "" || got.IfModifiedSince != "" {
 		t.Errorf("first request carried validators: %+v", got)
 	}
 
@@ -53,7 +54,7 @@ func TestGetConditional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := page.requests()[0]
+	got := page.Requests()[0]
 	if got.IfNoneMatch != `"v1"` || got.IfModifiedSince != lm {
 		t.Errorf("second request: got If-None-Match %q, If-Modified-Since %q, want %q, %q", got.IfNoneMatch, got.IfModifiedSince, `"v1"`, lm)
 	}
@@ -63,9 +64,9 @@ func TestGetConditional(t *testing.T) {
 }
 
 func TestGetUnchangedByHash(t *testing.T) {
-	page := newFakeStatuspage()
-	page.set("/x.json", route{Body: []byte(`{"incidents":[]}`)}) // no validators at all
-	srv := newServer(t, page)
+	page := fakehttp.NewFakePage()
+	page.Set("/x.json", fakehttp.Route{Body: []byte(`{"incidents":[]}`)}) // no validators at all
+	srv := fakehttp.NewServer(t, page)
 	c := mustClient(t, ClientOptions{})
 
 	r1, err := c.Get(context.Background(), srv.URL+"/x.json", model.EndpointState{}, nil)
@@ -82,7 +83,7 @@ func TestGetUnchangedByHash(t *testing.T) {
 	if !r2.Unchanged || r2.NotModified || r2.Body != nil || r2.State != r1.State {
 		t.Errorf("got Unchanged %v NotModified %v state %+v, want true false %+v", r2.Unchanged, r2.NotModified, r2.State, r1.State)
 	}
-	page.set("/x.json", route{Body: []byte(`{"incidents":[{"id":"a"}]}`)})
+	page.Set("/x.json", fakehttp.Route{Body: []byte(`{"incidents":[{"id":"a"}]}`)})
 	r3, err := c.Get(context.Background(), srv.URL+"/x.json", r1.State, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -93,9 +94,9 @@ func TestGetUnchangedByHash(t *testing.T) {
 }
 
 func TestGetUserAgentAndHeaders(t *testing.T) {
-	page := newFakeStatuspage()
-	page.set("/x", route{Body: []byte("{}")})
-	srv := newServer(t, page)
+	page := fakehttp.NewFakePage()
+	page.Set("/x", fakehttp.Route{Body: []byte("{}")})
+	srv := fakehttp.NewServer(t, page)
 
 	for _, tc := range []struct{ name, ua, want string }{
 		{"default", "", DefaultUserAgent},
@@ -106,7 +107,7 @@ func TestGetUserAgentAndHeaders(t *testing.T) {
 			if _, err := c.Get(context.Background(), srv.URL+"/x", model.EndpointState{}, map[string]string{"X-Api-Key": "k"}); err != nil {
 				t.Fatal(err)
 			}
-			got := page.requests()[0]
+			got := page.Requests()[0]
 			if got.UserAgent != tc.want {
 				t.Errorf("got User-Agent %q, want %q", got.UserAgent, tc.want)
 			}
@@ -126,7 +127,7 @@ func TestGetGzip(t *testing.T) {
 	zw.Write(plain)
 	zw.Close()
 	var acceptEncoding string
-	srv := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		acceptEncoding = r.Header.Get("Accept-Encoding")
 		w.Header().Set("Content-Encoding", "gzip")
 		w.Write(gz.Bytes())
@@ -167,7 +168,7 @@ func TestGetTooLarge(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := newServer(t, tc.handler)
+			srv := fakehttp.NewServer(t, tc.handler)
 			_, err := c.Get(context.Background(), srv.URL+"/big", model.EndpointState{}, nil)
 			if !errors.Is(err, ErrTooLarge) || !strings.Contains(fmt.Sprint(err), "response exceeds 10 bytes") {
 				t.Fatalf("got %v, want ErrTooLarge saying %q", err, "response exceeds 10 bytes")
@@ -178,7 +179,7 @@ func TestGetTooLarge(t *testing.T) {
 		})
 	}
 	// Exactly MaxBody bytes is fine.
-	srv := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(big[:10]) }))
+	srv := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(big[:10]) }))
 	if _, err := c.Get(context.Background(), srv.URL, model.EndpointState{}, nil); err != nil {
 		t.Errorf("body of exactly MaxBody: got %v", err)
 	}
@@ -204,9 +205,9 @@ func TestGetStatusErrors(t *testing.T) {
 		{"429 negative", 429, "-5", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			page := newFakeStatuspage()
-			page.set("/x", route{Status: tc.code, Body: []byte("busy"), RetryAfter: tc.retryAfter})
-			srv := newServer(t, page)
+			page := fakehttp.NewFakePage()
+			page.Set("/x", fakehttp.Route{Status: tc.code, Body: []byte("busy"), RetryAfter: tc.retryAfter})
+			srv := fakehttp.NewServer(t, page)
 			c := mustClient(t, ClientOptions{})
 			c.now = func() time.Time { return now }
 
@@ -235,10 +236,10 @@ func TestGetStatusErrors(t *testing.T) {
 func TestGetErrorsNeverShowHeaders(t *testing.T) {
 	const secret = "s3cr3t-t0ken"
 	headers := map[string]string{"Authorization": "Bearer " + secret, "X-Api-Key": secret}
-	page := newFakeStatuspage()
-	page.set("/500", route{Status: 500, Body: []byte(secret)})
-	srv := newServer(t, page)
-	loop := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	page := fakehttp.NewFakePage()
+	page.Set("/500", fakehttp.Route{Status: 500, Body: []byte(secret)})
+	srv := fakehttp.NewServer(t, page)
+	loop := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/again", http.StatusFound)
 	}))
 	dead := httptest.NewServer(http.NotFoundHandler())
@@ -269,7 +270,7 @@ func TestGetRedirects(t *testing.T) {
 		}
 		http.Redirect(w, r, fmt.Sprintf("/hop/%d", n-1), http.StatusFound)
 	})
-	srv := newServer(t, mux)
+	srv := fakehttp.NewServer(t, mux)
 	c := mustClient(t, ClientOptions{})
 
 	r, err := c.Get(context.Background(), srv.URL+"/hop/5", model.EndpointState{}, nil)
@@ -285,19 +286,19 @@ func TestGetRedirects(t *testing.T) {
 }
 
 func TestGetRedirectToAnotherHostDropsHeaders(t *testing.T) {
-	other := newFakeStatuspage()
-	other.set("/x", route{Body: []byte("{}")})
-	otherSrv := newServer(t, other)
+	other := fakehttp.NewFakePage()
+	other.Set("/x", fakehttp.Route{Body: []byte("{}")})
+	otherSrv := fakehttp.NewServer(t, other)
 	// 127.0.0.1 and localhost are different hosts to net/http.
 	otherURL := strings.Replace(otherSrv.URL, "127.0.0.1", "localhost", 1)
-	first := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	first := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, otherURL+"/x", http.StatusFound)
 	}))
 	c := mustClient(t, ClientOptions{UserAgent: "ua-test"})
 	if _, err := c.Get(context.Background(), first.URL, model.EndpointState{}, map[string]string{"X-Api-Key": "secret"}); err != nil {
 		t.Fatal(err)
 	}
-	got := other.requests()[0]
+	got := other.Requests()[0]
 	if got.Header.Get("X-Api-Key") != "" || got.UserAgent != "ua-test" {
 		t.Errorf("cross-host redirect: got X-Api-Key %q, User-Agent %q; want none, ua-test", got.Header.Get("X-Api-Key"), got.UserAgent)
 	}
@@ -305,13 +306,13 @@ func TestGetRedirectToAnotherHostDropsHeaders(t *testing.T) {
 
 // TestGetClosesEveryBody checks that every response body is closed, whatever the outcome.
 func TestGetClosesEveryBody(t *testing.T) {
-	page := newFakeStatuspage()
-	page.set("/ok", route{Body: []byte(`{"a":1}`), ETag: `"e"`})
-	page.set("/404", route{Status: 404, Body: []byte("nope")})
-	page.set("/429", route{Status: 429, Body: []byte("slow down"), RetryAfter: "1"})
-	page.set("/big", route{Body: []byte(strings.Repeat("x", 1000))})
-	srv := newServer(t, page)
-	cc := &closeCounter{rt: http.DefaultTransport}
+	page := fakehttp.NewFakePage()
+	page.Set("/ok", fakehttp.Route{Body: []byte(`{"a":1}`), ETag: `"e"`})
+	page.Set("/404", fakehttp.Route{Status: 404, Body: []byte("nope")})
+	page.Set("/429", fakehttp.Route{Status: 429, Body: []byte("slow down"), RetryAfter: "1"})
+	page.Set("/big", fakehttp.Route{Body: []byte(strings.Repeat("x", 1000))})
+	srv := fakehttp.NewServer(t, page)
+	cc := &fakehttp.CloseCounter{RT: http.DefaultTransport}
 	c := mustClient(t, ClientOptions{MaxBody: 100, Transport: cc})
 
 	calls := []struct {
@@ -327,14 +328,14 @@ func TestGetClosesEveryBody(t *testing.T) {
 	for _, call := range calls {
 		c.Get(context.Background(), srv.URL+call.path, call.prev, nil)
 	}
-	if o, cl := cc.opened.Load(), cc.closed.Load(); o != int64(len(calls)) || cl != o {
+	if o, cl := cc.Opened.Load(), cc.Closed.Load(); o != int64(len(calls)) || cl != o {
 		t.Errorf("got %d bodies opened, %d closed; want %d and %d", o, cl, len(calls), len(calls))
 	}
 }
 
 func TestGetTimeout(t *testing.T) {
 	release := make(chan struct{})
-	srv := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 		case <-release:
@@ -370,9 +371,9 @@ func TestConcurrencyCaps(t *testing.T) {
 			w.Write([]byte("{}"))
 		})
 	}
-	a := newServer(t, handler("a"))
-	b := newServer(t, handler("b"))
-	cc := newServer(t, handler("c"))
+	a := fakehttp.NewServer(t, handler("a"))
+	b := fakehttp.NewServer(t, handler("b"))
+	cc := fakehttp.NewServer(t, handler("c"))
 	c := mustClient(t, ClientOptions{Concurrency: 2, PerHost: 1})
 
 	var wg sync.WaitGroup
@@ -528,7 +529,7 @@ func TestWeakLastModifiedIsNotAValidator(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var ims []string
-			srv := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				mu.Lock()
 				ims = append(ims, r.Header.Get("If-Modified-Since"))
 				mu.Unlock()

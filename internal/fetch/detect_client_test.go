@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest/fakehttp"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -29,7 +30,7 @@ func TestDetectSendsClientUserAgentAndHeaders(t *testing.T) {
 	var mu sync.Mutex
 	var bad []string
 	n := 0
-	srv := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		n++
 		if ua, key := r.Header.Get("User-Agent"), r.Header.Get("X-Api-Key"); ua != "ua-detect/1" || key != "k-1" {
@@ -83,10 +84,10 @@ func TestDetectWaitsForTheClientSlots(t *testing.T) {
 				hits.Add(1)
 				w.Write(detectHTML)
 			})
-			srv := newServer(t, h)
+			srv := fakehttp.NewServer(t, h)
 			target := srv
 			if tc.otherHost {
-				target = newServer(t, h)
+				target = fakehttp.NewServer(t, h)
 			}
 			release := sync.OnceFunc(func() { close(held) })
 			t.Cleanup(release) // before the servers close, which waits for the handler
@@ -127,7 +128,7 @@ func TestDetectWaitsForTheClientSlots(t *testing.T) {
 // TestDetectTimeout: a page that sends its headers and then stalls is cut off by the
 // client's timeout, which bounds the whole exchange, body included.
 func TestDetectTimeout(t *testing.T) {
-	srv := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<!DOCTYPE html>"))
 		w.(http.Flusher).Flush()
@@ -151,7 +152,7 @@ func TestDetectTimeout(t *testing.T) {
 // stop when it is spent.
 func TestDetectBudget(t *testing.T) {
 	const kind = "budget-test"
-	p := Platform{Kind: kind, New: registry[KindStatuspage].New}
+	p := Platform{Kind: kind, New: func(*Client) Provider { return nil }} // detection never builds a provider
 	for i := range 2 * maxDetectRequests {
 		p.Probes = append(p.Probes, Probe{Order: 1000 + i, Rel: fmt.Sprintf("budget-%d.json", i), Check: func(string, []byte) (string, string, string) {
 			return "", "", ""
@@ -161,7 +162,7 @@ func TestDetectBudget(t *testing.T) {
 	t.Cleanup(func() { delete(registry, kind) })
 
 	var hits atomic.Int64
-	srv := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		w.Write(detectHTML)
 	}))

@@ -5,16 +5,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest/fakehttp"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 // TestPollLookup: a look-up is counted and kept as evidence like any read, but leaves the
 // state to the adapter; Read remembers the answer's validators.
 func TestPollLookup(t *testing.T) {
-	page := newFakeStatuspage()
-	page.set("/list", route{Body: []byte(`{"a":1}`), ETag: `"l1"`})
-	page.set("/one", route{Body: []byte(`{"b":2}`), ETag: `"o1"`})
-	srv := newServer(t, page)
+	page := fakehttp.NewFakePage()
+	page.Set("/list", fakehttp.Route{Body: []byte(`{"a":1}`), ETag: `"l1"`})
+	page.Set("/one", fakehttp.Route{Body: []byte(`{"b":2}`), ETag: `"o1"`})
+	srv := fakehttp.NewServer(t, page)
 	pl := NewPoll(mustClient(t, ClientOptions{}), Request{Source: model.Source{URL: srv.URL}, Now: time.Now()})
 
 	if _, err := pl.Read(context.Background(), "list", srv.URL+"/list"); err != nil {

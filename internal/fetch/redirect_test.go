@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest/fakehttp"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -146,11 +147,11 @@ func TestRedirectRebindingIsRefusedAtDial(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var canaryHits atomic.Int64
-			canary := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			canary := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				canaryHits.Add(1)
 				w.Write([]byte("{}"))
 			}))
-			origin := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			origin := fakehttp.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				http.Redirect(w, r, "http://rebind.example.test/api", http.StatusFound)
 			}))
 			// Every name is dialled on loopback: no traffic leaves the machine. The resolver

@@ -303,7 +303,7 @@ func TestPollFailures(t *testing.T) {
 		})
 	}
 	// A failing maintenance list does not fail the poll: the incident list alone decides
-	// (TestOptionalEndpointFails).
+	// (TestOptionalEndpoints, fetchtest.V2Optional).
 }
 
 func TestPollMaintenanceWinsDedupe(t *testing.T) {
