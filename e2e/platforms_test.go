@@ -163,8 +163,9 @@ type platform struct {
 func atRoot(u string) (string, map[string]string) { return u + "/", nil }
 
 var platforms = []platform{
-	// Shape: Atlassian Statuspage API v2 as in internal/fetch/testdata/statuspage
-	// (github-incidents-2026-08-top5.json, claude-summary-active-incident-2026-07-29.json):
+	// Shape: Atlassian Statuspage API v2 as in the testdata/statuspage of
+	// internal/fetch/platform/statuspage (github-incidents-2026-08-top5.json,
+	// claude-summary-active-incident-2026-07-29.json):
 	// incidents.json, scheduled-maintenances.json and summary.json, updates newest first.
 	{kind: "statuspage", source: atRoot, page: statuspagePage},
 	// Shape: incident.io's Statuspage-compatible API as in testdata/incident.io

@@ -30,7 +30,7 @@ import (
 	"github.com/go-json-experiment/json"
 )
 
-// The fields watcher's Statuspage adapter decodes (internal/fetch/statuspage.go).
+// The fields watcher's Statuspage adapter decodes (internal/fetch/statuspagev2).
 type doc struct {
 	Page      *struct{ Name string } `json:"page"`
 	Incidents *[]struct {

@@ -65,6 +65,7 @@ type incidentDocument struct {
 	Incident *Incident `json:"incident"`
 }
 
+// Incident is one incident or maintenance as a list or per-incident document has it.
 type Incident struct {
 	ID                    string      `json:"id"`
 	Name                  string      `json:"name"`
@@ -82,11 +83,13 @@ type Incident struct {
 	Updates               []Update    `json:"incident_updates"`
 }
 
+// Component is a component the incident lists, by id and current name.
 type Component struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 }
 
+// Update is one update of an incident's timeline.
 type Update struct {
 	ID                 string     `json:"id"`
 	Status             string     `json:"status"`
@@ -96,6 +99,7 @@ type Update struct {
 	AffectedComponents []Affected `json:"affected_components"`
 }
 
+// Affected is a component an update names, as it was named when the update was posted.
 type Affected struct {
 	Code string `json:"code"`
 	Name string `json:"name"`
