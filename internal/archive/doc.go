@@ -8,12 +8,12 @@
 // that changed nothing writes nothing at all, so the file grows with the number of
 // distinct versions and never with the number of polls.
 //
-// Layout 2 (every key sorts; "BE" is big-endian):
+// Layout 3 (every key sorts; "BE" is big-endian):
 //
-//	meta                          "layout" → BE uint32 (2); "created" → RFC 3339 time
+//	meta                          "layout" → BE uint32 (3); "created" → RFC 3339 time
 //	sources/<name>/               one nested bucket per source
 //	    state/                    "first" → time of the first Record (first-poll policy)
-//	                              "fetch" → model.FetchState JSON (validators, body hashes)
+//	                              "fetch" → model.FetchState JSON (validators, body hashes, AWS episodes)
 //	                              "health" → consecutive failures, last error, down flag
 //	    incidents/<url id>        → incident meta, a small binary record (see meta.go)
 //	    versions/<url id>\x00<BE uint32 n> → version record: a small header (number, time, summary,

@@ -9,6 +9,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -45,11 +46,12 @@ var (
 var migrations = []func(tx *bolt.Tx, now time.Time) error{
 	migrateTo1,
 	migrateTo2,
+	migrateTo3,
 }
 
 // Layout is the layout version this build writes and reads. It always equals
 // len(migrations); a test holds them together.
-const Layout = 2
+const Layout = 3
 
 // migrateTo1 creates the top-level buckets of a new archive.
 func migrateTo1(tx *bolt.Tx, now time.Time) error {
@@ -114,6 +116,31 @@ func migrateTo2(tx *bolt.Tx, _ time.Time) error {
 	return nil
 }
 
+// migrateTo3 rewrites every fetch state that holds AWS's episodes in the form of layout
+// 2 (a list hidden in the Hash of the "episodes/<service>" entries, see legacyEpisodes)
+// into their own field. Other entries, and states without such an entry, are left as
+// they are.
+func migrateTo3(tx *bolt.Tx, _ time.Time) error {
+	return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
+		state := tx.Bucket(bucketSources).Bucket(name).Bucket(bucketState)
+		data := get(state, keyFetch)
+		if data == nil {
+			return nil
+		}
+		st := model.FetchState{}
+		if err := json.Unmarshal(data, &st); err != nil {
+			return fmt.Errorf("source %s: fetch state: %w", name, err)
+		}
+		if !upgradeEpisodes(st) {
+			return nil
+		}
+		if err := putJSON(state, keyFetch, st); err != nil {
+			return fmt.Errorf("source %s: %w", name, err)
+		}
+		return nil
+	})
+}
+
 // readLayout returns the layout of the archive tx reads: 0 for a file bbolt has just
 // created, an error for a bbolt file that some other program wrote.
 func readLayout(tx *bolt.Tx) (int, error) {
@@ -152,10 +179,12 @@ func (s *Store) migrate(readOnly bool) error {
 			s.path, layout, Layout, ErrLayout)
 	case layout == Layout:
 		return nil
-	case readOnly && layout == 1:
-		// Layout 2 only rewrote the snapshot keys: a read-only open reads layout 1's
-		// as they are, so browse commands keep working until the daemon migrates.
-		s.legacyTimeKeys = true
+	case readOnly && layout >= 1:
+		// Layout 2 only rewrote the snapshot keys, and layout 3 the fetch states: a
+		// read-only open reads layout 1's keys as they are, and every fetch state is
+		// read in either form (decodeFetchState), so browse commands keep working until
+		// the daemon migrates.
+		s.legacyTimeKeys = layout == 1
 		return nil
 	case readOnly:
 		return fmt.Errorf("archive %s has layout %d and needs migrating to %d: open it once read-write: %w",

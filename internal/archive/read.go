@@ -365,14 +365,3 @@ func loadVersion(versions *bolt.Bucket, id string, n uint32) (*model.Version, er
 	}
 	return v, nil
 }
-
-func decodeFetchState(data []byte) (model.FetchState, error) {
-	st := model.FetchState{}
-	if data == nil {
-		return st, nil
-	}
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("fetch state: %w", err)
-	}
-	return st, nil
-}

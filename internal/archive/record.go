@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -189,7 +188,7 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
 		}
-		p.saveState = !maps.Equal(stored, r.state)
+		p.saveState = !stored.Equal(r.state)
 	}
 
 	incidents := sub(src, bucketIncidents)

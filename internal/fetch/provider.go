@@ -65,7 +65,7 @@ type Result struct {
 // StateChanged reports whether r.State differs from prev, i.e. whether the archive has
 // validators or hashes to write even when the snapshot brought no new version.
 func (r *Result) StateChanged(prev model.FetchState) bool {
-	return !maps.Equal(r.State, prev)
+	return !r.State.Equal(prev)
 }
 
 // Kinds returns the registered provider kinds, sorted, for config validation.

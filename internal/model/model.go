@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
+	"slices"
 	"time"
 )
 
@@ -198,6 +199,33 @@ type EndpointState struct {
 	Absent time.Time `json:"absent,omitzero"`
 	// Title is set only in the StatePage entry: the page's own name.
 	Title string `json:"title,omitempty"`
+	// Episodes is set only in the entries of a platform that builds incidents out of a
+	// feed's posts and remembers them between polls (AWS: "episodes/<service>").
+	Episodes []Episode `json:"episodes,omitempty"`
+}
+
+// Equal reports whether e and o remember the same.
+func (e EndpointState) Equal(o EndpointState) bool {
+	return e.ETag == o.ETag && e.LastModified == o.LastModified && e.Hash == o.Hash &&
+		e.Absent.Equal(o.Absent) && e.Title == o.Title && slices.Equal(e.Episodes, o.Episodes)
+}
+
+// Episode is what a platform that groups a feed's posts into incidents remembers of one
+// of them between polls (AWS: one service's posts between resolutions), so that an
+// incident keeps its id after its first posts fell out of the feed, and one that left
+// the list of open events can be resolved by inference. Times are unix seconds; a Start
+// of 0 is "not given". Listed and Missed are only ever set on an open episode, Inferred
+// on a closed one.
+type Episode struct {
+	Start int64 `json:"start"`
+	Last  int64 `json:"last"`           // the latest post
+	Open  bool  `json:"open,omitempty"` // no post resolved it
+	// Listed: open, and listed by the list of open events on the last parse.
+	Listed bool `json:"listed,omitempty"`
+	// Missed: open, listed until the list of open events first lacked it at this time.
+	Missed int64 `json:"missed,omitempty"`
+	// Inferred: resolved by inference, first missed at this time and missed again since.
+	Inferred int64 `json:"inferred,omitempty"`
 }
 
 // FetchState is a source's remembered endpoint state, keyed by endpoint name.
@@ -223,9 +251,24 @@ func (s FetchState) SetPageTitle(title string) {
 func (s FetchState) Clone() FetchState {
 	c := make(FetchState, len(s))
 	for k, v := range s {
+		v.Episodes = slices.Clone(v.Episodes)
 		c[k] = v
 	}
 	return c
+}
+
+// Equal reports whether s and t hold the same entries, each remembering the same; nil
+// and empty are equal.
+func (s FetchState) Equal(t FetchState) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for k, v := range s {
+		if w, ok := t[k]; !ok || !v.Equal(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // Change is one field's change between two versions (docs/design.md §5). A nil Before means "not

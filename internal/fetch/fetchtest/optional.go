@@ -106,7 +106,7 @@ func (o V2Optional) gone(t *testing.T) {
 				if n := hits(); n != later.want {
 					t.Errorf("%v later: got %d requests of %s in all, want %d", later.after, n, tc.path, later.want)
 				}
-				if later.want == 1 && r.State[tc.endpoint] != r1.State[tc.endpoint] {
+				if later.want == 1 && !r.State[tc.endpoint].Equal(r1.State[tc.endpoint]) {
 					t.Errorf("%v later: got state %+v, want it kept", later.after, r.State[tc.endpoint])
 				}
 			}
@@ -186,7 +186,7 @@ func (o V2Optional) fails(t *testing.T) {
 					t.Errorf("got maintenance %s without its list", inc.ID)
 				}
 			}
-			if tc.r.Status != 0 && res.State[statuspagev2.EndpointMaintenances] != prev[statuspagev2.EndpointMaintenances] {
+			if tc.r.Status != 0 && !res.State[statuspagev2.EndpointMaintenances].Equal(prev[statuspagev2.EndpointMaintenances]) {
 				t.Errorf("got state %+v, want the remembered one kept", res.State[statuspagev2.EndpointMaintenances])
 			}
 		})

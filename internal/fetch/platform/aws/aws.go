@@ -72,7 +72,7 @@ func init() {
 // The incident id is "<service>_<unix start>": for an open event exactly its service and
 // date. An incident's first posts fall out of the 50-item feed while it is still
 // listed; to keep its id, the spans of the episodes seen in the last parse are kept in
-// the fetch state (awsEpisodeState; the encoding is on awsMemoFrom), and the oldest
+// the fetch state (awsEpisodeState, as model.Episode), and the oldest
 // episode of a service takes the start of the remembered (or open) one it continues.
 // The posts that fell out are carried over from the archived version
 // (Request.Archived), so the timeline does not shrink as the feed rolls on; so are the

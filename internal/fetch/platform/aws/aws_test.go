@@ -223,12 +223,16 @@ func TestAWSRealPayloads(t *testing.T) {
 	}
 
 	// What is remembered for the next poll.
-	want := model.FetchState{
-		"episodes/directconnect-eu-central-1":    {Hash: "1786765379-1787025679"},
-		"episodes/multipleservices-me-central-1": {Hash: "1772369485-1777533954+e"}, // listed by currentevents
-		"episodes/multipleservices-me-south-1":   {Hash: "1772430987-1777532831+e"},
+	want := map[string]string{
+		"episodes/directconnect-eu-central-1":    "1786765379-1787025679",
+		"episodes/multipleservices-me-central-1": "1772369485-1777533954+e", // listed by currentevents
+		"episodes/multipleservices-me-south-1":   "1772430987-1777532831+e",
 	}
-	if got := memo.state(); !maps.Equal(got, want) {
+	got := map[string]string{}
+	for k, v := range memo.state() {
+		got[k] = awsNotation(v.Episodes)
+	}
+	if !maps.Equal(got, want) {
 		t.Errorf("memo %v, want %v", got, want)
 	}
 }
@@ -390,7 +394,7 @@ func TestAWSEpisodes(t *testing.T) {
 		len(s3.Updates) != 1 || s3.Updates[0].ID != "s3-eu-west-1_1787000300" || !s3.StartedAt.Equal(unixUTC(1787000300)) {
 		t.Errorf("s3 incident from the event alone: %+v", s3)
 	}
-	if got := memo.state()["episodes/"+s].Hash; got != "1786000000-1786000600,1787000000-1787000000+" {
+	if got := awsNotation(memo.state()["episodes/"+s].Episodes); got != "1786000000-1786000600,1787000000-1787000000+" {
 		t.Errorf("memo of %s: %q", s, got)
 	}
 
@@ -504,7 +508,7 @@ func TestAWSPoll(t *testing.T) {
 	if r1.Requests != 2 || len(r1.Bodies) != 2 || r1.Bodies[0].Data == nil || r1.Bodies[1].Data == nil {
 		t.Errorf("poll 1: %d requests, bodies %d", r1.Requests, len(r1.Bodies))
 	}
-	if r1.State["episodes/directconnect-eu-central-1"].Hash == "" || r1.State[EndpointRSS].ETag != `"r1"` {
+	if len(r1.State["episodes/directconnect-eu-central-1"].Episodes) == 0 || r1.State[EndpointRSS].ETag != `"r1"` {
 		t.Errorf("poll 1 state %v", r1.State)
 	}
 
@@ -653,6 +657,11 @@ func TestAWSMalformed(t *testing.T) {
 // ---- The absence rule (open-only lists): an event that leaves currentevents
 // without a resolution post ----
 
+// fuzzEpisodes is the memo FuzzAWS combines with: one episode of each kind, and one
+// that awsMemoFrom skips.
+var fuzzEpisodes = []model.Episode{{Start: 1, Last: 9, Open: true}, {Start: 3, Last: 2}, {Start: 4, Last: 6, Open: true, Listed: true},
+	{Start: 7, Last: 8, Open: true, Missed: 9}, {Start: 10, Last: 11, Inferred: 12}}
+
 func FuzzAWS(f *testing.F) {
 	rss := fetchtest.Testdata(f, "aws", awsRSSFile)
 	ce := fetchtest.Testdata(f, "aws", awsCEFile)
@@ -670,14 +679,14 @@ func FuzzAWS(f *testing.F) {
 		if err1 != nil || err2 != nil {
 			return
 		}
-		b := awsBuild{feed: feed, events: events, memo: awsMemoFrom(model.FetchState{"episodes/x": {Hash: "1-9+,3-2,junk,4-6+e,7-8+m9,10-11i12"}}), pageURL: "https://p", now: fetchtest.PollNow}
+		b := awsBuild{feed: feed, events: events, memo: awsMemoFrom(model.FetchState{"episodes/x": {Episodes: fuzzEpisodes}}), pageURL: "https://p", now: fetchtest.PollNow}
 		incs, _, memo := b.run()
 		for _, inc := range incs {
 			fetchtest.CheckIncident(t, inc)
 		}
 		// What is remembered reads back the same.
 		st := memo.state()
-		if again := awsMemoFrom(st).state(); !maps.Equal(st, again) {
+		if again := awsMemoFrom(st).state(); !st.Equal(again) {
 			t.Fatalf("memo %v read back as %v", st, again)
 		}
 	})

@@ -17,7 +17,7 @@ import (
 
 // ---- Combining (see AWS) ----
 
-// awsSpan is what the fetch state remembers of an episode: its start and its latest
+// awsSpan is what the fetch state remembers of an episode (model.Episode): its start and its latest
 // post, whether it was still open, and where it stands in the absence rule (see AWS).
 // listed and missed are only ever set on an open span, inferred on a closed one.
 type awsSpan struct {
@@ -36,17 +36,8 @@ func (s awsSpan) tracked() bool { return s.listed || s.missed > 0 || s.inferred 
 type awsMemo map[string][]awsSpan
 
 // awsMemoFrom reads the episodes remembered in the fetch state: one key per service,
-// "episodes/<service>", whose Hash field holds one entry per episode, joined by commas:
-//
-//	<start>-<last>             resolved by a post
-//	<start>-<last>+            open, not listed by currentevents (feed only)
-//	<start>-<last>+e           open, listed by currentevents
-//	<start>-<last>+m<unix>     open, absent from currentevents since that poll (missed once)
-//	<start>-<last>i<unix>      resolved by inference, resolved_at that time
-//
-// The first two are the encoding of the versions before the absence rule, which read the
-// same (an open episode of theirs counts as not listed: the rule starts with the next
-// parse that finds it in currentevents). Unreadable entries are skipped.
+// "episodes/<service>", whose Episodes field holds one entry per episode. Unreadable
+// entries (a start after the last post, flags that contradict each other) are skipped.
 func awsMemoFrom(st model.FetchState) awsMemo {
 	m := awsMemo{}
 	for k, v := range st {
@@ -54,8 +45,9 @@ func awsMemoFrom(st model.FetchState) awsMemo {
 		if !ok {
 			continue
 		}
-		for _, f := range strings.Split(v.Hash, ",") {
-			if s, ok := awsParseSpan(f); ok {
+		for _, e := range v.Episodes {
+			s := awsSpan{start: e.Start, last: e.Last, open: e.Open, listed: e.Listed, missed: e.Missed, inferred: e.Inferred}
+			if s.valid() {
 				m[service] = append(m[service], s)
 			}
 		}
@@ -63,45 +55,17 @@ func awsMemoFrom(st model.FetchState) awsMemo {
 	return m
 }
 
-// awsParseSpan reads one entry of the memo; see awsMemoFrom.
-func awsParseSpan(f string) (awsSpan, bool) {
-	a, rest, ok := strings.Cut(f, "-")
-	if !ok {
-		return awsSpan{}, false
-	}
-	i := 0
-	for i < len(rest) && '0' <= rest[i] && rest[i] <= '9' {
-		i++
-	}
-	start, err1 := strconv.ParseInt(a, 10, 64)
-	last, err2 := strconv.ParseInt(rest[:i], 10, 64)
-	if err1 != nil || err2 != nil || start < 0 || last < start {
-		return awsSpan{}, false
-	}
-	s := awsSpan{start: start, last: last}
-	flags := rest[i:]
-	flags, s.open = strings.CutPrefix(flags, "+")
-	at := func(v string) int64 {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n <= 0 {
-			return 0
-		}
-		return n
-	}
+// valid reports whether s is a span that state writes: listed or missed (not both) only
+// when open, inferred only when not.
+func (s awsSpan) valid() bool {
 	switch {
-	case flags == "":
-	case s.open && flags == "e":
-		s.listed = true
-	case s.open && flags[0] == 'm':
-		s.missed = at(flags[1:])
-		ok = s.missed > 0
-	case !s.open && flags[0] == 'i':
-		s.inferred = at(flags[1:])
-		ok = s.inferred > 0
+	case s.start < 0 || s.last < s.start || s.missed < 0 || s.inferred < 0:
+		return false
+	case s.open:
+		return s.inferred == 0 && !(s.listed && s.missed > 0)
 	default:
-		ok = false
+		return !s.listed && s.missed == 0
 	}
-	return s, ok
 }
 
 // pending reports whether an episode is missed once: the next well-formed poll decides it.
@@ -116,26 +80,24 @@ func (m awsMemo) pending() bool {
 	return false
 }
 
-// state writes the memo as fetch-state entries.
+// state writes the memo as fetch-state entries, each service's episodes by start.
 func (m awsMemo) state() model.FetchState {
 	st := make(model.FetchState, len(m))
 	for service, spans := range m {
 		slices.SortFunc(spans, func(a, b awsSpan) int { return cmp.Compare(a.start, b.start) })
-		parts := make([]string, len(spans))
+		eps := make([]model.Episode, len(spans))
 		for i, s := range spans {
-			parts[i] = strconv.FormatInt(s.start, 10) + "-" + strconv.FormatInt(s.last, 10)
+			eps[i] = model.Episode{Start: s.start, Last: s.last, Open: s.open}
 			switch {
 			case s.open && s.missed > 0:
-				parts[i] += "+m" + strconv.FormatInt(s.missed, 10)
+				eps[i].Missed = s.missed
 			case s.open && s.listed:
-				parts[i] += "+e"
-			case s.open:
-				parts[i] += "+"
-			case s.inferred > 0:
-				parts[i] += "i" + strconv.FormatInt(s.inferred, 10)
+				eps[i].Listed = true
+			case !s.open && s.inferred > 0:
+				eps[i].Inferred = s.inferred
 			}
 		}
-		st[awsEpisodeState+service] = model.EndpointState{Hash: strings.Join(parts, ",")}
+		st[awsEpisodeState+service] = model.EndpointState{Episodes: eps}
 	}
 	return st
 }

@@ -454,7 +454,7 @@ func TestStatusIOPoll(t *testing.T) {
 	if r4.Snapshot == nil || len(r4.Snapshot.Incidents) != 0 || !r4.Snapshot.OpenOnly || r4.Requests != 2 {
 		t.Errorf("fourth poll: got %+v", r4.Snapshot)
 	}
-	if r4.State[EndpointFeed] != r3.State[EndpointFeed] {
+	if !r4.State[EndpointFeed].Equal(r3.State[EndpointFeed]) {
 		t.Errorf("fourth poll: feed state %+v, want the previous %+v", r4.State[EndpointFeed], r3.State[EndpointFeed])
 	}
 	for _, b := range r4.Bodies {

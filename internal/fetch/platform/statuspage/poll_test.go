@@ -185,7 +185,7 @@ func TestPollRequests(t *testing.T) {
 			if res.Requests != len(tc.want) || len(res.Bodies) != len(tc.want) {
 				t.Errorf("got Requests %d, %d bodies; want %d", res.Requests, len(res.Bodies), len(tc.want))
 			}
-			if tc.summary != (res.State[fetch.EndpointSummary] != model.EndpointState{}) {
+			if tc.summary != !res.State[fetch.EndpointSummary].Equal(model.EndpointState{}) {
 				t.Errorf("got summary state %+v", res.State[fetch.EndpointSummary])
 			}
 		})
@@ -386,7 +386,7 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 	if want := []string{"incidents", "incident/pm1", "incident-page/pm1"}; !slices.Equal(names, want) {
 		t.Errorf("first poll: got bodies of %v, want %v", names, want)
 	}
-	if st := r1.State["incident/pm1"]; len(r1.State) != 2 || st != (model.EndpointState{Hash: r1.Bodies[2].Hash}) {
+	if st := r1.State["incident/pm1"]; len(r1.State) != 2 || !st.Equal(model.EndpointState{Hash: r1.Bodies[2].Hash}) {
 		t.Errorf("first poll: got state %+v, want incidents and incident/pm1 with the page's hash only", r1.State)
 	}
 	archived := r1.Snapshot.Incidents[0]
@@ -468,7 +468,7 @@ func TestPollPostmortemLookupStateOnDisk(t *testing.T) {
 		if got := page.Paths(); !slices.Equal(got, []string{pIncidents}) {
 			t.Errorf("state %s: got requests %v, want incidents.json only", stored, got)
 		}
-		if res.State["incident/pm1"] != state["incident/pm1"] {
+		if !res.State["incident/pm1"].Equal(state["incident/pm1"]) {
 			t.Errorf("state %s: got lookup state %+v, want it kept", stored, res.State["incident/pm1"])
 		}
 	}
@@ -556,7 +556,7 @@ func TestPollPostmortemLookupFailures(t *testing.T) {
 		}
 		// The incidents endpoint keeps its old state so the next poll parses the list
 		// again and retries the lookup.
-		if _, ok := res.State["incident/pm1"]; ok || res.State[fetch.EndpointIncidents] != prev[fetch.EndpointIncidents] || res.StateChanged(prev) {
+		if _, ok := res.State["incident/pm1"]; ok || !res.State[fetch.EndpointIncidents].Equal(prev[fetch.EndpointIncidents]) || res.StateChanged(prev) {
 			t.Errorf("got state %+v, want the previous one", res.State)
 		}
 		page.Requests()

@@ -1,0 +1,146 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// legacyState is a fetch state as layout 2 stored it: AWS's episodes as a list in the
+// Hash of their entries, beside an endpoint's validators.
+const legacyState = `{"currentevents":{"etag":"\"c1\"","hash":"ab"},` +
+	`"episodes/old":{"hash":"1772369485-1777533954+,1786765379-1787025679"},` +
+	`"episodes/new":{"hash":"10-20+e,30-40+m50,60-70i80,90-95+"},` +
+	`"episodes/junk":{"hash":"1-2+x,3-4i0,5-6+m,7-6,8-9+mx,10-11e,12-13+i14,a-1,,15-16"},` +
+	`"episodes/empty":{}}`
+
+// legacyWant is legacyState as it reads today.
+var legacyWant = model.FetchState{
+	"currentevents": {ETag: `"c1"`, Hash: "ab"},
+	"episodes/old":  {Episodes: []model.Episode{{Start: 1772369485, Last: 1777533954, Open: true}, {Start: 1786765379, Last: 1787025679}}},
+	"episodes/new": {Episodes: []model.Episode{{Start: 10, Last: 20, Open: true, Listed: true}, {Start: 30, Last: 40, Open: true, Missed: 50},
+		{Start: 60, Last: 70, Inferred: 80}, {Start: 90, Last: 95, Open: true}}},
+	"episodes/junk":  {Episodes: []model.Episode{{Start: 15, Last: 16}}},
+	"episodes/empty": {},
+}
+
+// TestLegacyEpisodes: a fetch state in the form of layout 2 reads in today's, every
+// unreadable entry of a list skipped; the form before the absence rule ("start-last",
+// "start-last+") reads too, an open episode of it neither listed nor missed.
+func TestLegacyEpisodes(t *testing.T) {
+	st, err := decodeFetchState([]byte(legacyState))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(st, legacyWant) {
+		t.Errorf("got %+v, want %+v", st, legacyWant)
+	}
+	again, err := decodeFetchState(mustJSON(t, st))
+	if err != nil || !again.Equal(st) {
+		t.Errorf("today's form read back as %+v, %v", again, err)
+	}
+}
+
+// TestMigrateTo3: an archive of layout 2 whose fetch states hold AWS's episodes in the old
+// form reads them in the new one while it is opened read-only, and has them rewritten in
+// the new one when opened read-write; a state without such an entry is left as it was.
+func TestMigrateTo3(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "watcher.db")
+	s, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := model.FetchState{"incidents": {ETag: `W/"1"`, Hash: "h"}}
+	if _, err := s.Record("acme", snap(at(1), inc("a")), other, nil, Policy{}); err != nil {
+		t.Fatal(err)
+	}
+	aws := snap(at(1))
+	aws.Source = ""
+	if _, err := s.Record("aws", aws, model.FetchState{"rss": {Hash: "r"}}, nil, Policy{}); err != nil {
+		t.Fatal(err)
+	}
+	checkAndClose(t, s)
+	// Back to layout 2, with the state as layout 2 wrote it.
+	var acmeBefore []byte
+	rewrite(t, path, func(tx *bolt.Tx) error {
+		acmeBefore = bytes.Clone(sourceBucket(tx, "acme").Bucket(bucketState).Get(keyFetch))
+		if err := sourceBucket(tx, "aws").Bucket(bucketState).Put(keyFetch, []byte(legacyState)); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keyLayout, binary.BigEndian.AppendUint32(nil, 2))
+	})
+
+	ro := mustOpenPath(t, path, Options{ReadOnly: true})
+	if st, err := ro.FetchState("aws"); err != nil || !reflect.DeepEqual(st, legacyWant) {
+		t.Errorf("read-only FetchState of layout 2: got %+v, %v", st, err)
+	}
+	if ps, err := ro.PollState("aws"); err != nil || !reflect.DeepEqual(ps.Fetch, legacyWant) {
+		t.Errorf("read-only PollState of layout 2: got %+v, %v", ps.Fetch, err)
+	}
+	checkAndClose(t, ro)
+
+	rw := mustOpenPath(t, path, Options{NoSync: true})
+	if st, err := rw.FetchState("aws"); err != nil || !reflect.DeepEqual(st, legacyWant) {
+		t.Errorf("FetchState after the migration: got %+v, %v", st, err)
+	}
+	// An unchanged state after the migration writes nothing.
+	aws = snap(at(2))
+	aws.Source = ""
+	if res, err := rw.Record("aws", aws, legacyWant, nil, Policy{}); err != nil || res != (Result{}) {
+		t.Errorf("Record of the migrated state: %+v, %v", res, err)
+	}
+	checkAndClose(t, rw)
+	view(t, path, func(tx *bolt.Tx) error {
+		if got := binary.BigEndian.Uint32(tx.Bucket(bucketMeta).Get(keyLayout)); got != 3 {
+			t.Errorf("layout %d, want 3", got)
+		}
+		raw := sourceBucket(tx, "aws").Bucket(bucketState).Get(keyFetch)
+		if want := mustJSON(t, legacyWant); !bytes.Equal(raw, want) {
+			t.Errorf("stored state:\n%s\nwant\n%s", raw, want)
+		}
+		if raw := sourceBucket(tx, "acme").Bucket(bucketState).Get(keyFetch); !bytes.Equal(raw, acmeBefore) {
+			t.Errorf("a state without episodes was rewritten: %s, was %s", raw, acmeBefore)
+		}
+		return nil
+	})
+}
+
+// rewrite and view run fn on the closed archive at path, bypassing the store.
+func rewrite(t *testing.T, path string, fn func(*bolt.Tx) error) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func view(t *testing.T, path string, fn func(*bolt.Tx) error) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.View(fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
