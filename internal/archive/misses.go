@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -95,7 +96,7 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 				if err != nil {
 					return fmt.Errorf("incident %s: %w", k, err)
 				}
-				if action := confirmFor(snap.OpenOnly, &m); action != missNone {
+				if action := policy.ConfirmFor(snap.OpenOnly, m.archived()); action != policy.MissNone {
 					todo = append(todo, missed{id: string(k), meta: m, action: action})
 				}
 				return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -42,7 +43,7 @@ type Result struct {
 // new incident is announced (EventNew) if p.Pass; an announced incident gets a message
 // for every later change set; one never announced gets EventNew with CatchUp once a
 // change of it passes; a removal is announced only for an announced incident. The rules
-// are policy.go's.
+// are internal/archive/policy's.
 func (s *Store) Record(source string, snap *model.Snapshot, state model.FetchState, bodies []model.Body, p Policy) (Result, error) {
 	r, err := s.newRecording(source, snap, state, bodies, p)
 	if err != nil {
@@ -98,7 +99,7 @@ type recording struct {
 	now     time.Time // for message and bookkeeping times
 	state   model.FetchState
 	bodies  []model.Body
-	policy  Policy
+	rules   Policy
 	seen    []seenIncident
 	present map[string]bool // URL ids in the snapshot
 }
@@ -120,12 +121,12 @@ func (s *Store) newRecording(source string, snap *model.Snapshot, state model.Fe
 	if snap.Source != "" && snap.Source != source {
 		return nil, fmt.Errorf("archive: record %s: snapshot is of source %s", source, snap.Source)
 	}
-	if err := p.check(); err != nil {
+	if err := p.Check(); err != nil {
 		return nil, fmt.Errorf("archive: record %s: %w", source, err)
 	}
 	r := &recording{
 		store: s, source: source, snap: snap, now: s.clock(),
-		state: state, bodies: bodies, policy: p,
+		state: state, bodies: bodies, rules: p,
 		present: make(map[string]bool, len(snap.Incidents)),
 	}
 	r.at = snap.FetchedAt.UTC()
@@ -169,7 +170,7 @@ type touched struct {
 type missed struct {
 	id     string
 	meta   incMeta
-	action missAction
+	action policy.Miss
 }
 
 func (p *plan) empty() bool {
@@ -218,7 +219,7 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 		if err != nil {
 			return fmt.Errorf("incident %s: %w", k, err)
 		}
-		if action := missFor(r.snap, &m); action != missNone {
+		if action := policy.MissFor(r.snap, m.archived()); action != policy.MissNone {
 			p.missed = append(p.missed, missed{id: string(k), meta: m, action: action})
 		}
 		return nil
@@ -226,7 +227,11 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
 	}
-	if kind, n, ok := vanished(r.snap, p.missed); ok {
+	absent := make([]model.Kind, len(p.missed))
+	for i, ms := range p.missed {
+		absent[i] = ms.meta.Kind
+	}
+	if kind, n, ok := policy.Vanished(r.snap, absent); ok {
 		return nil, fmt.Errorf("archive: record %s: the answer lists no %s but %d archived are inside its window: %w",
 			r.source, kind, n, ErrVanished)
 	}
@@ -326,8 +331,8 @@ func (w *writer) seen(firstPoll bool, t touched) error {
 		m.Fingerprint = t.fp
 		return w.putMeta(t.id, &m)
 	}
-	a := w.r.policy.announce(newVersion{firstPoll: firstPoll, known: t.known, announced: m.Announced,
-		prev: prev, cur: t.inc, changes: changes})
+	a := w.r.rules.Announce(policy.NewVersion{FirstPoll: firstPoll, Known: t.known, Announced: m.Announced,
+		Prev: prev, Cur: t.inc, Changes: changes})
 	return w.version(t.id, &m, t.inc, t.fp, changes, a)
 }
 
@@ -335,32 +340,32 @@ func (w *writer) seen(firstPoll bool, t touched) error {
 func (w *writer) missed(ms missed) error {
 	m := ms.meta
 	switch ms.action {
-	case missNone:
+	case policy.MissNone:
 		return nil
-	case missFirst:
+	case policy.MissFirst:
 		m.FirstMissed = w.r.at
 		if err := w.markPending(); err != nil {
 			return err
 		}
 		return w.putMeta(ms.id, &m)
-	case missRemove:
+	case policy.MissRemove:
 		m.Removed, m.RemovedAt = true, w.r.at
 		w.res.Removed++
 		w.evidence = true
-		if a := removal(m.Announced); a.send {
-			if err := w.message(ms.id, m.Latest, a.event, a.catchUp); err != nil {
+		if a := policy.Removal(m.Announced); a.Send {
+			if err := w.message(ms.id, m.Latest, a.Event, a.CatchUp); err != nil {
 				return err
 			}
 		}
 		return w.putMeta(ms.id, &m)
 	}
-	// missResolve: an open-only page stopped listing it twice in a row.
+	// policy.MissResolve: an open-only page stopped listing it twice in a row.
 	v, err := loadVersion(w.versions, ms.id, m.Latest)
 	if err != nil {
 		return err
 	}
 	prev := &v.Incident
-	cur := inferResolved(prev, m.FirstMissed)
+	cur := policy.InferResolved(prev, m.FirstMissed)
 	m.FirstMissed = time.Time{}
 	changes := diff.Changes(prev, cur)
 	if len(changes) == 0 {
@@ -368,7 +373,7 @@ func (w *writer) missed(ms missed) error {
 		return w.putMeta(ms.id, &m)
 	}
 	w.res.Resolved++
-	a := w.r.policy.announce(newVersion{known: true, announced: m.Announced, prev: prev, cur: cur, changes: changes})
+	a := w.r.rules.Announce(policy.NewVersion{Known: true, Announced: m.Announced, Prev: prev, Cur: cur, Changes: changes})
 	return w.version(ms.id, &m, cur, diff.Fingerprint(cur), changes, a)
 }
 
@@ -384,7 +389,7 @@ func (w *writer) markPending() error {
 }
 
 // version appends version N+1 of an incident and, if a says so, its message.
-func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte, changes []model.Change, a announcement) error {
+func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte, changes []model.Change, a policy.Announcement) error {
 	n := m.Latest + 1
 	v := model.Version{
 		N:          int(n),
@@ -410,11 +415,11 @@ func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte
 	}
 	w.res.Changed++
 	w.evidence = true
-	if a.send {
-		if err := w.message(id, n, a.event, a.catchUp); err != nil {
+	if a.Send {
+		if err := w.message(id, n, a.Event, a.CatchUp); err != nil {
 			return err
 		}
-		if a.event == model.EventNew {
+		if a.Event == model.EventNew {
 			m.Announced = true
 		}
 	}

@@ -1,4 +1,4 @@
-package archive
+package policy
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ func TestPolicyCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.firstPoll, func(t *testing.T) {
-			if err := (Policy{FirstPoll: tt.firstPoll}).check(); (err != nil) != tt.wantErr {
+			if err := (Policy{FirstPoll: tt.firstPoll}).Check(); (err != nil) != tt.wantErr {
 				t.Errorf("got %v, want error %v", err, tt.wantErr)
 			}
 		})
@@ -30,19 +30,19 @@ func TestAnnounce(t *testing.T) {
 	upd := []model.Change{{Field: "updates[x]"}}
 	closing := []model.Change{{Field: "status"}}
 	onlyMajor := minImpact(model.ImpactMajor)
-	newOne := func(first bool, cur model.Incident) newVersion {
-		return newVersion{firstPoll: first, cur: &cur}
+	newOne := func(first bool, cur model.Incident) NewVersion {
+		return NewVersion{FirstPoll: first, Cur: &cur}
 	}
-	later := func(announced bool, prev, cur model.Incident, changes []model.Change) newVersion {
-		return newVersion{known: true, announced: announced, prev: &prev, cur: &cur, changes: changes}
+	later := func(announced bool, prev, cur model.Incident, changes []model.Change) NewVersion {
+		return NewVersion{Known: true, Announced: announced, Prev: &prev, Cur: &cur, Changes: changes}
 	}
-	quiet := func(ev model.Event) announcement { return announcement{event: ev} }
-	send := func(ev model.Event) announcement { return announcement{event: ev, send: true} }
+	quiet := func(ev model.Event) Announcement { return Announcement{Event: ev} }
+	send := func(ev model.Event) Announcement { return Announcement{Event: ev, Send: true} }
 	tests := []struct {
 		name string
 		p    Policy
-		v    newVersion
-		want announcement
+		v    NewVersion
+		want Announcement
 	}{
 		{"first poll open: an open incident is announced", Policy{}, newOne(true, open), send(model.EventNew)},
 		{"first poll open: a closed incident is archived quietly", Policy{FirstPoll: FirstPollOpen}, newOne(true, resolved), quiet(model.EventNew)},
@@ -57,15 +57,15 @@ func TestAnnounce(t *testing.T) {
 		{"announced: a change set is posted below a filter", Policy{Pass: onlyMajor}, later(true, major, minor, upd), send(model.EventChanged)},
 		{"announced: a closing change set is a resolution", Policy{}, later(true, open, resolved, closing), send(model.EventResolved)},
 		{"never announced: a change that passes is a catch-up", Policy{Pass: onlyMajor}, later(false, minor, major, upd),
-			announcement{event: model.EventNew, catchUp: true, send: true}},
+			Announcement{Event: model.EventNew, CatchUp: true, Send: true}},
 		{"never announced: a change below a filter stays quiet", Policy{Pass: onlyMajor}, later(false, minor, minor, upd),
-			announcement{event: model.EventNew, catchUp: true}},
+			Announcement{Event: model.EventNew, CatchUp: true}},
 		{"never announced: no first-poll policy on later polls", Policy{FirstPoll: FirstPollNone}, later(false, open, resolved, closing),
-			announcement{event: model.EventNew, catchUp: true, send: true}},
+			Announcement{Event: model.EventNew, CatchUp: true, Send: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.p.announce(tt.v); got != tt.want {
+			if got := tt.p.Announce(tt.v); got != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
@@ -76,14 +76,14 @@ func TestRemoval(t *testing.T) {
 	tests := []struct {
 		name      string
 		announced bool
-		want      announcement
+		want      Announcement
 	}{
-		{"an announced incident's removal is posted in its thread", true, announcement{event: model.EventRemoved, send: true}},
-		{"a quiet incident's removal stays quiet", false, announcement{event: model.EventRemoved}},
+		{"an announced incident's removal is posted in its thread", true, Announcement{Event: model.EventRemoved, Send: true}},
+		{"a quiet incident's removal stays quiet", false, Announcement{Event: model.EventRemoved}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := removal(tt.announced); got != tt.want {
+			if got := Removal(tt.announced); got != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
@@ -115,7 +115,7 @@ func TestEventFor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := eventFor(&tt.prev, &tt.cur, tt.changes); got != tt.want {
+			if got := EventFor(&tt.prev, &tt.cur, tt.changes); got != tt.want {
 				t.Errorf("got %s, want %s", got, tt.want)
 			}
 		})
@@ -130,41 +130,41 @@ func TestMissFor(t *testing.T) {
 	}
 	all := model.Listing{Kind: model.KindIncident}
 	since := func(t time.Time) model.Listing { return model.Listing{Kind: model.KindIncident, Since: t} }
-	meta := func(opts ...func(*incMeta)) *incMeta {
-		m := &incMeta{Kind: model.KindIncident, StartedAt: t0, Open: true}
+	meta := func(opts ...func(*Archived)) *Archived {
+		m := &Archived{Kind: model.KindIncident, StartedAt: t0, Open: true}
 		for _, o := range opts {
 			o(m)
 		}
 		return m
 	}
-	missedOnce := func(m *incMeta) { m.FirstMissed = missed }
-	closed := func(m *incMeta) { m.Open = false }
+	missedOnce := func(m *Archived) { m.FirstMissed = missed }
+	closed := func(m *Archived) { m.Open = false }
 	tests := []struct {
 		name string
 		snap *model.Snapshot
-		m    *incMeta
-		want missAction
+		m    *Archived
+		want Miss
 	}{
-		{"history: the first miss is remembered", history(all), meta(), missFirst},
-		{"history: a closed incident missed once is remembered", history(all), meta(closed), missFirst},
-		{"history: the second miss in a row removes", history(all), meta(missedOnce), missRemove},
-		{"history: a closed incident missed twice is removed", history(all), meta(closed, missedOnce), missRemove},
-		{"open-only: the first miss of an open incident is remembered", openOnly(all), meta(), missFirst},
-		{"open-only: the second miss in a row resolves", openOnly(all), meta(missedOnce), missResolve},
-		{"open-only: a closed incident is simply no longer listed", openOnly(all), meta(closed), missNone},
-		{"open-only: a closed incident missed before is left alone", openOnly(all), meta(closed, missedOnce), missNone},
-		{"no listing of its kind says nothing", history(model.Listing{Kind: model.KindMaintenance}), meta(missedOnce), missNone},
-		{"no listing at all says nothing (304)", history(), meta(), missNone},
-		{"a window it fell out of says nothing", history(since(t0.Add(time.Hour))), meta(missedOnce), missNone},
-		{"a window that reaches back to its start counts", history(since(t0)), meta(missedOnce), missRemove},
-		{"an incident without a start counts in any window", history(since(t0)), meta(func(m *incMeta) { m.StartedAt = time.Time{} }), missFirst},
-		{"a removed incident is out of it", history(all), meta(missedOnce, func(m *incMeta) { m.Removed = true }), missNone},
-		{"a migrated incident is out of it", history(all), meta(func(m *incMeta) { m.Migrated = true }), missNone},
-		{"a migrated open-only incident is out of it", openOnly(all), meta(missedOnce, func(m *incMeta) { m.Migrated = true }), missNone},
+		{"history: the first miss is remembered", history(all), meta(), MissFirst},
+		{"history: a closed incident missed once is remembered", history(all), meta(closed), MissFirst},
+		{"history: the second miss in a row removes", history(all), meta(missedOnce), MissRemove},
+		{"history: a closed incident missed twice is removed", history(all), meta(closed, missedOnce), MissRemove},
+		{"open-only: the first miss of an open incident is remembered", openOnly(all), meta(), MissFirst},
+		{"open-only: the second miss in a row resolves", openOnly(all), meta(missedOnce), MissResolve},
+		{"open-only: a closed incident is simply no longer listed", openOnly(all), meta(closed), MissNone},
+		{"open-only: a closed incident missed before is left alone", openOnly(all), meta(closed, missedOnce), MissNone},
+		{"no listing of its kind says nothing", history(model.Listing{Kind: model.KindMaintenance}), meta(missedOnce), MissNone},
+		{"no listing at all says nothing (304)", history(), meta(), MissNone},
+		{"a window it fell out of says nothing", history(since(t0.Add(time.Hour))), meta(missedOnce), MissNone},
+		{"a window that reaches back to its start counts", history(since(t0)), meta(missedOnce), MissRemove},
+		{"an incident without a start counts in any window", history(since(t0)), meta(func(m *Archived) { m.StartedAt = time.Time{} }), MissFirst},
+		{"a removed incident is out of it", history(all), meta(missedOnce, func(m *Archived) { m.Removed = true }), MissNone},
+		{"a migrated incident is out of it", history(all), meta(func(m *Archived) { m.Migrated = true }), MissNone},
+		{"a migrated open-only incident is out of it", openOnly(all), meta(missedOnce, func(m *Archived) { m.Migrated = true }), MissNone},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := missFor(tt.snap, tt.m); got != tt.want {
+			if got := MissFor(tt.snap, tt.m); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
 			}
 		})
@@ -177,21 +177,21 @@ func TestConfirmFor(t *testing.T) {
 	tests := []struct {
 		name     string
 		openOnly bool
-		m        incMeta
-		want     missAction
+		m        Archived
+		want     Miss
 	}{
-		{"history: missed once, now removed", false, incMeta{FirstMissed: once, Open: true}, missRemove},
-		{"history: a closed incident missed once is removed", false, incMeta{FirstMissed: once}, missRemove},
-		{"open-only: missed once, now resolved", true, incMeta{FirstMissed: once, Open: true}, missResolve},
-		{"open-only: a closed incident is left alone", true, incMeta{FirstMissed: once}, missNone},
-		{"never missed: left alone", false, incMeta{Open: true}, missNone},
-		{"never missed, open-only: left alone", true, incMeta{Open: true}, missNone},
-		{"removed already: left alone", false, incMeta{FirstMissed: once, Removed: true}, missNone},
-		{"migrated: left alone", true, incMeta{FirstMissed: once, Open: true, Migrated: true}, missNone},
+		{"history: missed once, now removed", false, Archived{FirstMissed: once, Open: true}, MissRemove},
+		{"history: a closed incident missed once is removed", false, Archived{FirstMissed: once}, MissRemove},
+		{"open-only: missed once, now resolved", true, Archived{FirstMissed: once, Open: true}, MissResolve},
+		{"open-only: a closed incident is left alone", true, Archived{FirstMissed: once}, MissNone},
+		{"never missed: left alone", false, Archived{Open: true}, MissNone},
+		{"never missed, open-only: left alone", true, Archived{Open: true}, MissNone},
+		{"removed already: left alone", false, Archived{FirstMissed: once, Removed: true}, MissNone},
+		{"migrated: left alone", true, Archived{FirstMissed: once, Open: true, Migrated: true}, MissNone},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := confirmFor(tt.openOnly, &tt.m); got != tt.want {
+			if got := ConfirmFor(tt.openOnly, &tt.m); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
 			}
 		})
@@ -200,13 +200,7 @@ func TestConfirmFor(t *testing.T) {
 
 // An answer lacking every archived incident of a kind inside its window is a failure.
 func TestVanished(t *testing.T) {
-	absent := func(kinds ...model.Kind) []missed {
-		var out []missed
-		for _, k := range kinds {
-			out = append(out, missed{meta: incMeta{Kind: k}})
-		}
-		return out
-	}
+	absent := func(kinds ...model.Kind) []model.Kind { return kinds }
 	listing := func(openOnly bool, incs ...model.Incident) *model.Snapshot {
 		return &model.Snapshot{OpenOnly: openOnly, Incidents: incs}
 	}
@@ -214,7 +208,7 @@ func TestVanished(t *testing.T) {
 	tests := []struct {
 		name     string
 		snap     *model.Snapshot
-		absent   []missed
+		absent   []model.Kind
 		wantKind model.Kind
 		wantN    int
 		wantOK   bool
@@ -233,7 +227,7 @@ func TestVanished(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kind, n, ok := vanished(tt.snap, tt.absent)
+			kind, n, ok := Vanished(tt.snap, tt.absent)
 			if kind != tt.wantKind || n != tt.wantN || ok != tt.wantOK {
 				t.Errorf("got %q, %d, %v; want %q, %d, %v", kind, n, ok, tt.wantKind, tt.wantN, tt.wantOK)
 			}
@@ -256,7 +250,7 @@ func TestInferResolved(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			prev := tt.prev
-			got := inferResolved(&prev, firstMissed)
+			got := InferResolved(&prev, firstMissed)
 			if got.Status != tt.wantStatus || !got.ResolvedAt.Equal(firstMissed) || !got.ResolvedInferred || got.StatusRaw != "" {
 				t.Errorf("got status %s, resolved_at %s, inferred %v, status_raw %q; want %s, %s, true, empty",
 					got.Status, got.ResolvedAt, got.ResolvedInferred, got.StatusRaw, tt.wantStatus, firstMissed)
