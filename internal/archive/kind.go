@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -37,11 +38,11 @@ func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 		if incidents := src.Bucket(bucketIncidents); incidents != nil {
 			type entry struct {
 				id []byte
-				m  incMeta
+				m  codec.Meta
 			}
 			var todo []entry
 			err := incidents.ForEach(func(k, v []byte) error {
-				m, err := unmarshalMeta(v)
+				m, err := codec.UnmarshalMeta(v)
 				if err != nil {
 					return fmt.Errorf("incident %s: %w", k, err)
 				}
@@ -55,7 +56,7 @@ func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 				return err
 			}
 			for _, e := range todo {
-				if err := incidents.Put(e.id, e.m.marshal()); err != nil {
+				if err := incidents.Put(e.id, e.m.Marshal()); err != nil {
 					return err
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -117,7 +118,7 @@ func migrateTo2(tx *bolt.Tx, _ time.Time) error {
 }
 
 // migrateTo3 rewrites every fetch state that holds AWS's episodes in the form of layout
-// 2 (a list hidden in the Hash of the "episodes/<service>" entries, see legacyEpisodes)
+// 2 (a list hidden in the Hash of the "episodes/<service>" entries, see codec.UpgradeEpisodes)
 // into their own field. Other entries, and states without such an entry, are left as
 // they are.
 func migrateTo3(tx *bolt.Tx, _ time.Time) error {
@@ -131,7 +132,7 @@ func migrateTo3(tx *bolt.Tx, _ time.Time) error {
 		if err := json.Unmarshal(data, &st); err != nil {
 			return fmt.Errorf("source %s: fetch state: %w", name, err)
 		}
-		if !upgradeEpisodes(st) {
+		if !codec.UpgradeEpisodes(st) {
 			return nil
 		}
 		if err := putJSON(state, keyFetch, st); err != nil {
@@ -182,7 +183,7 @@ func (s *Store) migrate(readOnly bool) error {
 	case readOnly && layout >= 1:
 		// Layout 2 only rewrote the snapshot keys, and layout 3 the fetch states: a
 		// read-only open reads layout 1's keys as they are, and every fetch state is
-		// read in either form (decodeFetchState), so browse commands keep working until
+		// read in either form (codec.DecodeFetchState), so browse commands keep working until
 		// the daemon migrates.
 		s.legacyTimeKeys = layout == 1
 		return nil

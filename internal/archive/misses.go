@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -54,7 +55,7 @@ func (s *Store) PollStates(sources []string) (map[string]PollState, error) {
 
 func readPollState(tx *bolt.Tx, source string) (ps PollState, err error) {
 	st := sub(sourceBucket(tx, source), bucketState)
-	if ps.Fetch, err = decodeFetchState(get(st, keyFetch)); err != nil {
+	if ps.Fetch, err = codec.DecodeFetchState(get(st, keyFetch)); err != nil {
 		return ps, err
 	}
 	ps.PendingMisses = get(st, keyPending) != nil
@@ -92,11 +93,11 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 		var todo []missed
 		if w.incidents != nil {
 			err := w.incidents.ForEach(func(k, v []byte) error {
-				m, err := unmarshalMeta(v)
+				m, err := codec.UnmarshalMeta(v)
 				if err != nil {
 					return fmt.Errorf("incident %s: %w", k, err)
 				}
-				if action := policy.ConfirmFor(snap.OpenOnly, m.archived()); action != policy.MissNone {
+				if action := policy.ConfirmFor(snap.OpenOnly, archived(&m)); action != policy.MissNone {
 					todo = append(todo, missed{id: string(k), meta: m, action: action})
 				}
 				return nil

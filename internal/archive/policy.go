@@ -3,6 +3,7 @@ package archive
 import (
 	"errors"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 )
 
@@ -25,7 +26,7 @@ const (
 var ErrVanished = errors.New("incidents vanished from a well-formed answer")
 
 // archived is what the absence rules read of an incident's meta.
-func (m *incMeta) archived() *policy.Archived {
+func archived(m *codec.Meta) *policy.Archived {
 	return &policy.Archived{Kind: m.Kind, StartedAt: m.StartedAt, FirstMissed: m.FirstMissed,
 		Open: m.Open, Removed: m.Removed, Migrated: m.Migrated}
 }

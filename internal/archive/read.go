@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -21,7 +22,7 @@ import (
 func (s *Store) FetchState(source string) (model.FetchState, error) {
 	var st model.FetchState
 	err := s.view(func(tx *bolt.Tx) (err error) {
-		st, err = decodeFetchState(get(sub(sourceBucket(tx, source), bucketState), keyFetch))
+		st, err = codec.DecodeFetchState(get(sub(sourceBucket(tx, source), bucketState), keyFetch))
 		return err
 	})
 	return st, wrapErr("fetch state "+source, err)
@@ -119,7 +120,7 @@ func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 				return nil
 			}
 			return incidents.ForEach(func(k, v []byte) error {
-				m, err := unmarshalMeta(v)
+				m, err := codec.UnmarshalMeta(v)
 				if err != nil {
 					return fmt.Errorf("%s/%s: %w", name, k, err)
 				}
@@ -151,7 +152,7 @@ func (s *Store) Versions(source, id string) ([]model.Version, error) {
 	var out []model.Version
 	err := s.view(func(tx *bolt.Tx) error {
 		return eachVersion(tx, source, id, func(v []byte) error {
-			ver, err := decodeVersion(v)
+			ver, err := codec.DecodeVersion(v)
 			if err == nil {
 				out = append(out, *ver)
 			}
@@ -197,7 +198,7 @@ type VersionInfo struct {
 
 // VersionInfos returns every version of an incident as VersionInfo, oldest first, or
 // ErrNotFound. It decodes no incident but version 1's, whose summary is derived
-// (encodeVersion), and that one outside the transaction: memory and time stay small
+// (codec.EncodeVersion), and that one outside the transaction: memory and time stay small
 // however large the bodies and however many the versions.
 func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
 	id = model.URLID(id)
@@ -205,7 +206,7 @@ func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
 	var first []byte // version 1's record, when its summary is to be derived
 	err := s.view(func(tx *bolt.Tx) error {
 		return eachVersion(tx, source, id, func(v []byte) error {
-			h, derive, err := decodeHeader(v)
+			h, derive, err := codec.DecodeHeader(v)
 			if err != nil {
 				return err
 			}
@@ -218,7 +219,7 @@ func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
 	})
 	if err == nil && first != nil {
 		var v *model.Version
-		if v, err = decodeVersion(first); err == nil {
+		if v, err = codec.DecodeVersion(first); err == nil {
 			out[0].Summary = v.Summary
 		}
 	}
@@ -312,7 +313,7 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 		if compressed[i] == nil {
 			continue
 		}
-		if out[i].Data, err = s.decompressBody(compressed[i]); err != nil {
+		if out[i].Data, err = s.bodies.Decompress(compressed[i]); err != nil {
 			return time.Time{}, nil, fmt.Errorf("archive: snapshot %s: body %s: %w", source, b.Hash, err)
 		}
 	}
@@ -331,7 +332,7 @@ func (s *Store) OpenCounts(source string) (map[model.Impact]int, error) {
 			return nil
 		}
 		return incidents.ForEach(func(k, v []byte) error {
-			m, err := unmarshalMeta(v)
+			m, err := codec.UnmarshalMeta(v)
 			if err != nil {
 				return fmt.Errorf("incident %s: %w", k, err)
 			}
@@ -359,9 +360,23 @@ func loadVersion(versions *bolt.Bucket, id string, n uint32) (*model.Version, er
 	if data == nil {
 		return nil, fmt.Errorf("version %d: %w", n, ErrNotFound)
 	}
-	v, err := decodeVersion(data)
+	v, err := codec.DecodeVersion(data)
 	if err != nil {
 		return nil, fmt.Errorf("version %d: %w", n, err)
 	}
 	return v, nil
+}
+
+// loadMeta reads an incident's meta from a source's incidents bucket; ok is false when the
+// incident is not archived.
+func loadMeta(incidents *bolt.Bucket, id string) (m codec.Meta, ok bool, err error) {
+	v := get(incidents, []byte(id))
+	if v == nil {
+		return m, false, nil
+	}
+	m, err = codec.UnmarshalMeta(v)
+	if err != nil {
+		return m, false, fmt.Errorf("incident %s: %w", id, err)
+	}
+	return m, true, nil
 }

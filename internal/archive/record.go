@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -161,7 +162,7 @@ type plan struct {
 // touched is an incident of the snapshot that needs a write.
 type touched struct {
 	*seenIncident
-	meta    incMeta
+	meta    codec.Meta
 	known   bool // archived before this Record
 	changed bool // its fingerprint differs from the latest version's; else only a miss to clear
 }
@@ -169,7 +170,7 @@ type touched struct {
 // missed is an archived incident absent from the snapshot although its listing covers it.
 type missed struct {
 	id     string
-	meta   incMeta
+	meta   codec.Meta
 	action policy.Miss
 }
 
@@ -185,7 +186,7 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 	state := sub(src, bucketState)
 	p := &plan{firstPoll: get(state, keyFirst) == nil}
 	if r.state != nil {
-		stored, err := decodeFetchState(get(state, keyFetch))
+		stored, err := codec.DecodeFetchState(get(state, keyFetch))
 		if err != nil {
 			return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
 		}
@@ -215,11 +216,11 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 		if r.present[string(k)] {
 			return nil
 		}
-		m, err := unmarshalMeta(v)
+		m, err := codec.UnmarshalMeta(v)
 		if err != nil {
 			return fmt.Errorf("incident %s: %w", k, err)
 		}
-		if action := policy.MissFor(r.snap, m.archived()); action != policy.MissNone {
+		if action := policy.MissFor(r.snap, archived(&m)); action != policy.MissNone {
 			p.missed = append(p.missed, missed{id: string(k), meta: m, action: action})
 		}
 		return nil
@@ -319,7 +320,7 @@ func (w *writer) seen(firstPoll bool, t touched) error {
 		prev = &v.Incident
 	}
 	var changes []model.Change
-	if t.known { // version 1's change set is derived when read (encodeVersion)
+	if t.known { // version 1's change set is derived when read (codec.EncodeVersion)
 		changes = diff.Changes(prev, t.inc)
 	}
 	if len(changes) == 0 && t.known {
@@ -389,7 +390,7 @@ func (w *writer) markPending() error {
 }
 
 // version appends version N+1 of an incident and, if a says so, its message.
-func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte, changes []model.Change, a policy.Announcement) error {
+func (w *writer) version(id string, m *codec.Meta, inc *model.Incident, fp [32]byte, changes []model.Change, a policy.Announcement) error {
 	n := m.Latest + 1
 	v := model.Version{
 		N:          int(n),
@@ -397,10 +398,10 @@ func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte
 		Incident:   *inc,
 		Snapshot:   snapshotName(w.r.at),
 	}
-	if n > 1 { // version 1's is derived when read (encodeVersion)
+	if n > 1 { // version 1's is derived when read (codec.EncodeVersion)
 		v.Changes, v.Summary = changes, diff.Summary(changes)
 	}
-	data, err := encodeRecord(&v)
+	data, err := codec.EncodeRecord(&v)
 	if err != nil {
 		return err
 	}
@@ -426,8 +427,8 @@ func (w *writer) version(id string, m *incMeta, inc *model.Incident, fp [32]byte
 	return w.putMeta(id, m)
 }
 
-func (w *writer) putMeta(id string, m *incMeta) error {
-	return w.incidents.Put([]byte(id), m.marshal())
+func (w *writer) putMeta(id string, m *codec.Meta) error {
+	return w.incidents.Put([]byte(id), m.Marshal())
 }
 
 // message writes an outbox row for an incident.
@@ -479,7 +480,7 @@ func (r *recording) storeSnapshot(tx *bolt.Tx, snapshots *bolt.Bucket) error {
 			}
 			hash = got
 			if bodies.Get([]byte(hash)) == nil {
-				if err := bodies.Put([]byte(hash), r.store.compressBody(b.Data)); err != nil {
+				if err := bodies.Put([]byte(hash), r.store.bodies.Compress(b.Data)); err != nil {
 					return fmt.Errorf("body %s: %w", b.Endpoint, err)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -70,7 +71,7 @@ func TestBigEditStoredSize(t *testing.T) {
 		t.Fatalf("stored versions: got %d, want 2", len(raw))
 	}
 	v := ts.versions("a")[1]
-	legacy, err := encodeVersion(&model.Version{N: 2, ObservedAt: v.ObservedAt, Incident: v.Incident,
+	legacy, err := codec.EncodeVersion(&model.Version{N: 2, ObservedAt: v.ObservedAt, Incident: v.Incident,
 		Changes: diff.Changes(&ts.versions("a")[0].Incident, &v.Incident), Summary: v.Summary, Snapshot: v.Snapshot})
 	if err != nil {
 		t.Fatal(err)
@@ -82,30 +83,6 @@ func TestBigEditStoredSize(t *testing.T) {
 	if v.Incident.Updates[0].Body != edited || len(v.Changes) != 1 || v.Changes[0].Before == nil ||
 		*v.Changes[0].Before != big || *v.Changes[0].After != edited {
 		t.Errorf("version 2 read back: %d changes, body intact %v", len(v.Changes), v.Incident.Updates[0].Body == edited)
-	}
-}
-
-// TestBoundOps: a change set keeps its word ops up to maxStoredOps of text, in order,
-// and drops those of the changes past it; small change sets are stored as they are.
-func TestBoundOps(t *testing.T) {
-	op := func(n int) []model.Op {
-		return []model.Op{{Op: model.OpInsert, Text: strings.Repeat("x", n-len(model.OpInsert))}}
-	}
-	small := []model.Change{{Field: "a", Ops: op(100)}, {Field: "b", Ops: op(100)}}
-	if got := boundOps(small); !reflect.DeepEqual(got, small) {
-		t.Errorf("small: got %+v", got)
-	}
-	big := []model.Change{{Field: "a", Ops: op(maxStoredOps - 10)}, {Field: "b", Ops: op(100)}, {Field: "c", Ops: op(10)}}
-	got := boundOps(big)
-	var kept []bool
-	for _, c := range got {
-		kept = append(kept, c.Ops != nil)
-	}
-	if want := []bool{true, false, true}; !reflect.DeepEqual(kept, want) {
-		t.Errorf("ops kept: got %v, want %v", kept, want)
-	}
-	if big[1].Ops == nil {
-		t.Error("boundOps changed its argument")
 	}
 }
 
@@ -149,11 +126,11 @@ func TestVersionInfos(t *testing.T) {
 				if v.N == 1 && !withV1Changes {
 					v.Changes, v.Summary = nil, ""
 				}
-				data, err := encodeVersion(&v)
+				data, err := codec.EncodeVersion(&v)
 				if err != nil {
 					return err
 				}
-				if v.N == 1 && withV1Changes { // encodeVersion drops them
+				if v.N == 1 && withV1Changes { // codec.EncodeVersion drops them
 					c := v
 					data, err = jsonOf(&c)
 					if err != nil {
@@ -186,7 +163,7 @@ func TestVersionInfosMemory(t *testing.T) {
 	// under -race, and only what is stored matters here.
 	if err := ts.db.Update(func(tx *bolt.Tx) error {
 		b := sub(sourceBucket(tx, "acme"), bucketVersions)
-		rec, err := encodeRecord(&model.Version{N: 2, ObservedAt: at(2), Incident: inc("a", withBody(big)),
+		rec, err := codec.EncodeRecord(&model.Version{N: 2, ObservedAt: at(2), Incident: inc("a", withBody(big)),
 			Summary: "Edited.", Changes: []model.Change{{Field: "updates[a-1].body"}}})
 		if err != nil {
 			return err
@@ -218,25 +195,4 @@ func TestVersionInfosMemory(t *testing.T) {
 // jsonOf is a version as the bare JSON of before, change set and all.
 func jsonOf(v *model.Version) ([]byte, error) {
 	return json.Marshal(v)
-}
-
-// FuzzVersionRecord: decoding a damaged or foreign version record, whole or its header
-// only, returns an error or a version and never panics; a record decodes to what was
-// encoded.
-func FuzzVersionRecord(f *testing.F) {
-	v := model.Version{N: 2, ObservedAt: t0, Incident: inc("a"), Summary: "s", Snapshot: "x",
-		Changes: []model.Change{{Field: "title", Ops: []model.Op{{Op: model.OpEqual, Text: "t"}}}}}
-	rec, err := encodeRecord(&v)
-	if err != nil {
-		f.Fatal(err)
-	}
-	js, _ := jsonOf(&v)
-	f.Add(rec)
-	f.Add(js)
-	f.Add([]byte(`{"version":1,"changes":[{"field":"a"},1]}`))
-	f.Add([]byte{recordS2, 0xff, 0xff, 0xff, 0xff, 0x0f})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _, _ = decodeHeader(data)
-		_, _ = decodeVersion(data)
-	})
 }

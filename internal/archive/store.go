@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -58,14 +58,9 @@ type Store struct {
 	path string
 	now  func() time.Time
 
-	// The decoder of the bodies archived as zstd frames (see compressBody), kept for
-	// the life of the store: building one allocates several MB of tables, and DecodeAll
-	// is safe for concurrent use.
-	dec *zstd.Decoder
-	// zbuf is where a body is compressed before its exact-size copy is stored, so that
-	// compressing allocates only what is kept. Used only inside write transactions,
-	// which bbolt serialises.
-	zbuf []byte
+	// bodies compresses raw bodies, only inside write transactions, which bbolt
+	// serialises, and decompresses them, from any goroutine.
+	bodies *codec.Bodies
 
 	// legacyTimeKeys: a read-only store of a layout 1 archive, whose snapshot keys are
 	// still layout 1's (legacyTimeKey).
@@ -129,12 +124,7 @@ func Open(path string, o Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	s.dec, err = zstd.NewReader(nil,
-		zstd.WithDecoderConcurrency(2),
-		// Bodies are capped at http.max_body when fetched; the cap here only stops a
-		// damaged frame from claiming unbounded memory.
-		zstd.WithDecoderMaxMemory(maxBodySize))
-	if err != nil {
+	if s.bodies, err = codec.NewBodies(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("archive %s: zstd decoder: %w", path, err)
 	}
@@ -147,7 +137,7 @@ func (s *Store) Path() string { return s.path }
 // Close releases the file and its lock. Calling it again returns the first result.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.dec.Close()
+		s.bodies.Close()
 		s.closeErr = s.db.Close()
 	})
 	return s.closeErr

@@ -805,7 +805,7 @@ func TestStore(t *testing.T) {
 				b := sourceBucket(tx, "acme").Bucket(bucketIncidents)
 				m, _, _ := loadMeta(b, "a1")
 				m.Fingerprint = [32]byte{}
-				return b.Put([]byte("a1"), m.marshal())
+				return b.Put([]byte("a1"), m.Marshal())
 			})
 			before := ts.fileState()
 			if res := ts.record(snap(at(2), inc("a1")), all, nil); res != (Result{}) {
@@ -882,29 +882,5 @@ func TestStore(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.run(t, MustOpen(t))
 		})
-	}
-}
-
-func TestMetaRoundTrip(t *testing.T) {
-	tests := []struct {
-		name string
-		m    incMeta
-	}{
-		{"zero", incMeta{}},
-		{"full", incMeta{Latest: 7, Fingerprint: [32]byte{1, 2, 3}, Announced: true, Removed: true, Open: true,
-			Kind: model.KindMaintenance, StartedAt: t0, FirstSeen: t0.Add(time.Second), LastChanged: t0.Add(time.Hour),
-			FirstMissed: time.Unix(0, 0).UTC(), RemovedAt: t0.Add(time.Nanosecond)}},
-		{"ancient", incMeta{StartedAt: time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC)}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := unmarshalMeta(tt.m.marshal())
-			if err != nil || !reflect.DeepEqual(got, tt.m) {
-				t.Errorf("got %+v, %v; want %+v", got, err, tt.m)
-			}
-		})
-	}
-	if _, err := unmarshalMeta([]byte{9, 9}); err == nil {
-		t.Errorf("damaged record: got nil error")
 	}
 }

@@ -1,4 +1,4 @@
-package archive
+package codec
 
 // The stored fetch state, and the form of AWS's episodes before they had a field of
 // their own, which every reader of a fetch state still understands.
@@ -12,10 +12,10 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// decodeFetchState reads a stored fetch state, empty if none. An entry in the form of
+// DecodeFetchState reads a stored fetch state, empty if none. An entry in the form of
 // layout 2 and before (legacyEpisodes) comes back in today's, so a read-only open, or a
 // backup taken before, reads as a migrated archive does.
-func decodeFetchState(data []byte) (model.FetchState, error) {
+func DecodeFetchState(data []byte) (model.FetchState, error) {
 	st := model.FetchState{}
 	if data == nil {
 		return st, nil
@@ -23,7 +23,7 @@ func decodeFetchState(data []byte) (model.FetchState, error) {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("fetch state: %w", err)
 	}
-	upgradeEpisodes(st)
+	UpgradeEpisodes(st)
 	return st, nil
 }
 
@@ -40,10 +40,10 @@ func decodeFetchState(data []byte) (model.FetchState, error) {
 // episode of theirs counts as not listed). It is frozen: archives in the field hold it.
 const legacyEpisodes = "episodes/"
 
-// upgradeEpisodes moves the episodes of every entry still in the legacy form
+// UpgradeEpisodes moves the episodes of every entry still in the legacy form
 // (legacyEpisodes) into its Episodes field, skipping unreadable ones as AWS did, and
 // reports whether it moved any.
-func upgradeEpisodes(st model.FetchState) bool {
+func UpgradeEpisodes(st model.FetchState) bool {
 	moved := false
 	for k, v := range st {
 		if !strings.HasPrefix(k, legacyEpisodes) || v.Hash == "" || v.Episodes != nil {

@@ -1,19 +1,17 @@
-package archive
+package codec
 
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
-	bolt "go.etcd.io/bbolt"
 )
 
-// incMeta is what the archive keeps per incident beside its versions, so that comparing a
+// Meta is what the archive keeps per incident beside its versions, so that comparing a
 // snapshot, finding the incidents a poll missed and listing incidents never decode a
 // version.
-type incMeta struct {
+type Meta struct {
 	Latest      uint32   // number of the latest version
 	Fingerprint [32]byte // diff.Fingerprint of the latest form seen equal to it
 	Announced   bool     // an EventNew message was written for it
@@ -29,10 +27,10 @@ type incMeta struct {
 	RemovedAt   time.Time
 }
 
-// metaEncoding is the first byte of an encoded incMeta. The record is binary rather than
+// metaEncoding is the first byte of an encoded Meta. The record is binary rather than
 // JSON because every Record that gets past the fingerprint check walks all of a source's
 // metas (a GCP source holds its whole history): a fixed layout decodes in well under a
-// microsecond. A new field means a new encoding number that unmarshalMeta still reads.
+// microsecond. A new field means a new encoding number that UnmarshalMeta still reads.
 const metaEncoding = 2 // 2 adds the impact after the kind; 1 is still read
 
 const (
@@ -42,9 +40,9 @@ const (
 	flagMigrated // added in layout 1 without a new encoding: older records have the bit clear
 )
 
-// marshal encodes m: encoding, latest, fingerprint, flags, kind (length-prefixed), then
+// Marshal encodes m: encoding, latest, fingerprint, flags, kind (length-prefixed), then
 // five times as Unix seconds and nanoseconds.
-func (m *incMeta) marshal() []byte {
+func (m *Meta) Marshal() []byte {
 	b := make([]byte, 0, 1+4+32+1+1+len(m.Kind)+1+len(m.Impact)+5*12)
 	b = append(b, metaEncoding)
 	b = binary.BigEndian.AppendUint32(b, m.Latest)
@@ -76,10 +74,10 @@ func (m *incMeta) marshal() []byte {
 
 var errBadMeta = errors.New("damaged incident record")
 
-// unmarshalMeta decodes a record written by marshal. It copies nothing out of b that
+// UnmarshalMeta decodes a record written by Marshal. It copies nothing out of b that
 // aliases it, so b may point into bbolt's memory map.
-func unmarshalMeta(b []byte) (incMeta, error) {
-	var m incMeta
+func UnmarshalMeta(b []byte) (Meta, error) {
+	var m Meta
 	if len(b) < 1+4+32+2 || (b[0] != 1 && b[0] != 2) {
 		return m, errBadMeta
 	}
@@ -129,18 +127,4 @@ func readTime(b []byte) (time.Time, []byte) {
 		return time.Time{}, b[12:]
 	}
 	return time.Unix(sec, nsec).UTC(), b[12:]
-}
-
-// loadMeta reads an incident's meta from a source's incidents bucket; ok is false when the
-// incident is not archived.
-func loadMeta(incidents *bolt.Bucket, id string) (m incMeta, ok bool, err error) {
-	v := get(incidents, []byte(id))
-	if v == nil {
-		return m, false, nil
-	}
-	m, err = unmarshalMeta(v)
-	if err != nil {
-		return m, false, fmt.Errorf("incident %s: %w", id, err)
-	}
-	return m, true, nil
 }

@@ -1,4 +1,8 @@
-package archive
+// Package codec is the stored form of the archive's values: version records, incident
+// metas, raw bodies and fetch states, bytes in and model types out, with no storage of
+// its own (internal/archive keeps them in bbolt, under the keys of its layout). Every
+// form written before still reads: a form is added beside the old, never instead.
+package codec
 
 import (
 	"bytes"
@@ -27,11 +31,11 @@ var versionJSON = json.JoinOptions(
 	jsontext.AllowDuplicateNames(true),
 )
 
-// encodeVersion is the stored form of v. Version 1's change set is left out: it is always
+// EncodeVersion is the stored form of v. Version 1's change set is left out: it is always
 // diff.Changes(nil, incident) — every field "not present" before — so it repeats every
-// text of the incident once or twice more, and decodeVersion derives it instead. That
+// text of the incident once or twice more, and DecodeVersion derives it instead. That
 // halves what a new incident writes.
-func encodeVersion(v *model.Version) ([]byte, error) {
+func EncodeVersion(v *model.Version) ([]byte, error) {
 	if v.N == 1 {
 		c := *v
 		c.Changes, c.Summary = nil, ""
@@ -41,16 +45,16 @@ func encodeVersion(v *model.Version) ([]byte, error) {
 }
 
 // A stored version is a record: recordS2, the uvarint length of a header, the header
-// (versionHeader as JSON), then the version (encodeVersion) as one S2 block. The header
+// (Header as JSON), then the version (EncodeVersion) as one S2 block. The header
 // is what a list of versions needs, read without decompressing or decoding the
 // incident; the block holds the rest. Records written before were the bare JSON, which
 // starts with '{' and still reads.
 const recordS2 = 0x01
 
-// versionHeader is a version's header: its number, time, summary and snapshot, and the
+// Header is a stored version's header: its number, time, summary and snapshot, and the
 // fields its change set touched. Version 1's summary and fields are left out, as its
-// change set is (encodeVersion).
-type versionHeader struct {
+// change set is (EncodeVersion).
+type Header struct {
 	N          int       `json:"n"`
 	ObservedAt time.Time `json:"observed_at"`
 	Summary    string    `json:"summary,omitempty"`
@@ -85,15 +89,15 @@ func boundOps(changes []model.Change) []model.Change {
 	return out
 }
 
-// encodeRecord is the stored form of v: header and compressed version (recordS2).
-func encodeRecord(v *model.Version) ([]byte, error) {
+// EncodeRecord is the stored form of v: header and compressed version (recordS2).
+func EncodeRecord(v *model.Version) ([]byte, error) {
 	c := *v
 	c.Changes = boundOps(v.Changes)
-	data, err := encodeVersion(&c)
+	data, err := EncodeVersion(&c)
 	if err != nil {
 		return nil, err
 	}
-	h := versionHeader{N: v.N, ObservedAt: v.ObservedAt, Snapshot: v.Snapshot}
+	h := Header{N: v.N, ObservedAt: v.ObservedAt, Snapshot: v.Snapshot}
 	if v.N != 1 {
 		h.Summary = v.Summary
 		for _, ch := range v.Changes {
@@ -126,10 +130,10 @@ func splitRecord(data []byte) (hdr, block []byte, ok bool, err error) {
 	return hdr, data[1+w+int(n):], true, nil
 }
 
-// decodeVersion reads a stored version, a record or the bare JSON of before, deriving
-// version 1's change set (encodeVersion). A version 1 stored with its change set
+// DecodeVersion reads a stored version, a record or the bare JSON of before, deriving
+// version 1's change set (EncodeVersion). A version 1 stored with its change set
 // (archives written before) keeps it.
-func decodeVersion(data []byte) (*model.Version, error) {
+func DecodeVersion(data []byte) (*model.Version, error) {
 	_, block, ok, err := splitRecord(data)
 	if err != nil {
 		return nil, err
@@ -157,11 +161,11 @@ func decodeVersion(data []byte) (*model.Version, error) {
 	return &v, nil
 }
 
-// decodeHeader reads what a list of versions shows of a stored version without decoding
+// DecodeHeader reads what a list of versions shows of a stored version without decoding
 // its incident: the record's header, or for the bare JSON of before a scan that skips
 // every value but the few it needs. derive reports a version 1 whose summary is left
-// to a full decode (encodeVersion).
-func decodeHeader(data []byte) (h versionHeader, derive bool, err error) {
+// to a full decode (EncodeVersion).
+func DecodeHeader(data []byte) (h Header, derive bool, err error) {
 	hdr, _, ok, err := splitRecord(data)
 	switch {
 	case err != nil:
@@ -243,44 +247,4 @@ func scanFields(dec *jsontext.Decoder) ([]string, error) {
 		return nil, fmt.Errorf("change set: not a list of objects (%v)", err)
 	}
 	return fields, nil
-}
-
-// maxBodySize bounds what a stored body may claim to decompress to. Bodies are capped
-// at http.max_body when fetched; this only stops a damaged record from claiming
-// unbounded memory.
-const maxBodySize = 1 << 30
-
-// zstdMagic starts every zstd frame (RFC 8878 §3.1.1).
-var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
-
-// compressBody is the stored form of a raw body: an S2 block. S2 (Snappy's successor)
-// compresses a 200 KB status page about four times faster than zstd's fastest level,
-// for a third more bytes (28 KB instead of 21 for the fleet benchmark's page): raw
-// bodies are evidence that retention.raw_snapshots prunes, and compressing them was the
-// largest single cost of archiving a new page. It runs inside the write transaction.
-//
-// Bodies archived before are zstd frames, and stay readable: decompressBody tells them
-// apart by zstd's magic number, which no S2 block starts with (a block starts with its
-// decoded length as a uvarint, and the one length encoded as 0x28 is followed by a
-// literal tag, never 0xb5).
-func (s *Store) compressBody(data []byte) []byte {
-	if n := s2.MaxEncodedLen(len(data)); cap(s.zbuf) < n {
-		s.zbuf = make([]byte, n)
-	}
-	return bytes.Clone(s2.Encode(s.zbuf[:cap(s.zbuf)], data))
-}
-
-// decompressBody reads a stored body; see compressBody.
-func (s *Store) decompressBody(data []byte) ([]byte, error) {
-	if bytes.HasPrefix(data, zstdMagic) {
-		return s.dec.DecodeAll(data, nil)
-	}
-	n, err := s2.DecodedLen(data)
-	if err != nil {
-		return nil, err
-	}
-	if n > maxBodySize {
-		return nil, fmt.Errorf("body claims %d bytes, more than %d", n, maxBodySize)
-	}
-	return s2.Decode(make([]byte, n), data)
 }
