@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -21,7 +22,7 @@ const maxCheckProblems = 20
 // ErrLocked while the daemon holds it. It returns the problems found (at most
 // maxCheckProblems, then a count of the rest) and the file's layout; an error for a
 // file it could not check at all.
-func Check(path string, timeout time.Duration) (problems []string, layout int, err error) {
+func Check(path string, timeout time.Duration) (problems []string, fileLayout int, err error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
@@ -63,7 +64,7 @@ func Check(path string, timeout time.Duration) (problems []string, layout int, e
 			}
 			if n == 0 {
 				var err error
-				if layout, err = readLayout(tx); err != nil {
+				if fileLayout, err = layout.Read(tx); err != nil {
 					problems = append(problems, err.Error())
 				}
 			}
@@ -76,7 +77,7 @@ func Check(path string, timeout time.Duration) (problems []string, layout int, e
 	if n > maxCheckProblems {
 		problems = append(problems, fmt.Sprintf("and %d more", n-maxCheckProblems))
 	}
-	return problems, layout, nil
+	return problems, fileLayout, nil
 }
 
 // detailOf is what a damage error found, without its advice; any other error whole.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/s2"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	bolt "go.etcd.io/bbolt"
 )
@@ -22,7 +23,7 @@ func TestVersionOneChangeSetDerived(t *testing.T) {
 
 	var raw [][]byte
 	if err := ts.db.View(func(tx *bolt.Tx) error {
-		return sub(sourceBucket(tx, "acme"), bucketVersions).ForEach(func(_, v []byte) error {
+		return layout.Sub(layout.Source(tx, "acme"), layout.BucketVersions).ForEach(func(_, v []byte) error {
 			raw = append(raw, recordJSON(t, v))
 			return nil
 		})

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -35,7 +36,7 @@ func Compact(path string, timeout time.Duration) (before, after int64, err error
 		return 0, 0, fmt.Errorf("archive %s: %w", path, err)
 	}
 	defer src.Close()
-	if err := src.View(func(tx *bolt.Tx) error { _, err := readLayout(tx); return err }); err != nil {
+	if err := src.View(func(tx *bolt.Tx) error { _, err := layout.Read(tx); return err }); err != nil {
 		return 0, 0, err
 	}
 

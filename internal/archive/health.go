@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -25,7 +26,7 @@ type health struct {
 
 func loadHealth(src *bolt.Bucket) (health, error) {
 	var h health
-	data := get(sub(src, bucketState), keyHealth)
+	data := layout.Get(layout.Sub(src, layout.BucketState), layout.KeyHealth)
 	if data == nil {
 		return h, nil
 	}
@@ -51,7 +52,7 @@ func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadabl
 	}
 	threshold = max(threshold, 1)
 	err = s.update(func(tx *bolt.Tx) error {
-		src, err := createSource(tx, source)
+		src, err := layout.CreateSource(tx, source)
 		if err != nil {
 			return err
 		}
@@ -71,7 +72,7 @@ func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadabl
 			h.Unreadable = 0
 		}
 		if h.Failures == threshold && !h.Down {
-			if _, err := putMessage(tx.Bucket(bucketOutbox), model.Message{
+			if _, err := putMessage(tx.Bucket(layout.BucketOutbox), model.Message{
 				Source: source, Event: model.EventSourceDown, Text: errText, CreatedAt: now,
 			}); err != nil {
 				return err
@@ -79,7 +80,7 @@ func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadabl
 			h.Down = true
 		}
 		failures = h.Failures
-		return putJSON(src.Bucket(bucketState), keyHealth, &h)
+		return layout.PutJSON(src.Bucket(layout.BucketState), layout.KeyHealth, &h)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("archive: record failure %s: %w", source, err)
@@ -93,7 +94,7 @@ func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadabl
 func (s *Store) RecordSuccess(source string) error {
 	var failures int
 	err := s.view(func(tx *bolt.Tx) error {
-		h, err := loadHealth(sourceBucket(tx, source))
+		h, err := loadHealth(layout.Source(tx, source))
 		failures = h.Failures
 		return err
 	})
@@ -101,7 +102,7 @@ func (s *Store) RecordSuccess(source string) error {
 		return wrapErr("record success "+source, err)
 	}
 	err = s.update(func(tx *bolt.Tx) error {
-		src, err := createSource(tx, source)
+		src, err := layout.CreateSource(tx, source)
 		if err != nil {
 			return err
 		}
@@ -110,13 +111,13 @@ func (s *Store) RecordSuccess(source string) error {
 			return err
 		}
 		if h.Down {
-			if _, err := putMessage(tx.Bucket(bucketOutbox), model.Message{
+			if _, err := putMessage(tx.Bucket(layout.BucketOutbox), model.Message{
 				Source: source, Event: model.EventSourceUp, CreatedAt: s.clock(),
 			}); err != nil {
 				return err
 			}
 		}
-		return putJSON(src.Bucket(bucketState), keyHealth, &health{})
+		return layout.PutJSON(src.Bucket(layout.BucketState), layout.KeyHealth, &health{})
 	})
 	return wrapErr("record success "+source, err)
 }

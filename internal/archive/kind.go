@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -16,11 +17,11 @@ func (s *Store) SetKind(source, kind string) error {
 		return err
 	}
 	return wrapErr("set kind "+source, s.update(func(tx *bolt.Tx) error {
-		src, err := createSource(tx, source)
+		src, err := layout.CreateSource(tx, source)
 		if err != nil {
 			return err
 		}
-		return src.Bucket(bucketState).Put(keyKind, []byte(kind))
+		return src.Bucket(layout.BucketState).Put(layout.KeyKind, []byte(kind))
 	}))
 }
 
@@ -31,11 +32,11 @@ func (s *Store) SetKind(source, kind string) error {
 func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 	frozen := 0
 	err := s.update(func(tx *bolt.Tx) error {
-		src, err := createSource(tx, source)
+		src, err := layout.CreateSource(tx, source)
 		if err != nil {
 			return err
 		}
-		if incidents := src.Bucket(bucketIncidents); incidents != nil {
+		if incidents := src.Bucket(layout.BucketIncidents); incidents != nil {
 			type entry struct {
 				id []byte
 				m  codec.Meta
@@ -62,13 +63,13 @@ func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 			}
 			frozen = len(todo)
 		}
-		st := src.Bucket(bucketState)
-		for _, k := range [][]byte{keyFetch, keyPending, keyFirst} {
+		st := src.Bucket(layout.BucketState)
+		for _, k := range [][]byte{layout.KeyFetch, layout.KeyPending, layout.KeyFirst} {
 			if err := st.Delete(k); err != nil {
 				return err
 			}
 		}
-		return st.Put(keyKind, []byte(kind))
+		return st.Put(layout.KeyKind, []byte(kind))
 	})
 	return frozen, wrapErr("migrate "+source, err)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -144,7 +145,7 @@ func TestLayout1(t *testing.T) {
 	var statuses []model.Status
 	for i, v := range vs {
 		statuses = append(statuses, v.Incident.Status)
-		if v.N != i+1 || !v.ObservedAt.Equal(at(i+1)) || len(v.Changes) == 0 || v.Summary == "" || v.Snapshot != snapshotName(at(i+1)) {
+		if v.N != i+1 || !v.ObservedAt.Equal(at(i+1)) || len(v.Changes) == 0 || v.Summary == "" || v.Snapshot != layout.SnapshotName(at(i+1)) {
 			t.Errorf("version %d: got N=%d at %v, %d changes, summary %q, snapshot %q", i+1, v.N, v.ObservedAt, len(v.Changes), v.Summary, v.Snapshot)
 		}
 	}

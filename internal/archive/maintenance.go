@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -74,12 +75,12 @@ func (s *Store) PruneSnapshots(cutoff time.Time) (snapshots, bodies int, err err
 			return err
 		}
 		for _, k := range p.snapshots {
-			if err := sub(sourceBucket(tx, k.source), bucketSnapshots).Delete(k.key); err != nil {
+			if err := layout.Sub(layout.Source(tx, k.source), layout.BucketSnapshots).Delete(k.key); err != nil {
 				return err
 			}
 		}
 		for _, h := range p.bodies {
-			if err := tx.Bucket(bucketBodies).Delete(h); err != nil {
+			if err := tx.Bucket(layout.BucketBodies).Delete(h); err != nil {
 				return err
 			}
 		}
@@ -110,15 +111,15 @@ const releaseEvery = 64
 func (s *Store) findPrunable(tx *bolt.Tx, cutoff time.Time) (*prunable, error) {
 	p := &prunable{}
 	used := map[string]bool{}
-	limit := timeKey(cutoff)
+	limit := layout.TimeKey(cutoff)
 	n := 0
-	err := tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
+	err := tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
 		if n++; n%releaseEvery == 0 {
 			if err := s.releaseMapped(tx); err != nil {
 				return err
 			}
 		}
-		b := sub(sourceBucket(tx, string(name)), bucketSnapshots)
+		b := layout.Sub(layout.Source(tx, string(name)), layout.BucketSnapshots)
 		if b == nil {
 			return nil
 		}
@@ -155,7 +156,7 @@ func (s *Store) findPrunable(tx *bolt.Tx, cutoff time.Time) (*prunable, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = tx.Bucket(bucketBodies).ForEach(func(k, _ []byte) error {
+	err = tx.Bucket(layout.BucketBodies).ForEach(func(k, _ []byte) error {
 		if !used[string(k)] {
 			p.bodies = append(p.bodies, bytes.Clone(k))
 		}

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -45,11 +46,11 @@ func TestMigrateTo3(t *testing.T) {
 	// Back to layout 2, with the state as layout 2 wrote it.
 	var acmeBefore []byte
 	rewrite(t, path, func(tx *bolt.Tx) error {
-		acmeBefore = bytes.Clone(sourceBucket(tx, "acme").Bucket(bucketState).Get(keyFetch))
-		if err := sourceBucket(tx, "aws").Bucket(bucketState).Put(keyFetch, []byte(legacyState)); err != nil {
+		acmeBefore = bytes.Clone(layout.Source(tx, "acme").Bucket(layout.BucketState).Get(layout.KeyFetch))
+		if err := layout.Source(tx, "aws").Bucket(layout.BucketState).Put(layout.KeyFetch, []byte(legacyState)); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketMeta).Put(keyLayout, binary.BigEndian.AppendUint32(nil, 2))
+		return tx.Bucket(layout.BucketMeta).Put(layout.KeyLayout, binary.BigEndian.AppendUint32(nil, 2))
 	})
 
 	ro := mustOpenPath(t, path, Options{ReadOnly: true})
@@ -73,14 +74,14 @@ func TestMigrateTo3(t *testing.T) {
 	}
 	checkAndClose(t, rw)
 	view(t, path, func(tx *bolt.Tx) error {
-		if got := binary.BigEndian.Uint32(tx.Bucket(bucketMeta).Get(keyLayout)); got != 3 {
+		if got := binary.BigEndian.Uint32(tx.Bucket(layout.BucketMeta).Get(layout.KeyLayout)); got != 3 {
 			t.Errorf("layout %d, want 3", got)
 		}
-		raw := sourceBucket(tx, "aws").Bucket(bucketState).Get(keyFetch)
+		raw := layout.Source(tx, "aws").Bucket(layout.BucketState).Get(layout.KeyFetch)
 		if want := mustJSON(t, legacyWant); !bytes.Equal(raw, want) {
 			t.Errorf("stored state:\n%s\nwant\n%s", raw, want)
 		}
-		if raw := sourceBucket(tx, "acme").Bucket(bucketState).Get(keyFetch); !bytes.Equal(raw, acmeBefore) {
+		if raw := layout.Source(tx, "acme").Bucket(layout.BucketState).Get(layout.KeyFetch); !bytes.Equal(raw, acmeBefore) {
 			t.Errorf("a state without episodes was rewritten: %s, was %s", raw, acmeBefore)
 		}
 		return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -54,13 +55,13 @@ func (s *Store) PollStates(sources []string) (map[string]PollState, error) {
 }
 
 func readPollState(tx *bolt.Tx, source string) (ps PollState, err error) {
-	st := sub(sourceBucket(tx, source), bucketState)
-	if ps.Fetch, err = codec.DecodeFetchState(get(st, keyFetch)); err != nil {
+	st := layout.Sub(layout.Source(tx, source), layout.BucketState)
+	if ps.Fetch, err = codec.DecodeFetchState(layout.Get(st, layout.KeyFetch)); err != nil {
 		return ps, err
 	}
-	ps.PendingMisses = get(st, keyPending) != nil
-	ps.Kind = string(get(st, keyKind))
-	h, err := loadHealth(sourceBucket(tx, source))
+	ps.PendingMisses = layout.Get(st, layout.KeyPending) != nil
+	ps.Kind = string(layout.Get(st, layout.KeyKind))
+	h, err := loadHealth(layout.Source(tx, source))
 	ps.Failures, ps.Unreadable = h.Failures, h.Unreadable
 	return ps, err
 }
@@ -74,7 +75,7 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 	var res Result
 	var kind []byte
 	if err := s.view(func(tx *bolt.Tx) error {
-		kind = bytes.Clone(get(sub(sourceBucket(tx, source), bucketState), keyPending))
+		kind = bytes.Clone(layout.Get(layout.Sub(layout.Source(tx, source), layout.BucketState), layout.KeyPending))
 		return nil
 	}); err != nil || kind == nil {
 		return res, wrapErr("confirm misses "+source, err)
@@ -85,7 +86,7 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 		return res, err
 	}
 	err = s.update(func(tx *bolt.Tx) error {
-		src := sourceBucket(tx, source)
+		src := layout.Source(tx, source)
 		if src == nil {
 			return nil
 		}
@@ -112,11 +113,11 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 			}
 		}
 		if w.evidence && len(bodies) > 0 {
-			if err := r.storeSnapshot(tx, src.Bucket(bucketSnapshots)); err != nil {
+			if err := r.storeSnapshot(tx, src.Bucket(layout.BucketSnapshots)); err != nil {
 				return err
 			}
 		}
-		return w.state.Delete(keyPending)
+		return w.state.Delete(layout.KeyPending)
 	})
 	if err != nil {
 		return Result{}, wrapErr("confirm misses "+source, err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -24,10 +25,10 @@ func (s *Store) Messages(states ...model.MessageState) ([]model.Message, error) 
 	err := s.view(func(tx *bolt.Tx) error {
 		buckets := []*bolt.Bucket{}
 		if want(model.MessagePending) || want(model.MessageParked) {
-			buckets = append(buckets, tx.Bucket(bucketOutbox))
+			buckets = append(buckets, tx.Bucket(layout.BucketOutbox))
 		}
 		if want(model.MessageSent) {
-			buckets = append(buckets, tx.Bucket(bucketSent))
+			buckets = append(buckets, tx.Bucket(layout.BucketSent))
 		}
 		for _, b := range buckets {
 			err := b.ForEach(func(k, v []byte) error {
@@ -58,7 +59,7 @@ func (s *Store) Messages(states ...model.MessageState) ([]model.Message, error) 
 func (s *Store) OutboxCounts() (map[model.MessageState]int, error) {
 	counts := map[model.MessageState]int{}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+		return tx.Bucket(layout.BucketOutbox).ForEach(func(k, v []byte) error {
 			var m struct {
 				State model.MessageState `json:"state"`
 			}
@@ -79,9 +80,9 @@ func (s *Store) OutboxCounts() (map[model.MessageState]int, error) {
 func (s *Store) Message(id uint64) (model.Message, error) {
 	var m model.Message
 	err := s.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketOutbox).Get(seqKey(id))
+		v := tx.Bucket(layout.BucketOutbox).Get(layout.SeqKey(id))
 		if v == nil {
-			v = tx.Bucket(bucketSent).Get(seqKey(id))
+			v = tx.Bucket(layout.BucketSent).Get(layout.SeqKey(id))
 		}
 		if v == nil {
 			return ErrNotFound
@@ -108,10 +109,10 @@ func (s *Store) MarkReplySent(id uint64) error {
 
 func (s *Store) markSent(id uint64, reply bool) error {
 	return s.update(func(tx *bolt.Tx) error {
-		outbox, sent := tx.Bucket(bucketOutbox), tx.Bucket(bucketSent)
+		outbox, sent := tx.Bucket(layout.BucketOutbox), tx.Bucket(layout.BucketSent)
 		m, err := undelivered(outbox, id)
 		if err != nil {
-			if sent.Get(seqKey(id)) != nil {
+			if sent.Get(layout.SeqKey(id)) != nil {
 				return nil
 			}
 			return err
@@ -160,7 +161,7 @@ func attempted(m *model.Message, errText string, park bool, notBefore time.Time)
 // are skipped.
 func (s *Store) MarkAttempts(ids []uint64, errText string, park bool, notBefore time.Time) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		outbox := tx.Bucket(bucketOutbox)
+		outbox := tx.Bucket(layout.BucketOutbox)
 		for _, id := range ids {
 			m, err := undelivered(outbox, id)
 			if errors.Is(err, ErrNotFound) {
@@ -170,7 +171,7 @@ func (s *Store) MarkAttempts(ids []uint64, errText string, park bool, notBefore 
 				return err
 			}
 			attempted(&m, errText, park, notBefore)
-			if err := putJSON(outbox, seqKey(id), &m); err != nil {
+			if err := layout.PutJSON(outbox, layout.SeqKey(id), &m); err != nil {
 				return err
 			}
 		}
@@ -183,7 +184,7 @@ func (s *Store) MarkAttempts(ids []uint64, errText string, park bool, notBefore 
 // Messages no longer undelivered (sent or dropped meanwhile) are skipped.
 func (s *Store) MarkSentAll(ids []uint64) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		outbox, sent := tx.Bucket(bucketOutbox), tx.Bucket(bucketSent)
+		outbox, sent := tx.Bucket(layout.BucketOutbox), tx.Bucket(layout.BucketSent)
 		for _, id := range ids {
 			m, err := undelivered(outbox, id)
 			if errors.Is(err, ErrNotFound) {
@@ -204,10 +205,10 @@ func (s *Store) MarkSentAll(ids []uint64) error {
 // moveToSent moves an undelivered message m to the bucket of delivered ones.
 func moveToSent(outbox, sent *bolt.Bucket, m model.Message) error {
 	m.State = model.MessageSent
-	if err := putJSON(sent, seqKey(m.ID), &m); err != nil {
+	if err := layout.PutJSON(sent, layout.SeqKey(m.ID), &m); err != nil {
 		return err
 	}
-	return outbox.Delete(seqKey(m.ID))
+	return outbox.Delete(layout.SeqKey(m.ID))
 }
 
 // Retry puts a parked message back in the queue (`watcher outbox retry`), with a fresh
@@ -225,11 +226,11 @@ func (s *Store) Retry(id uint64) error {
 // be dropped: ErrNotFound.
 func (s *Store) Drop(id uint64) error {
 	err := s.update(func(tx *bolt.Tx) error {
-		outbox := tx.Bucket(bucketOutbox)
+		outbox := tx.Bucket(layout.BucketOutbox)
 		if _, err := undelivered(outbox, id); err != nil {
 			return err
 		}
-		return outbox.Delete(seqKey(id))
+		return outbox.Delete(layout.SeqKey(id))
 	})
 	return wrapErr(fmt.Sprintf("drop %d", id), err)
 }
@@ -237,13 +238,13 @@ func (s *Store) Drop(id uint64) error {
 // updateMessage changes an undelivered message in one transaction.
 func (s *Store) updateMessage(id uint64, op string, change func(*model.Message)) error {
 	err := s.update(func(tx *bolt.Tx) error {
-		outbox := tx.Bucket(bucketOutbox)
+		outbox := tx.Bucket(layout.BucketOutbox)
 		m, err := undelivered(outbox, id)
 		if err != nil {
 			return err
 		}
 		change(&m)
-		return putJSON(outbox, seqKey(id), &m)
+		return layout.PutJSON(outbox, layout.SeqKey(id), &m)
 	})
 	return wrapErr(fmt.Sprintf("%s %d", op, id), err)
 }
@@ -252,7 +253,7 @@ func (s *Store) updateMessage(id uint64, op string, change func(*model.Message))
 // already delivered).
 func undelivered(outbox *bolt.Bucket, id uint64) (model.Message, error) {
 	var m model.Message
-	v := outbox.Get(seqKey(id))
+	v := outbox.Get(layout.SeqKey(id))
 	if v == nil {
 		return m, fmt.Errorf("no undelivered message %d: %w", id, ErrNotFound)
 	}
@@ -274,8 +275,8 @@ type thread struct {
 func (s *Store) Thread(source, id string) (channel, ts string, err error) {
 	id = model.URLID(id)
 	err = s.view(func(tx *bolt.Tx) error {
-		src := sourceBucket(tx, source)
-		if get(sub(src, bucketIncidents), []byte(id)) == nil {
+		src := layout.Source(tx, source)
+		if layout.Get(layout.Sub(src, layout.BucketIncidents), []byte(id)) == nil {
 			return ErrNotFound
 		}
 		th, _, err := readThread(tx, source, id)
@@ -290,11 +291,11 @@ func (s *Store) Thread(source, id string) (channel, ts string, err error) {
 func (s *Store) SetThread(source, id, channel, ts string) error {
 	id = model.URLID(id)
 	err := s.update(func(tx *bolt.Tx) error {
-		src := sourceBucket(tx, source)
-		if get(sub(src, bucketIncidents), []byte(id)) == nil {
+		src := layout.Source(tx, source)
+		if layout.Get(layout.Sub(src, layout.BucketIncidents), []byte(id)) == nil {
 			return ErrNotFound
 		}
-		return putJSON(src.Bucket(bucketThreads), []byte(id), thread{Channel: channel, TS: ts})
+		return layout.PutJSON(src.Bucket(layout.BucketThreads), []byte(id), thread{Channel: channel, TS: ts})
 	})
 	return wrapErr("set thread "+source+"/"+id, err)
 }
@@ -325,7 +326,7 @@ func (s *Store) ClearRootEdit(source, id string, msg uint64) error {
 
 // readThread reads an incident's stored thread; ok is false when it has none.
 func readThread(tx *bolt.Tx, source, id string) (th thread, ok bool, err error) {
-	v := get(sub(sourceBucket(tx, source), bucketThreads), []byte(model.URLID(id)))
+	v := layout.Get(layout.Sub(layout.Source(tx, source), layout.BucketThreads), []byte(model.URLID(id)))
 	if v == nil {
 		return th, false, nil
 	}
@@ -340,7 +341,7 @@ func editThread(tx *bolt.Tx, source, id string, f func(*thread) bool) error {
 	if err != nil || !ok || !f(&th) {
 		return err
 	}
-	return putJSON(sourceBucket(tx, source).Bucket(bucketThreads), []byte(model.URLID(id)), th)
+	return layout.PutJSON(layout.Source(tx, source).Bucket(layout.BucketThreads), []byte(model.URLID(id)), th)
 }
 
 // RootEdits returns the delivered replies whose root updates are still owed
@@ -349,9 +350,9 @@ func editThread(tx *bolt.Tx, source, id string, f func(*thread) bool) error {
 func (s *Store) RootEdits() ([]model.Message, error) {
 	var out []model.Message
 	err := s.view(func(tx *bolt.Tx) error {
-		sent := tx.Bucket(bucketSent)
-		return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
-			threads := sub(sourceBucket(tx, string(name)), bucketThreads)
+		sent := tx.Bucket(layout.BucketSent)
+		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
+			threads := layout.Sub(layout.Source(tx, string(name)), layout.BucketThreads)
 			if threads == nil {
 				return nil
 			}
@@ -363,7 +364,7 @@ func (s *Store) RootEdits() ([]model.Message, error) {
 				if th.Edit == 0 {
 					return nil
 				}
-				data := sent.Get(seqKey(th.Edit))
+				data := sent.Get(layout.SeqKey(th.Edit))
 				if data == nil {
 					return nil // pruned or never marked sent: nothing to redo
 				}
@@ -388,5 +389,5 @@ func putMessage(outbox *bolt.Bucket, msg model.Message) (uint64, error) {
 		return 0, err
 	}
 	msg.ID, msg.State = seq, model.MessagePending
-	return seq, putJSON(outbox, seqKey(seq), &msg)
+	return seq, layout.PutJSON(outbox, layout.SeqKey(seq), &msg)
 }

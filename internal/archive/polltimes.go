@@ -6,11 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	bolt "go.etcd.io/bbolt"
 )
-
-// keyPollTimes, in the meta bucket, holds every source's PollTimes as one JSON object.
-var keyPollTimes = []byte("poll_times")
 
 // PollTimes is when a source was last polled, and last read successfully. A poll that
 // changes nothing writes nothing, so these are not written per poll: the daemon saves
@@ -26,7 +24,7 @@ type PollTimes struct {
 func (s *Store) PollTimes() (map[string]PollTimes, error) {
 	out := map[string]PollTimes{}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		v := get(tx.Bucket(bucketMeta), keyPollTimes)
+		v := layout.Get(tx.Bucket(layout.BucketMeta), layout.KeyPollTimes)
 		if v == nil {
 			return nil
 		}
@@ -53,13 +51,13 @@ func (s *Store) SavePollTimes(times map[string]PollTimes) error {
 	return wrapErr("save poll times", s.db.Update(func(tx *bolt.Tx) error {
 		// Merged again inside the transaction: another process may have saved since.
 		saved := map[string]PollTimes{}
-		if v := get(tx.Bucket(bucketMeta), keyPollTimes); v != nil {
+		if v := layout.Get(tx.Bucket(layout.BucketMeta), layout.KeyPollTimes); v != nil {
 			if err := json.Unmarshal(v, &saved); err != nil {
 				return err
 			}
 		}
 		merged, _ = mergePollTimes(saved, merged)
-		return putJSON(tx.Bucket(bucketMeta), keyPollTimes, merged)
+		return layout.PutJSON(tx.Bucket(layout.BucketMeta), layout.KeyPollTimes, merged)
 	}))
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -22,7 +23,7 @@ import (
 func (s *Store) FetchState(source string) (model.FetchState, error) {
 	var st model.FetchState
 	err := s.view(func(tx *bolt.Tx) (err error) {
-		st, err = codec.DecodeFetchState(get(sub(sourceBucket(tx, source), bucketState), keyFetch))
+		st, err = codec.DecodeFetchState(layout.Get(layout.Sub(layout.Source(tx, source), layout.BucketState), layout.KeyFetch))
 		return err
 	})
 	return st, wrapErr("fetch state "+source, err)
@@ -33,12 +34,12 @@ func (s *Store) Latest(source, id string) (*model.Incident, error) {
 	id = model.URLID(id)
 	var inc *model.Incident
 	err := s.view(func(tx *bolt.Tx) error {
-		src := sourceBucket(tx, source)
-		m, ok, err := loadMeta(sub(src, bucketIncidents), id)
+		src := layout.Source(tx, source)
+		m, ok, err := loadMeta(layout.Sub(src, layout.BucketIncidents), id)
 		if err != nil || !ok {
 			return err
 		}
-		v, err := loadVersion(sub(src, bucketVersions), id, m.Latest)
+		v, err := loadVersion(layout.Sub(src, layout.BucketVersions), id, m.Latest)
 		if err != nil {
 			return err
 		}
@@ -69,17 +70,17 @@ type SourceInfo struct {
 func (s *Store) Sources() ([]SourceInfo, error) {
 	var out []SourceInfo
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
-			src := sourceBucket(tx, string(name))
+		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
+			src := layout.Source(tx, string(name))
 			h, err := loadHealth(src)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			info := SourceInfo{Name: string(name), Failures: h.Failures, LastError: h.LastError, Down: h.Down}
-			if raw := get(sub(src, bucketState), keyFirst); raw != nil {
+			if raw := layout.Get(layout.Sub(src, layout.BucketState), layout.KeyFirst); raw != nil {
 				info.FirstPoll, _ = time.Parse(time.RFC3339Nano, string(raw)) // unparsable: unknown
 			}
-			if inc := src.Bucket(bucketIncidents); inc != nil {
+			if inc := src.Bucket(layout.BucketIncidents); inc != nil {
 				info.Incidents = inc.Stats().KeyN
 			}
 			out = append(out, info)
@@ -109,13 +110,13 @@ type IncidentInfo struct {
 func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 	var out []IncidentInfo
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketSources).ForEachBucket(func(name []byte) error {
+		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
 			if source != "" && string(name) != source {
 				return nil
 			}
-			src := sourceBucket(tx, string(name))
-			versions := src.Bucket(bucketVersions)
-			incidents := src.Bucket(bucketIncidents)
+			src := layout.Source(tx, string(name))
+			versions := src.Bucket(layout.BucketVersions)
+			incidents := src.Bucket(layout.BucketIncidents)
 			if incidents == nil {
 				return nil
 			}
@@ -168,11 +169,11 @@ func (s *Store) Versions(source, id string) ([]model.Version, error) {
 // eachVersion calls fn with each stored version of an incident, oldest first; the bytes
 // live as long as tx. ErrNotFound when there is none.
 func eachVersion(tx *bolt.Tx, source, id string, fn func(v []byte) error) error {
-	versions := sub(sourceBucket(tx, source), bucketVersions)
+	versions := layout.Sub(layout.Source(tx, source), layout.BucketVersions)
 	if versions == nil {
 		return ErrNotFound
 	}
-	prefix := versionPrefix(id)
+	prefix := layout.VersionPrefix(id)
 	c := versions.Cursor()
 	n := 0
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
@@ -235,7 +236,7 @@ func (s *Store) VersionCount(source, id string) (int, error) {
 	id = model.URLID(id)
 	var n int
 	err := s.view(func(tx *bolt.Tx) error {
-		m, ok, err := loadMeta(sub(sourceBucket(tx, source), bucketIncidents), id)
+		m, ok, err := loadMeta(layout.Sub(layout.Source(tx, source), layout.BucketIncidents), id)
 		if err == nil && !ok {
 			err = ErrNotFound
 		}
@@ -256,7 +257,7 @@ func (s *Store) Version(source, id string, n int) (*model.Version, error) {
 	}
 	var v *model.Version
 	err := s.view(func(tx *bolt.Tx) (err error) {
-		v, err = loadVersion(sub(sourceBucket(tx, source), bucketVersions), id, uint32(n))
+		v, err = loadVersion(layout.Sub(layout.Source(tx, source), layout.BucketVersions), id, uint32(n))
 		return err
 	})
 	if err != nil {
@@ -276,7 +277,7 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 	var idx snapshotIndex
 	var compressed [][]byte
 	err := s.view(func(tx *bolt.Tx) error {
-		snapshots := sub(sourceBucket(tx, source), bucketSnapshots)
+		snapshots := layout.Sub(layout.Source(tx, source), layout.BucketSnapshots)
 		if snapshots == nil {
 			return ErrNotFound
 		}
@@ -296,7 +297,7 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 		if err := json.Unmarshal(v, &idx); err != nil {
 			return fmt.Errorf("snapshot %x: %w", k, err)
 		}
-		bodies := tx.Bucket(bucketBodies)
+		bodies := tx.Bucket(layout.BucketBodies)
 		for _, b := range idx.Bodies {
 			// Copy the compressed bytes out and decompress after the transaction, to
 			// keep it short.
@@ -326,8 +327,8 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 func (s *Store) OpenCounts(source string) (map[model.Impact]int, error) {
 	counts := map[model.Impact]int{}
 	err := s.view(func(tx *bolt.Tx) error {
-		src := sourceBucket(tx, source)
-		incidents := sub(src, bucketIncidents)
+		src := layout.Source(tx, source)
+		incidents := layout.Sub(src, layout.BucketIncidents)
 		if incidents == nil {
 			return nil
 		}
@@ -341,7 +342,7 @@ func (s *Store) OpenCounts(source string) (map[model.Impact]int, error) {
 			}
 			impact := m.Impact
 			if impact == "" {
-				ver, err := loadVersion(sub(src, bucketVersions), string(k), m.Latest)
+				ver, err := loadVersion(layout.Sub(src, layout.BucketVersions), string(k), m.Latest)
 				if err != nil {
 					return err
 				}
@@ -356,7 +357,7 @@ func (s *Store) OpenCounts(source string) (map[model.Impact]int, error) {
 
 // loadVersion decodes version n of an incident.
 func loadVersion(versions *bolt.Bucket, id string, n uint32) (*model.Version, error) {
-	data := get(versions, versionKey(id, n))
+	data := layout.Get(versions, layout.VersionKey(id, n))
 	if data == nil {
 		return nil, fmt.Errorf("version %d: %w", n, ErrNotFound)
 	}
@@ -370,7 +371,7 @@ func loadVersion(versions *bolt.Bucket, id string, n uint32) (*model.Version, er
 // loadMeta reads an incident's meta from a source's incidents bucket; ok is false when the
 // incident is not archived.
 func loadMeta(incidents *bolt.Bucket, id string) (m codec.Meta, ok bool, err error) {
-	v := get(incidents, []byte(id))
+	v := layout.Get(incidents, []byte(id))
 	if v == nil {
 		return m, false, nil
 	}

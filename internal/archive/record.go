@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -182,18 +183,18 @@ func (p *plan) empty() bool {
 // only reads, so it runs in the read transaction that decides whether to write at all
 // and again in the write transaction.
 func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
-	src := sourceBucket(tx, r.source)
-	state := sub(src, bucketState)
-	p := &plan{firstPoll: get(state, keyFirst) == nil}
+	src := layout.Source(tx, r.source)
+	state := layout.Sub(src, layout.BucketState)
+	p := &plan{firstPoll: layout.Get(state, layout.KeyFirst) == nil}
 	if r.state != nil {
-		stored, err := codec.DecodeFetchState(get(state, keyFetch))
+		stored, err := codec.DecodeFetchState(layout.Get(state, layout.KeyFetch))
 		if err != nil {
 			return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
 		}
 		p.saveState = !stored.Equal(r.state)
 	}
 
-	incidents := sub(src, bucketIncidents)
+	incidents := layout.Sub(src, layout.BucketIncidents)
 	for i := range r.seen {
 		si := &r.seen[i]
 		m, known, err := loadMeta(incidents, si.id)
@@ -242,7 +243,7 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 // apply writes what plan decided. It runs in the write transaction.
 func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 	var res Result
-	src, err := createSource(tx, r.source)
+	src, err := layout.CreateSource(tx, r.source)
 	if err != nil {
 		return res, err
 	}
@@ -250,7 +251,7 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 	if p.firstPoll {
 		// The first poll's observation time: the version 1 of every incident it archived
 		// has it, which is how listings tell them from incidents seen appearing.
-		if err := w.state.Put(keyFirst, []byte(r.at.Format(time.RFC3339Nano))); err != nil {
+		if err := w.state.Put(layout.KeyFirst, []byte(r.at.Format(time.RFC3339Nano))); err != nil {
 			return res, err
 		}
 	}
@@ -271,12 +272,12 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 		}
 	}
 	if w.evidence {
-		if err := r.storeSnapshot(tx, src.Bucket(bucketSnapshots)); err != nil {
+		if err := r.storeSnapshot(tx, src.Bucket(layout.BucketSnapshots)); err != nil {
 			return res, fmt.Errorf("archive: record %s: %w", r.source, err)
 		}
 	}
 	if p.saveState {
-		if err := putJSON(w.state, keyFetch, r.state); err != nil {
+		if err := layout.PutJSON(w.state, layout.KeyFetch, r.state); err != nil {
 			return res, fmt.Errorf("archive: record %s: fetch state: %w", r.source, err)
 		}
 	}
@@ -295,10 +296,10 @@ type writer struct {
 func (r *recording) writer(tx *bolt.Tx, src *bolt.Bucket, res *Result) *writer {
 	return &writer{
 		r:         r,
-		state:     src.Bucket(bucketState),
-		incidents: src.Bucket(bucketIncidents),
-		versions:  src.Bucket(bucketVersions),
-		outbox:    tx.Bucket(bucketOutbox),
+		state:     src.Bucket(layout.BucketState),
+		incidents: src.Bucket(layout.BucketIncidents),
+		versions:  src.Bucket(layout.BucketVersions),
+		outbox:    tx.Bucket(layout.BucketOutbox),
 		res:       res,
 	}
 }
@@ -386,7 +387,7 @@ func (w *writer) markPending() error {
 	if w.r.snap.OpenOnly {
 		kind = []byte("open-only")
 	}
-	return w.state.Put(keyPending, kind)
+	return w.state.Put(layout.KeyPending, kind)
 }
 
 // version appends version N+1 of an incident and, if a says so, its message.
@@ -396,7 +397,7 @@ func (w *writer) version(id string, m *codec.Meta, inc *model.Incident, fp [32]b
 		N:          int(n),
 		ObservedAt: w.r.at,
 		Incident:   *inc,
-		Snapshot:   snapshotName(w.r.at),
+		Snapshot:   layout.SnapshotName(w.r.at),
 	}
 	if n > 1 { // version 1's is derived when read (codec.EncodeVersion)
 		v.Changes, v.Summary = changes, diff.Summary(changes)
@@ -405,7 +406,7 @@ func (w *writer) version(id string, m *codec.Meta, inc *model.Incident, fp [32]b
 	if err != nil {
 		return err
 	}
-	if err := w.versions.Put(versionKey(id, n), data); err != nil {
+	if err := w.versions.Put(layout.VersionKey(id, n), data); err != nil {
 		return err
 	}
 	m.Latest, m.Fingerprint = n, fp
@@ -460,7 +461,7 @@ type bodyRef struct {
 
 // storeSnapshot stores the raw bodies not yet archived and the snapshot's index entry.
 func (r *recording) storeSnapshot(tx *bolt.Tx, snapshots *bolt.Bucket) error {
-	bodies := tx.Bucket(bucketBodies)
+	bodies := tx.Bucket(layout.BucketBodies)
 	idx := snapshotIndex{FetchedAt: r.at}
 	for _, b := range r.bodies {
 		hash := b.Hash
@@ -488,5 +489,5 @@ func (r *recording) storeSnapshot(tx *bolt.Tx, snapshots *bolt.Bucket) error {
 		idx.Bodies = append(idx.Bodies, bodyRef{b.Endpoint, hash})
 	}
 	slices.SortFunc(idx.Bodies, func(a, b bodyRef) int { return strings.Compare(a.Endpoint, b.Endpoint) })
-	return putJSON(snapshots, timeKey(r.at), &idx)
+	return layout.PutJSON(snapshots, layout.TimeKey(r.at), &idx)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -42,9 +43,9 @@ func withBody(body string) func(*model.Incident) {
 func (ts *testStore) storedVersions(id string) [][]byte {
 	ts.tb.Helper()
 	var raw [][]byte
-	prefix := versionPrefix(id)
+	prefix := layout.VersionPrefix(id)
 	if err := ts.db.View(func(tx *bolt.Tx) error {
-		c := sub(sourceBucket(tx, "acme"), bucketVersions).Cursor()
+		c := layout.Sub(layout.Source(tx, "acme"), layout.BucketVersions).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			raw = append(raw, bytes.Clone(v))
 		}
@@ -121,7 +122,7 @@ func TestVersionInfos(t *testing.T) {
 	for _, withV1Changes := range []bool{false, true} {
 		full := ts.versions("a")
 		if err := ts.db.Update(func(tx *bolt.Tx) error {
-			b := sub(sourceBucket(tx, "acme"), bucketVersions)
+			b := layout.Sub(layout.Source(tx, "acme"), layout.BucketVersions)
 			for _, v := range full {
 				if v.N == 1 && !withV1Changes {
 					v.Changes, v.Summary = nil, ""
@@ -137,7 +138,7 @@ func TestVersionInfos(t *testing.T) {
 						return err
 					}
 				}
-				if err := b.Put(versionKey("a", uint32(v.N)), data); err != nil {
+				if err := b.Put(layout.VersionKey("a", uint32(v.N)), data); err != nil {
 					return err
 				}
 			}
@@ -162,14 +163,14 @@ func TestVersionInfosMemory(t *testing.T) {
 	// The other versions written directly: 139 Records of a 1 MB body take a minute
 	// under -race, and only what is stored matters here.
 	if err := ts.db.Update(func(tx *bolt.Tx) error {
-		b := sub(sourceBucket(tx, "acme"), bucketVersions)
+		b := layout.Sub(layout.Source(tx, "acme"), layout.BucketVersions)
 		rec, err := codec.EncodeRecord(&model.Version{N: 2, ObservedAt: at(2), Incident: inc("a", withBody(big)),
 			Summary: "Edited.", Changes: []model.Change{{Field: "updates[a-1].body"}}})
 		if err != nil {
 			return err
 		}
 		for i := 2; i <= n; i++ {
-			if err := b.Put(versionKey("a", uint32(i)), rec); err != nil {
+			if err := b.Put(layout.VersionKey("a", uint32(i)), rec); err != nil {
 				return err
 			}
 		}

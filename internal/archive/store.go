@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -25,7 +26,7 @@ var ErrNotExist = errors.New("no archive")
 
 // ErrLayout is returned by Open for a file whose layout this build cannot use: written by
 // a newer watcher, not a watcher archive at all, or (read-only) still to be migrated.
-var ErrLayout = errors.New("unsupported archive layout")
+var ErrLayout = layout.ErrUnsupported
 
 // ErrNotFound is returned by reads and outbox operations for an unknown source, incident,
 // version, snapshot or message.
@@ -63,7 +64,7 @@ type Store struct {
 	bodies *codec.Bodies
 
 	// legacyTimeKeys: a read-only store of a layout 1 archive, whose snapshot keys are
-	// still layout 1's (legacyTimeKey).
+	// still layout 1's (layout.LegacyTimeKey).
 	legacyTimeKeys bool
 
 	// writes is the writes' outcome, for Health.

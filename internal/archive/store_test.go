@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -57,8 +58,8 @@ func TestStore(t *testing.T) {
 				t.Fatalf("versions: got %d, want 1", len(vs))
 			}
 			v := vs[0]
-			if v.N != 1 || !v.ObservedAt.Equal(at(1)) || v.Snapshot != snapshotName(at(1)) {
-				t.Errorf("version: got N=%d observed %v snapshot %q, want 1, %v, %q", v.N, v.ObservedAt, v.Snapshot, at(1), snapshotName(at(1)))
+			if v.N != 1 || !v.ObservedAt.Equal(at(1)) || v.Snapshot != layout.SnapshotName(at(1)) {
+				t.Errorf("version: got N=%d observed %v snapshot %q, want 1, %v, %q", v.N, v.ObservedAt, v.Snapshot, at(1), layout.SnapshotName(at(1)))
 			}
 			want := diff.Changes(nil, &a)
 			if !reflect.DeepEqual(v.Changes, want) {
@@ -172,7 +173,7 @@ func TestStore(t *testing.T) {
 			var n int
 			var stored []byte
 			ts.db.View(func(tx *bolt.Tx) error {
-				b := tx.Bucket(bucketBodies)
+				b := tx.Bucket(layout.BucketBodies)
 				n = b.Stats().KeyN
 				stored = bytes.Clone(b.Get([]byte(inc1.Hash)))
 				return nil
@@ -686,12 +687,12 @@ func TestStore(t *testing.T) {
 		}},
 
 		{"layout version", func(t *testing.T, ts *testStore) {
-			if len(migrations) != Layout {
-				t.Errorf("Layout %d, %d migrations", Layout, len(migrations))
-			}
-			var layout []byte
-			ts.db.View(func(tx *bolt.Tx) error { layout = bytes.Clone(tx.Bucket(bucketMeta).Get(keyLayout)); return nil })
-			if got := binary.BigEndian.Uint32(layout); got != Layout {
+			var stored []byte
+			ts.db.View(func(tx *bolt.Tx) error {
+				stored = bytes.Clone(tx.Bucket(layout.BucketMeta).Get(layout.KeyLayout))
+				return nil
+			})
+			if got := binary.BigEndian.Uint32(stored); got != Layout {
 				t.Errorf("layout: got %d, want %d", got, Layout)
 			}
 			// Opening an archive at the current layout writes nothing.
@@ -706,7 +707,7 @@ func TestStore(t *testing.T) {
 			newer := filepath.Join(dir, "newer.db")
 			s := mustOpenPath(t, newer, Options{NoSync: true})
 			s.db.Update(func(tx *bolt.Tx) error {
-				return tx.Bucket(bucketMeta).Put(keyLayout, binary.BigEndian.AppendUint32(nil, Layout+1))
+				return tx.Bucket(layout.BucketMeta).Put(layout.KeyLayout, binary.BigEndian.AppendUint32(nil, Layout+1))
 			})
 			checkAndClose(t, s)
 			if _, err := Open(newer, Options{}); !errors.Is(err, ErrLayout) || !strings.Contains(err.Error(), "newer") {
@@ -802,7 +803,7 @@ func TestStore(t *testing.T) {
 			ts.record(snap(at(1), inc("a1")), all, nil)
 			ts.take()
 			ts.db.Update(func(tx *bolt.Tx) error {
-				b := sourceBucket(tx, "acme").Bucket(bucketIncidents)
+				b := layout.Source(tx, "acme").Bucket(layout.BucketIncidents)
 				m, _, _ := loadMeta(b, "a1")
 				m.Fingerprint = [32]byte{}
 				return b.Put([]byte("a1"), m.Marshal())

@@ -1,41 +1,12 @@
 package archive
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"path/filepath"
 	"testing"
 	"time"
 )
-
-// TestTimeKeyOrder: snapshot keys sort as their times do, for any time at all, before
-// 1970 and outside what UnixNano can represent included.
-func TestTimeKeyOrder(t *testing.T) {
-	times := []time.Time{
-		time.Time{},
-		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
-		time.Unix(0, math.MinInt64).Add(-time.Hour),
-		time.Unix(0, math.MinInt64),
-		time.Date(1926, 7, 1, 0, 0, 0, 0, time.UTC),
-		time.Unix(-1, 999_999_999),
-		time.Unix(0, 0),
-		time.Unix(0, 1),
-		t0,
-		t0.Add(time.Nanosecond),
-		time.Unix(0, math.MaxInt64),
-		time.Unix(0, math.MaxInt64).Add(time.Hour),
-		time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC),
-	}
-	for i, a := range times {
-		for j, b := range times {
-			got := bytes.Compare(timeKey(a), timeKey(b))
-			if want := a.Compare(b); got != want {
-				t.Errorf("timeKey(%v) vs timeKey(%v) [%d, %d]: got %d, want %d", a, b, i, j, got, want)
-			}
-		}
-	}
-}
 
 // TestPruneRetentions prunes one source's snapshots with the cutoffs of three
 // retentions, the longest putting the cutoff before 1970: each keeps what it must.
