@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -72,7 +73,7 @@ func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadabl
 			h.Unreadable = 0
 		}
 		if h.Failures == threshold && !h.Down {
-			if _, err := putMessage(tx.Bucket(layout.BucketOutbox), model.Message{
+			if _, err := outbox.Put(tx, model.Message{
 				Source: source, Event: model.EventSourceDown, Text: errText, CreatedAt: now,
 			}); err != nil {
 				return err
@@ -111,7 +112,7 @@ func (s *Store) RecordSuccess(source string) error {
 			return err
 		}
 		if h.Down {
-			if _, err := putMessage(tx.Bucket(layout.BucketOutbox), model.Message{
+			if _, err := outbox.Put(tx, model.Message{
 				Source: source, Event: model.EventSourceUp, CreatedAt: s.clock(),
 			}); err != nil {
 				return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -284,22 +285,23 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 	return res, nil
 }
 
-// writer holds the buckets one apply writes to.
+// writer holds the transaction and the buckets one apply writes to.
 type writer struct {
-	r                                  *recording
-	state, incidents, versions, outbox *bolt.Bucket
-	res                                *Result
-	evidence                           bool // something happened that the raw snapshot must back
+	r                          *recording
+	tx                         *bolt.Tx // for the outbox rows, written with what they announce
+	state, incidents, versions *bolt.Bucket
+	res                        *Result
+	evidence                   bool // something happened that the raw snapshot must back
 }
 
 // writer opens the buckets of source bucket src that a write transaction of r writes to.
 func (r *recording) writer(tx *bolt.Tx, src *bolt.Bucket, res *Result) *writer {
 	return &writer{
 		r:         r,
+		tx:        tx,
 		state:     src.Bucket(layout.BucketState),
 		incidents: src.Bucket(layout.BucketIncidents),
 		versions:  src.Bucket(layout.BucketVersions),
-		outbox:    tx.Bucket(layout.BucketOutbox),
 		res:       res,
 	}
 }
@@ -434,7 +436,7 @@ func (w *writer) putMeta(id string, m *codec.Meta) error {
 
 // message writes an outbox row for an incident.
 func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool) error {
-	_, err := putMessage(w.outbox, model.Message{
+	_, err := outbox.Put(w.tx, model.Message{
 		Source:     w.r.source,
 		IncidentID: id,
 		Version:    int(n),

@@ -30,7 +30,7 @@ var ErrLayout = layout.ErrUnsupported
 
 // ErrNotFound is returned by reads and outbox operations for an unknown source, incident,
 // version, snapshot or message.
-var ErrNotFound = errors.New("not found")
+var ErrNotFound = layout.ErrNotFound
 
 // DefaultTimeout is how long Open waits for the file lock when Options.Timeout is zero:
 // long enough to ride out a `watcher poll` finishing, short enough that a second daemon

@@ -172,6 +172,10 @@ func migrateTo3(tx *bolt.Tx, _ time.Time) error {
 	})
 }
 
+// ErrNotFound is wrapped by the errors of a read or an outbox operation that finds no
+// such source, incident, version, snapshot or message in the tree.
+var ErrNotFound = errors.New("not found")
+
 // ErrUnsupported is wrapped by the errors of a file whose layout this build cannot use.
 var ErrUnsupported = errors.New("unsupported archive layout")
 
