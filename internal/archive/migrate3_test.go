@@ -78,7 +78,7 @@ func TestMigrateTo3(t *testing.T) {
 			t.Errorf("layout %d, want 3", got)
 		}
 		raw := layout.Source(tx, "aws").Bucket(layout.BucketState).Get(layout.KeyFetch)
-		if want := mustJSON(t, legacyWant); !bytes.Equal(raw, want) {
+		if want, _ := json.Marshal(legacyWant); !bytes.Equal(raw, want) {
 			t.Errorf("stored state:\n%s\nwant\n%s", raw, want)
 		}
 		if raw := layout.Source(tx, "acme").Bucket(layout.BucketState).Get(layout.KeyFetch); !bytes.Equal(raw, acmeBefore) {
@@ -111,13 +111,4 @@ func view(t *testing.T, path string, fn func(*bolt.Tx) error) {
 	if err := db.View(fn); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	data, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }

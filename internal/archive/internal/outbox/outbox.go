@@ -121,19 +121,7 @@ func MarkSent(tx *bolt.Tx, id uint64, reply bool) error {
 // MarkSentAll is MarkSent for many messages; those no longer undelivered are skipped.
 func MarkSentAll(tx *bolt.Tx, ids []uint64) error {
 	outbox, sent := tx.Bucket(layout.BucketOutbox), tx.Bucket(layout.BucketSent)
-	for _, id := range ids {
-		m, err := undelivered(outbox, id)
-		if errors.Is(err, layout.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if err := moveToSent(outbox, sent, m); err != nil {
-			return err
-		}
-	}
-	return nil
+	return eachUndelivered(outbox, ids, func(_ uint64, m model.Message) error { return moveToSent(outbox, sent, m) })
 }
 
 // moveToSent moves an undelivered message m to the bucket of delivered ones.
@@ -162,6 +150,15 @@ func Attempted(m *model.Message, errText string, park bool, notBefore time.Time)
 // longer undelivered are skipped.
 func MarkAttempts(tx *bolt.Tx, ids []uint64, errText string, park bool, notBefore time.Time) error {
 	outbox := tx.Bucket(layout.BucketOutbox)
+	return eachUndelivered(outbox, ids, func(id uint64, m model.Message) error {
+		Attempted(&m, errText, park, notBefore)
+		return layout.PutJSON(outbox, layout.SeqKey(id), &m)
+	})
+}
+
+// eachUndelivered calls fn with each message of ids still undelivered, in the order of
+// ids, skipping the others (sent or dropped meanwhile).
+func eachUndelivered(outbox *bolt.Bucket, ids []uint64, fn func(id uint64, m model.Message) error) error {
 	for _, id := range ids {
 		m, err := undelivered(outbox, id)
 		if errors.Is(err, layout.ErrNotFound) {
@@ -170,8 +167,7 @@ func MarkAttempts(tx *bolt.Tx, ids []uint64, errText string, park bool, notBefor
 		if err != nil {
 			return err
 		}
-		Attempted(&m, errText, park, notBefore)
-		if err := layout.PutJSON(outbox, layout.SeqKey(id), &m); err != nil {
+		if err := fn(id, m); err != nil {
 			return err
 		}
 	}

@@ -17,9 +17,10 @@ import (
 
 // ---- Combining (see AWS) ----
 
-// awsSpan is what the fetch state remembers of an episode (model.Episode): its start and its latest
-// post, whether it was still open, and where it stands in the absence rule (see AWS).
-// listed and missed are only ever set on an open span, inferred on a closed one.
+// awsSpan is what the fetch state remembers of an episode (model.Episode): its start
+// and its latest post, whether it was still open, and where it stands in the absence
+// rule (see AWS). listed and missed are only ever set on an open span, inferred on a
+// closed one.
 type awsSpan struct {
 	start, last int64
 	open        bool
