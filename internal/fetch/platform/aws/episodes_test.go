@@ -380,6 +380,32 @@ func TestAWSAbsentFromBoth(t *testing.T) {
 	checkInferred(t, "poll 7 archived", x.latest(), t2)
 }
 
+// TestAWSMemoOfLayout2: a memo that the archive holds as builds before layout 3 wrote it
+// (a list in the entry's Hash) reads back as today's, and the absence rule carries on
+// from it: the miss it remembers is the first of two.
+func TestAWSMemoOfLayout2(t *testing.T) {
+	x := newAWSAbsence(t)
+	x.poll("poll 1")
+	x.setCE()
+	t2 := x.a.Now
+	res, _, _, _ := x.poll("poll 2")
+	old := res.State.Clone()
+	old[awsEpisodeState+awsAbsService] = model.EndpointState{Hash: fmt.Sprintf("1787000000-1787000600+m%d", t2.Unix())}
+	if _, err := x.a.Store.Record("aws", res.Snapshot, old, nil, archive.Policy{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := x.a.Store.FetchState("aws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := x.memo(&fetch.Result{State: st}), fmt.Sprintf("1787000000-1787000600+m%d", t2.Unix()); got != want || st[awsEpisodeState+awsAbsService].Hash != "" {
+		t.Fatalf("memo read back: %q (hash %q), want %q", got, st[awsEpisodeState+awsAbsService].Hash, want)
+	}
+	x.a.State = st
+	_, _, _, inc := x.poll("poll 3")
+	checkInferred(t, "poll 3", inc, t2)
+}
+
 // TestAWSMemoEncoding: the memo reads back what it writes, an entry state could not have
 // written is skipped, and an open episode remembered before the absence rule (neither
 // listed nor missed) counts as not listed by currentevents. The form the fetch state held
