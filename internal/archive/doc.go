@@ -8,8 +8,9 @@
 // that changed nothing writes nothing at all, so the file grows with the number of
 // distinct versions and never with the number of polls.
 //
-// The file's tree of buckets and keys, and the migrations from older layouts, are
-// internal/archive/internal/layout's; the stored form of every value is
-// internal/archive/internal/codec's; the rules a Record applies are
-// internal/archive/policy's.
+// The rules a Record applies are internal/archive/policy's, pure. Beneath the Store,
+// which owns the transactions, are its internal packages: layout, the file's tree of
+// buckets and keys and the migrations from older layouts; codec, the stored form of
+// every value; outbox, the queue of messages and Slack threads, written inside the
+// caller's transaction.
 package archive
