@@ -12,7 +12,7 @@
 // Content-Security-Policy that allows our own script and stylesheet only (no inline
 // script or style anywhere, so the templates use no style attribute). Vendor text is
 // data: it is escaped by the templates, vendor HTML and rendered markdown go through a
-// tight bluemonday policy (sanitize.go), and a change set is rendered by diff.HTML.
+// tight bluemonday policy (internal/web/vendortext), and a change set is rendered by diff.HTML.
 // Times show in UTC with a hint of how long ago ("3h ago"), computed from Options.Now.
 // Pages are linked under the path of BaseURL, so the UI works behind a proxy that
 // serves it under a path. A browser asking for a path that no route serves gets an HTML

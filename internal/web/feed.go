@@ -13,6 +13,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 )
 
 // feedEntries is how many of the latest changes a feed carries.
@@ -165,10 +166,10 @@ func (s *Server) atomEntry(c change, origin, host string) atomEntry {
 	slices.SortStableFunc(added, func(a, b *model.Update) int { return a.PostedAt.Compare(b.PostedAt) })
 	for _, u := range added {
 		content.WriteString("<h3>New update · " + html.EscapeString(diff.UpdateCaption(u)) + "</h3>\n")
-		content.WriteString(string(linkifyHTML(updateHTML(u))) + "\n")
+		content.WriteString(string(vendortext.LinkifyHTML(vendortext.UpdateHTML(u))) + "\n")
 	}
 	if pm != nil {
-		content.WriteString("<h3>Postmortem</h3>\n" + string(linkifyHTML(postmortemHTML(pm))) + "\n")
+		content.WriteString("<h3>Postmortem</h3>\n" + string(vendortext.LinkifyHTML(vendortext.PostmortemHTML(pm))) + "\n")
 	}
 	if len(rest) > 0 {
 		// Without our stylesheet the cues for screen readers would show: <del> and <ins>

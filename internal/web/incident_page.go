@@ -10,6 +10,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 )
 
 // incidentView is an incident page's view: the incident as it is now, and its history.
@@ -122,7 +123,7 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 		ScheduledFor: s.stamp(inc.ScheduledFor), ScheduledUntil: s.stamp(inc.ScheduledUntil),
 		Duration:   s.duration(inc),
 		Components: inc.Components,
-		VendorURL:  safeLink(inc.URL),
+		VendorURL:  vendortext.SafeLink(inc.URL),
 		FirstSeen:  s.stampSeconds(first.ObservedAt), LastChanged: s.stampSeconds(latest.ObservedAt),
 		Versions:     latest.N,
 		LatestChange: s.changePath(source, id, latest.N),
@@ -144,11 +145,11 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 	for i := range updates {
 		u := &updates[i]
 		v.Updates = append(v.Updates, updateView{
-			Status: statusBadge(u.Status), Posted: s.stamp(u.PostedAt), Body: linkifyHTML(updateHTML(u)), Edits: edits[u.ID],
+			Status: statusBadge(u.Status), Posted: s.stamp(u.PostedAt), Body: vendortext.LinkifyHTML(vendortext.UpdateHTML(u)), Edits: edits[u.ID],
 		})
 	}
 	if pm := inc.Postmortem; pm != nil {
-		v.Postmortem = &postmortemView{Published: s.stamp(pm.PublishedAt), Body: linkifyHTML(postmortemHTML(pm))}
+		v.Postmortem = &postmortemView{Published: s.stamp(pm.PublishedAt), Body: vendortext.LinkifyHTML(vendortext.PostmortemHTML(pm))}
 	}
 
 	firstPoll := s.firstPoll(source)

@@ -2,17 +2,15 @@ package web
 
 import (
 	"cmp"
-	"html"
 	"html/template"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 )
 
 // incidentRow is an incident as listings show it (dashboard, source page, search).
@@ -45,7 +43,7 @@ func (s *Server) incidentRow(in *archive.IncidentInfo) incidentRow {
 		LastChanged: s.stamp(in.LastChanged),
 	}
 	if u := newestUpdate(inc.Updates); u != nil {
-		row.Latest = excerptHTML(u.Body, 220)
+		row.Latest = vendortext.ExcerptHTML(u.Body, 220)
 	}
 	return row
 }
@@ -87,54 +85,6 @@ func newestUpdate(updates []model.Update) *model.Update {
 		}
 	}
 	return out
-}
-
-// excerptHTML is text on one line, cut to at most n runes with an ellipsis: at a word,
-// unless that leaves less than half of n (a short word, then a long URL: "See…" says
-// nothing), when it cuts inside the long word.
-//
-// excerptHTML returns it as HTML, its whole URLs made links; a URL the cut ends inside
-// stays text.
-func excerptHTML(text string, n int) template.HTML {
-	s, inWord := cutExcerpt(text, n)
-	if !inWord {
-		return template.HTML(linkText(s))
-	}
-	i := strings.LastIndexByte(s, ' ') + 1
-	return template.HTML(linkText(s[:i]) + html.EscapeString(s[i:]))
-}
-
-// excerpt is text on one line, cut as excerptHTML cuts it, as plain text (a title
-// attribute, a tooltip).
-func excerpt(text string, n int) string {
-	s, _ := cutExcerpt(text, n)
-	return s
-}
-
-// cutExcerpt is the excerpt as text, and whether it cut inside a word.
-func cutExcerpt(text string, n int) (string, bool) {
-	text = strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(text) <= n {
-		return text, false
-	}
-	cut, hard, count := 0, 0, 0
-	for i, r := range text {
-		if count == n {
-			hard = i
-			break
-		}
-		if unicode.IsSpace(r) {
-			cut = i
-		}
-		count++
-	}
-	trim := func(s string) string {
-		return strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) })
-	}
-	if s := trim(text[:cut]); utf8.RuneCountInString(s) >= (n+1)/2 {
-		return s + "…", false
-	}
-	return trim(text[:hard]) + "…", true
 }
 
 // sortOpen orders open incidents most severe first, then most recent first.

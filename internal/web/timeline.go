@@ -9,6 +9,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 )
 
 // The incident timeline of a source page: an SVG drawn on the server, one bar per UTC
@@ -189,7 +190,7 @@ func dayHeight(it dayItem) int {
 // barTitle names an incident in a day's title: its title, impact, start and length.
 func (s *Server) barTitle(in *archive.IncidentInfo) string {
 	inc := &in.Latest
-	t := excerpt(titleOf(inc), barTitleRunes) + " (" + strings.ToLower(impactBadge(inc.Impact).Label) + ", " + s.stamp(keyOf(in).at).Abs
+	t := vendortext.Excerpt(titleOf(inc), barTitleRunes) + " (" + strings.ToLower(impactBadge(inc.Impact).Label) + ", " + s.stamp(keyOf(in).at).Abs
 	if d := s.duration(inc); d != "" {
 		t += ", " + d
 	}

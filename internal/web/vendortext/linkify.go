@@ -1,4 +1,4 @@
-package web
+package vendortext
 
 import (
 	"html"
@@ -69,10 +69,10 @@ func linkText(s string) string {
 	}
 }
 
-// linkifyHTML makes links of the URLs in the text of h, HTML that is already safe
+// LinkifyHTML makes links of the URLs in the text of h, HTML that is already safe
 // (sanitised or escaped): text inside an <a> is left alone, every other text node is
 // written by linkText, every tag as the tokenizer read it.
-func linkifyHTML(h template.HTML) template.HTML {
+func LinkifyHTML(h template.HTML) template.HTML {
 	if !strings.Contains(strings.ToLower(string(h)), "http") {
 		return h
 	}

@@ -1,4 +1,4 @@
-package web
+package vendortext
 
 import "testing"
 
@@ -24,8 +24,8 @@ func TestExcerpt(t *testing.T) {
 			`Only (<a href="https://x.example/a_(b)" rel="nofollow noopener">https://x.example/a_(b)</a>) and javascript:alert(1) &lt;b&gt;`},
 	}
 	for _, tt := range tests {
-		if got := string(excerptHTML(tt.in, tt.n)); got != tt.want {
-			t.Errorf("excerptHTML(%q, %d): got %q, want %q", tt.in, tt.n, got, tt.want)
+		if got := string(ExcerptHTML(tt.in, tt.n)); got != tt.want {
+			t.Errorf("ExcerptHTML(%q, %d): got %q, want %q", tt.in, tt.n, got, tt.want)
 		}
 	}
 }

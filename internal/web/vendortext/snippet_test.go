@@ -1,4 +1,4 @@
-package web
+package vendortext
 
 import (
 	"html/template"
@@ -27,8 +27,8 @@ func TestSnippet(t *testing.T) {
 		{[]string{"here"}, "Ünïcode lag <mark>here</mark>"},
 	}
 	for _, tt := range tests {
-		if got := snippet(inc, tt.words); got != tt.want {
-			t.Errorf("snippet(%q):\ngot  %q\nwant %q", tt.words, got, tt.want)
+		if got := Snippet(inc, tt.words); got != tt.want {
+			t.Errorf("Snippet(%q):\ngot  %q\nwant %q", tt.words, got, tt.want)
 		}
 	}
 }

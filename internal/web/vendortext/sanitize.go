@@ -1,4 +1,4 @@
-package web
+package vendortext
 
 import (
 	"strings"
@@ -9,11 +9,11 @@ import (
 	"github.com/statuswatch/statuswatch/internal/sanitize"
 )
 
-// sanitizeHTML reduces vendor HTML to the shared vendor policy at render time, rather than
+// SanitizeHTML reduces vendor HTML to the shared vendor policy at render time, rather than
 // trusting HTML the archive kept under an older policy, and balances its tags: the policy
 // keeps allowed tags as they come, so a vendor's unclosed "<div>" or stray "</div>" would
 // otherwise reach into the page's own structure.
-func sanitizeHTML(s string) string { return balanceHTML(sanitize.HTML(s)) }
+func SanitizeHTML(s string) string { return balanceHTML(sanitize.HTML(s)) }
 
 // balanceHTML returns s when its tags are balanced (the usual case, left byte for byte),
 // else s parsed as the content of a <div> and written out again, as a browser would read

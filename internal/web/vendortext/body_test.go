@@ -1,4 +1,4 @@
-package web
+package vendortext
 
 import (
 	"html/template"
@@ -26,7 +26,7 @@ func TestTextHTML(t *testing.T) {
 }
 
 func TestPostmortemHTML(t *testing.T) {
-	got := string(postmortemHTML(&model.Postmortem{Format: model.FormatMarkdown,
+	got := string(PostmortemHTML(&model.Postmortem{Format: model.FormatMarkdown,
 		Body: "# Title\n\n## Cause\n\nSee [docs](https://example.com/x) and https://example.com/y.\n\n- one\n- two"}))
 	for _, want := range []string{"<h3>Title</h3>", "<h4>Cause</h4>", `<a href="https://example.com/x" rel="nofollow noreferrer noopener" target="_blank">docs</a>`,
 		`<a href="https://example.com/y" rel="nofollow noreferrer noopener" target="_blank">https://example.com/y</a>`, "<li>one</li>"} {
@@ -34,7 +34,7 @@ func TestPostmortemHTML(t *testing.T) {
 			t.Errorf("got\n%s\nwant it to contain %s", got, want)
 		}
 	}
-	if got := string(postmortemHTML(&model.Postmortem{Format: model.FormatText, Body: "# not a heading"})); got != "<p># not a heading</p>" {
+	if got := string(PostmortemHTML(&model.Postmortem{Format: model.FormatText, Body: "# not a heading"})); got != "<p># not a heading</p>" {
 		t.Errorf("text postmortem: got %q", got)
 	}
 }

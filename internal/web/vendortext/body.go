@@ -1,4 +1,18 @@
-package web
+// Package vendortext turns what a vendor wrote into HTML that a page or a feed entry can
+// carry, knowing nothing of HTTP. Vendor text reaches a page in one of three ways, and
+// never as raw vendor HTML:
+//   - HTML the fetcher kept (Update.HTML, Postmortem.HTML) goes through the vendor policy
+//     of internal/sanitize again (sanitize.go): structure, emphasis and safe links only; no
+//     script, no event handlers, no images, no style.
+//   - Markdown (a Statuspage postmortem) is rendered by goldmark with its raw HTML passed
+//     through, then sanitised the same way: the policy removes the tags it does not allow
+//     and keeps their text. (Goldmark's default, leaving raw HTML out, dropped a whole
+//     block: a "<div>" or "<br>" line took every line up to the next blank one with it.)
+//   - Text is escaped, its blank lines made paragraphs and its line breaks <br>.
+//
+// Bare URLs in any of them become links (linkify.go); listings show excerpts and search
+// snippets of the text (excerpt.go, snippet.go).
+package vendortext
 
 import (
 	"bytes"
@@ -18,19 +32,9 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// Vendor text reaches a page in one of three ways, and never as raw vendor HTML:
-//   - HTML the fetcher kept (Update.HTML, Postmortem.HTML) goes through vendorPolicy
-//     (sanitize.go) again: structure, emphasis and safe links only; no script, no event
-//     handlers, no images, no style.
-//   - Markdown (a Statuspage postmortem) is rendered by goldmark with its raw HTML passed
-//     through, then sanitised the same way: the policy removes the tags it does not allow
-//     and keeps their text. (Goldmark's default, leaving raw HTML out, dropped a whole
-//     block: a "<div>" or "<br>" line took every line up to the next blank one with it.)
-//   - Text is escaped, its blank lines made paragraphs and its line breaks <br>.
-
 // markdown renders postmortems: GitHub-flavoured (tables, autolinks), headings moved down
 // so the vendor's "#" sits below the page's own headings. Raw HTML is rendered (WithUnsafe)
-// only because its output always goes through sanitizeHTML, which is what makes it safe.
+// only because its output always goes through SanitizeHTML, which is what makes it safe.
 var markdown = goldmark.New(
 	goldmark.WithExtensions(extension.GFM),
 	goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(headingShift{}, 100))),
@@ -60,38 +64,38 @@ func (headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Context
 	})
 }
 
-// updateHTML is an update's body for the page: its sanitised HTML when the vendor sent
+// UpdateHTML is an update's body for the page: its sanitised HTML when the vendor sent
 // HTML, else its text.
-func updateHTML(u *model.Update) template.HTML {
+func UpdateHTML(u *model.Update) template.HTML {
 	if u.HTML != "" {
-		if h := sanitizeHTML(u.HTML); h != "" {
+		if h := SanitizeHTML(u.HTML); h != "" {
 			return template.HTML(h)
 		}
 	}
 	return textHTML(u.Body)
 }
 
-// postmortemHTML is a postmortem for the page: its sanitised HTML when the vendor sent
+// PostmortemHTML is a postmortem for the page: its sanitised HTML when the vendor sent
 // HTML, its markdown rendered and sanitised, or its text.
-func postmortemHTML(pm *model.Postmortem) template.HTML {
+func PostmortemHTML(pm *model.Postmortem) template.HTML {
 	if pm.HTML != "" {
-		if h := sanitizeHTML(pm.HTML); h != "" {
+		if h := SanitizeHTML(pm.HTML); h != "" {
 			return template.HTML(h)
 		}
 	}
 	if pm.Format == model.FormatMarkdown {
 		var buf bytes.Buffer
 		if err := markdown.Convert([]byte(pm.Body), &buf); err == nil {
-			return template.HTML(sanitizeHTML(buf.String()))
+			return template.HTML(SanitizeHTML(buf.String()))
 		}
 	}
 	return textHTML(pm.Body)
 }
 
-// safeLink is a vendor's URL as a page may link it: http, https and mailto URLs as they
+// SafeLink is a vendor's URL as a page may link it: http, https and mailto URLs as they
 // are, anything else (javascript:, data:, a relative path, a URL that does not parse)
 // empty, so that the page shows no link rather than html/template's "#ZgotmplZ".
-func safeLink(raw string) string {
+func SafeLink(raw string) string {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		return ""
