@@ -9,6 +9,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // changeView is the "what changed" view of one change.
@@ -16,7 +17,7 @@ type changeView struct {
 	Source, SourceTitle, SourceURL string
 	Title, IncidentURL             string
 	N, Of                          int
-	At                             stamp
+	At                             view.Stamp
 	Summary                        string
 	Changes                        template.HTML
 	Prev, Next                     string // the changes before and after, if any
@@ -45,27 +46,27 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 		s.pageArchiveError(w, r, err, "")
 		return
 	}
-	title := titleOf(&v.Incident)
+	title := view.Title(&v.Incident)
 	cv := changeView{
-		Source: source, SourceTitle: s.title(source), SourceURL: s.sourcePath(source),
-		Title: title, IncidentURL: s.incidentPath(source, id),
+		Source: source, SourceTitle: s.title(source), SourceURL: s.paths.Source(source),
+		Title: title, IncidentURL: s.paths.Incident(source, id),
 		N: n, Of: latest.N,
 		At:       s.stampSeconds(v.ObservedAt),
 		Summary:  summaryOf(v.N, v.ObservedAt, v.Summary, s.firstPoll(source)),
 		Changes:  s.changeHTML(source, id, v, v.Changes),
-		Compare:  s.comparePath(source, id, n-1, n),
+		Compare:  s.paths.Compare(source, id, n-1, n),
 		Evidence: s.prefix + "/api/v1/sources/" + url.PathEscape(source) + "/snapshots?at=" + url.QueryEscape(v.ObservedAt.UTC().Format(timeLayout)),
 	}
 	if n > 1 {
-		cv.Prev = s.changePath(source, id, n-1)
+		cv.Prev = s.paths.Change(source, id, n-1)
 	}
 	if n < latest.N {
-		cv.Next = s.changePath(source, id, n+1)
+		cv.Next = s.paths.Change(source, id, n+1)
 	}
 	s.render(w, r, http.StatusOK, "change", &pageData{
 		Title: "Change " + strconv.Itoa(n) + " · " + title,
-		Feed:  s.sourceFeedPath(source),
-		JSON:  s.apiIncidentPath(source, id) + "/versions/" + strconv.Itoa(n),
+		Feed:  s.paths.SourceFeed(source),
+		JSON:  s.paths.APIIncident(source, id) + "/versions/" + strconv.Itoa(n),
 		Crumbs: []crumb{{"Overview", s.prefix + "/"}, {cv.SourceTitle, cv.SourceURL},
 			{title, cv.IncidentURL}},
 		Data: cv,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // recentOnDashboard is how many of the latest changes the dashboard lists.
@@ -49,7 +50,7 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	}
 	v := dashboardView{Sources: sources}
 	for _, src := range sources {
-		if src.State.Rank == stateDown {
+		if src.State.Rank == view.StateDown {
 			v.Down++
 		}
 	}
@@ -71,9 +72,9 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	for _, in := range open[:min(len(open), cardsOnDashboard)] {
 		v.Open = append(v.Open, s.incidentRow(in))
 	}
-	// Maintenance soonest first: keyOf places it at scheduled_for, and sorts newest
+	// Maintenance soonest first: view.KeyOf places it at scheduled_for, and sorts newest
 	// first, so the order is reversed.
-	slices.SortFunc(maint, func(a, b *archive.IncidentInfo) int { return compareKeys(keyOf(b), keyOf(a)) })
+	slices.SortFunc(maint, func(a, b *archive.IncidentInfo) int { return view.CompareKeys(view.KeyOf(b), view.KeyOf(a)) })
 	for _, in := range maint[:min(len(maint), cardsOnDashboard)] {
 		v.Maintenance = append(v.Maintenance, s.incidentRow(in))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // compareView compares any two versions of an incident.
@@ -14,7 +15,7 @@ type compareView struct {
 	Source, SourceTitle, SourceURL string
 	Title, IncidentURL, Action     string
 	From, To                       int
-	FromAt, ToAt                   stamp // zero for version 0
+	FromAt, ToAt                   view.Stamp // zero for version 0
 	Options                        []versionOption
 	Summary                        string
 	Changes                        template.HTML
@@ -81,11 +82,11 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 	}
 	var before *model.Incident
 	cv := compareView{
-		Source: source, SourceTitle: s.title(source), SourceURL: s.sourcePath(source),
-		Title: titleOf(&after.Incident), IncidentURL: s.incidentPath(source, id),
-		Action: s.incidentPath(source, id) + "/diff",
+		Source: source, SourceTitle: s.title(source), SourceURL: s.paths.Source(source),
+		Title: view.Title(&after.Incident), IncidentURL: s.paths.Incident(source, id),
+		Action: s.paths.Incident(source, id) + "/diff",
 		From:   from, To: to, ToAt: s.stampSeconds(after.ObservedAt),
-		Swap: s.comparePath(source, id, to, from),
+		Swap: s.paths.Compare(source, id, to, from),
 	}
 	if from > 0 {
 		v, err := version(from)
@@ -111,8 +112,8 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, http.StatusOK, "compare", &pageData{
 		Title: "Compare versions · " + cv.Title,
-		Feed:  s.sourceFeedPath(source),
-		JSON:  s.apiIncidentPath(source, id) + "/diff?from=" + strconv.Itoa(from) + "&to=" + strconv.Itoa(to),
+		Feed:  s.paths.SourceFeed(source),
+		JSON:  s.paths.APIIncident(source, id) + "/diff?from=" + strconv.Itoa(from) + "&to=" + strconv.Itoa(to),
 		Crumbs: []crumb{{"Overview", s.prefix + "/"}, {cv.SourceTitle, cv.SourceURL},
 			{cv.Title, cv.IncidentURL}},
 		Data: cv,

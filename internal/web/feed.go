@@ -14,6 +14,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // feedEntries is how many of the latest changes a feed carries.
@@ -104,8 +105,8 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 		f.ID = "tag:" + host + ",2026:statuswatch/sources/" + source + "/feed"
 		f.Title = "statuswatch: " + s.title(source)
 		f.Links = []atomLink{
-			{Rel: "self", Type: "application/atom+xml", Href: origin + s.sourcePath(source) + "/feed.atom"},
-			{Rel: "alternate", Type: "text/html", Href: origin + s.sourcePath(source)},
+			{Rel: "self", Type: "application/atom+xml", Href: origin + s.paths.Source(source) + "/feed.atom"},
+			{Rel: "alternate", Type: "text/html", Href: origin + s.paths.Source(source)},
 		}
 	}
 	f.Updated = atomTime(s.now())
@@ -142,7 +143,7 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 // links); then the other changes field by field, their line breaks as <br>.
 func (s *Server) atomEntry(c change, origin, host string) atomEntry {
 	src, inc := c.info.Source, &c.v.Incident
-	link := origin + s.changePath(src, c.info.ID, c.v.N)
+	link := origin + s.paths.Change(src, c.info.ID, c.v.N)
 	var content bytes.Buffer
 	content.WriteString("<p>")
 	xml.EscapeText(&content, []byte(c.v.Summary)) // the same escaping HTML needs for text
@@ -178,7 +179,7 @@ func (s *Server) atomEntry(c change, origin, host string) atomEntry {
 	}
 	return atomEntry{
 		ID:        "tag:" + host + "," + c.v.ObservedAt.UTC().Format(time.DateOnly) + ":" + src + "/" + model.URLID(c.info.ID) + "/" + strconv.Itoa(c.v.N),
-		Title:     headline(c.v) + ": " + titleOf(inc) + " · " + s.title(src),
+		Title:     headline(c.v) + ": " + view.Title(inc) + " · " + s.title(src),
 		Updated:   atomTime(c.v.ObservedAt),
 		Published: atomTime(c.v.ObservedAt),
 		Author:    atomPerson{Name: s.title(src)},
@@ -198,20 +199,20 @@ func (s *Server) sightEntry(g *firstSight, origin, host string) atomEntry {
 	var content strings.Builder
 	content.WriteString("<p>" + html.EscapeString(firstSightSummary(len(g.Incidents))) + ":</p>\n<ul>\n")
 	for _, in := range g.Incidents[:min(sightListed, len(g.Incidents))] {
-		content.WriteString(`<li><a href="` + html.EscapeString(origin+s.incidentPath(src, in.ID)) + `">` + html.EscapeString(titleOf(&in.Latest)) + "</a> · " +
-			html.EscapeString(statusBadge(in.Latest.Status).Label) + "</li>\n")
+		content.WriteString(`<li><a href="` + html.EscapeString(origin+s.paths.Incident(src, in.ID)) + `">` + html.EscapeString(view.Title(&in.Latest)) + "</a> · " +
+			html.EscapeString(view.StatusBadge(in.Latest.Status).Label) + "</li>\n")
 	}
 	content.WriteString("</ul>\n")
 	if more := len(g.Incidents) - sightListed; more > 0 {
-		content.WriteString(`<p><a href="` + html.EscapeString(origin+s.sourcePath(src)) + `">` + plural(more, "more incident") + "</a></p>\n")
+		content.WriteString(`<p><a href="` + html.EscapeString(origin+s.paths.Source(src)) + `">` + view.Plural(more, "more incident") + "</a></p>\n")
 	}
 	return atomEntry{
 		ID:        "tag:" + host + "," + g.At.UTC().Format(time.DateOnly) + ":" + src + "/first-sight",
-		Title:     "Archived on first sight: " + plural(len(g.Incidents), "incident") + " · " + s.title(src),
+		Title:     "Archived on first sight: " + view.Plural(len(g.Incidents), "incident") + " · " + s.title(src),
 		Updated:   atomTime(g.At),
 		Published: atomTime(g.At),
 		Author:    atomPerson{Name: s.title(src)},
-		Links:     []atomLink{{Rel: "alternate", Type: "text/html", Href: origin + s.sourcePath(src)}},
+		Links:     []atomLink{{Rel: "alternate", Type: "text/html", Href: origin + s.paths.Source(src)}},
 		Summary:   firstSightSummary(len(g.Incidents)) + ".",
 		Content:   atomText{Type: "html", Body: content.String()},
 	}
@@ -248,11 +249,11 @@ func headline(v *model.Version) string {
 	st := v.Incident.Status
 	switch {
 	case status && !st.Open() && st != model.StatusPostmortem:
-		return statusBadge(st).Label
+		return view.StatusBadge(st).Label
 	case postmortem:
 		return "Postmortem published"
 	case status:
-		return statusBadge(st).Label
+		return view.StatusBadge(st).Label
 	case added:
 		return "New update"
 	case edited:

@@ -11,6 +11,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // incidentView is an incident page's view: the incident as it is now, and its history.
@@ -18,15 +19,15 @@ type incidentView struct {
 	Source, SourceTitle, SourceURL string
 	Title                          string
 	Maintenance                    bool
-	Status, Impact                 badge
+	Status, Impact                 view.Badge
 	Description                    string
-	Started, Resolved              stamp
+	Started, Resolved              view.Stamp
 	ResolvedInferred               bool
-	ScheduledFor, ScheduledUntil   stamp
+	ScheduledFor, ScheduledUntil   view.Stamp
 	Duration                       string
 	Components                     []string
 	VendorURL                      string
-	FirstSeen, LastChanged         stamp
+	FirstSeen, LastChanged         view.Stamp
 	Versions                       int
 	Updates                        []updateView // newest first
 	Postmortem                     *postmortemView
@@ -36,8 +37,8 @@ type incidentView struct {
 }
 
 type updateView struct {
-	Status badge
-	Posted stamp
+	Status view.Badge
+	Posted view.Stamp
 	Body   template.HTML
 	Edits  []editLink // later changes that edited it: silent edits show
 }
@@ -48,7 +49,7 @@ type editLink struct {
 }
 
 type postmortemView struct {
-	Published stamp
+	Published view.Stamp
 	Body      template.HTML
 }
 
@@ -60,7 +61,7 @@ type historyDay struct {
 
 type historyItem struct {
 	N       int
-	At      stamp
+	At      view.Stamp
 	Time    string // 15:04:05, under its day's heading
 	Summary string
 	URL     string
@@ -114,29 +115,29 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 	vs := infos[low-1 : top] // oldest first, as the archive lists them
 	inc := &latest.Incident
 	v := incidentView{
-		Source: source, SourceTitle: s.title(source), SourceURL: s.sourcePath(source),
-		Title:       titleOf(inc),
+		Source: source, SourceTitle: s.title(source), SourceURL: s.paths.Source(source),
+		Title:       view.Title(inc),
 		Maintenance: inc.Kind == model.KindMaintenance,
-		Status:      statusBadge(inc.Status), Impact: impactBadge(inc.Impact),
+		Status:      view.StatusBadge(inc.Status), Impact: view.ImpactBadge(inc.Impact),
 		Description: diff.Description(s.title(source), inc, s.now()),
 		Started:     s.stamp(inc.StartedAt), Resolved: s.stamp(inc.ResolvedAt), ResolvedInferred: inc.ResolvedInferred,
 		ScheduledFor: s.stamp(inc.ScheduledFor), ScheduledUntil: s.stamp(inc.ScheduledUntil),
-		Duration:   s.duration(inc),
+		Duration:   view.Duration(inc, s.now()),
 		Components: inc.Components,
 		VendorURL:  vendortext.SafeLink(inc.URL),
 		FirstSeen:  s.stampSeconds(first.ObservedAt), LastChanged: s.stampSeconds(latest.ObservedAt),
 		Versions:     latest.N,
-		LatestChange: s.changePath(source, id, latest.N),
+		LatestChange: s.paths.Change(source, id, latest.N),
 	}
 	if latest.N > 1 {
-		v.Compare = s.comparePath(source, id, 0, latest.N)
+		v.Compare = s.paths.Compare(source, id, 0, latest.N)
 	}
 
 	edits := map[string][]editLink{} // update id → the changes that edited its body
 	for i := range vs {
 		for _, f := range vs[i].Fields {
 			if uid, ok := editedUpdate(f); ok {
-				edits[uid] = append(edits[uid], editLink{vs[i].N, s.changePath(source, id, vs[i].N)})
+				edits[uid] = append(edits[uid], editLink{vs[i].N, s.paths.Change(source, id, vs[i].N)})
 			}
 		}
 	}
@@ -145,7 +146,7 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 	for i := range updates {
 		u := &updates[i]
 		v.Updates = append(v.Updates, updateView{
-			Status: statusBadge(u.Status), Posted: s.stamp(u.PostedAt), Body: vendortext.LinkifyHTML(vendortext.UpdateHTML(u)), Edits: edits[u.ID],
+			Status: view.StatusBadge(u.Status), Posted: s.stamp(u.PostedAt), Body: vendortext.LinkifyHTML(vendortext.UpdateHTML(u)), Edits: edits[u.ID],
 		})
 	}
 	if pm := inc.Postmortem; pm != nil {
@@ -162,19 +163,19 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 		}
 		h := &v.History[len(v.History)-1]
 		h.Changes = append(h.Changes, historyItem{
-			N: ver.N, At: s.stampSeconds(ver.ObservedAt), Time: at.Format(time.TimeOnly), Summary: summaryOf(ver.N, ver.ObservedAt, ver.Summary, firstPoll), URL: s.changePath(source, id, ver.N),
+			N: ver.N, At: s.stampSeconds(ver.ObservedAt), Time: at.Format(time.TimeOnly), Summary: summaryOf(ver.N, ver.ObservedAt, ver.Summary, firstPoll), URL: s.paths.Change(source, id, ver.N),
 		})
 	}
 	if low > 1 {
-		v.Older = s.incidentPath(source, id) + "?before=" + strconv.Itoa(low) + "#history-h"
+		v.Older = s.paths.Incident(source, id) + "?before=" + strconv.Itoa(low) + "#history-h"
 	}
 	if top < latest.N {
-		v.Newer = s.incidentPath(source, id) + "#history-h"
+		v.Newer = s.paths.Incident(source, id) + "#history-h"
 	}
 	s.render(w, r, http.StatusOK, "incident", &pageData{
 		Title:   v.Title + " · " + v.SourceTitle,
-		Feed:    s.sourceFeedPath(source),
-		JSON:    s.apiIncidentPath(source, id),
+		Feed:    s.paths.SourceFeed(source),
+		JSON:    s.paths.APIIncident(source, id),
 		Refresh: refreshFor(inc.Open()),
 		Crumbs:  []crumb{{"Overview", s.prefix + "/"}, {v.SourceTitle, v.SourceURL}},
 		Data:    v,

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"cmp"
 	"net/http"
 	"slices"
 	"strconv"
@@ -11,36 +10,12 @@ import (
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // incidentsCursor tags the cursors of the incident list; they carry the sort key of the
 // last item of a page: time, source and id.
 const incidentsCursor = "incidents"
-
-// listKey is an incident's place in the list: newest first by start (see keyOf), then
-// id, then source, all descending. The source makes the key unique, which keyset paging needs.
-type listKey struct {
-	at         time.Time
-	source, id string
-}
-
-func keyOf(in *archive.IncidentInfo) listKey {
-	// A scheduled maintenance starts when it is scheduled for; an incident whose vendor
-	// gives no start at all (some feeds) is placed by the time it was first archived.
-	at := in.Latest.StartedAt
-	if at.IsZero() {
-		at = in.Latest.ScheduledFor
-	}
-	if at.IsZero() {
-		at = in.FirstSeen
-	}
-	return listKey{at: at.UTC(), source: in.Source, id: in.ID}
-}
-
-// compareKeys orders keys as the list is: a before b is negative.
-func compareKeys(a, b listKey) int {
-	return cmp.Or(b.at.Compare(a.at), strings.Compare(b.id, a.id), strings.Compare(b.source, a.source))
-}
 
 // listIncidents answers GET /api/v1/incidents?source=&open=&q=&limit=&before=. open=true
 // keeps incidents whose latest version is open and that are still on the vendor's page
@@ -54,14 +29,14 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, "%v", err)
 		return
 	}
-	var after *listKey
+	var after *view.Key
 	if p.before != nil {
 		t, err := time.Parse(timeLayout, p.before[0])
 		if err != nil {
 			badRequest(w, "%v", errBadCursor)
 			return
 		}
-		after = &listKey{at: t, source: p.before[1], id: p.before[2]}
+		after = &view.Key{At: t, Source: p.before[1], ID: p.before[2]}
 	}
 	var open *bool
 	if v := q.Get("open"); v != "" {
@@ -93,7 +68,7 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 	}
 
 	type item struct {
-		key  listKey
+		key  view.Key
 		info *archive.IncidentInfo
 	}
 	items := make([]item, 0, len(infos))
@@ -105,18 +80,18 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		if len(words) > 0 && !matchesAll(&in.Latest, words) {
 			continue
 		}
-		k := keyOf(in)
-		if after != nil && compareKeys(k, *after) <= 0 {
+		k := view.KeyOf(in)
+		if after != nil && view.CompareKeys(k, *after) <= 0 {
 			continue
 		}
 		items = append(items, item{k, in})
 	}
-	slices.SortFunc(items, func(a, b item) int { return compareKeys(a.key, b.key) })
+	slices.SortFunc(items, func(a, b item) int { return view.CompareKeys(a.key, b.key) })
 
 	if len(items) > p.limit {
 		items = items[:p.limit]
 		last := items[len(items)-1].key
-		setNext(w, r, encodeCursor(incidentsCursor, last.at.Format(timeLayout), last.source, last.id))
+		setNext(w, r, encodeCursor(incidentsCursor, last.At.Format(timeLayout), last.Source, last.ID))
 	}
 	out := make([]api.IncidentItem, len(items))
 	for i, it := range items {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // change is one archived version of an incident, the change that made it, as the
@@ -67,7 +68,7 @@ func (s *Server) firstSights(infos []archive.IncidentInfo) (map[string]*firstSig
 			delete(out, name)
 			continue
 		}
-		slices.SortFunc(g.Incidents, func(a, b *archive.IncidentInfo) int { return compareKeys(keyOf(a), keyOf(b)) })
+		slices.SortFunc(g.Incidents, func(a, b *archive.IncidentInfo) int { return view.CompareKeys(view.KeyOf(a), view.KeyOf(b)) })
 	}
 	return out, nil
 }
@@ -157,7 +158,7 @@ func sightRank(c change) string {
 // changeRow is a change as the dashboard lists it, under the incident's current title
 // (the feed keeps the title each change had).
 type changeRow struct {
-	At                             stamp
+	At                             view.Stamp
 	Source, SourceTitle, SourceURL string
 	Title, IncidentURL             string
 	N                              int
@@ -175,22 +176,22 @@ func (s *Server) changeRow(c change) changeRow {
 	if g := c.sight; g != nil {
 		row := changeRow{
 			At:     s.stamp(g.At),
-			Source: g.Source, SourceTitle: s.title(g.Source), SourceURL: s.sourcePath(g.Source),
-			Title: "Archived on first sight", URL: s.sourcePath(g.Source) + "#incidents-h",
+			Source: g.Source, SourceTitle: s.title(g.Source), SourceURL: s.paths.Source(g.Source),
+			Title: "Archived on first sight", URL: s.paths.Source(g.Source) + "#incidents-h",
 			Summary:    firstSightSummary(len(g.Incidents)),
 			FirstSight: true,
 			More:       max(0, len(g.Incidents)-sightedOnDashboard),
 		}
 		for _, in := range g.Incidents[:min(sightedOnDashboard, len(g.Incidents))] {
-			row.Sighted = append(row.Sighted, crumb{titleOf(&in.Latest), s.incidentPath(in.Source, in.ID)})
+			row.Sighted = append(row.Sighted, crumb{view.Title(&in.Latest), s.paths.Incident(in.Source, in.ID)})
 		}
 		return row
 	}
 	return changeRow{
 		At:     s.stamp(c.v.ObservedAt),
-		Source: c.info.Source, SourceTitle: s.title(c.info.Source), SourceURL: s.sourcePath(c.info.Source),
-		Title: titleOf(&c.info.Latest), IncidentURL: s.incidentPath(c.info.Source, c.info.ID),
-		N: c.v.N, URL: s.changePath(c.info.Source, c.info.ID, c.v.N),
+		Source: c.info.Source, SourceTitle: s.title(c.info.Source), SourceURL: s.paths.Source(c.info.Source),
+		Title: view.Title(&c.info.Latest), IncidentURL: s.paths.Incident(c.info.Source, c.info.ID),
+		N: c.v.N, URL: s.paths.Change(c.info.Source, c.info.ID, c.v.N),
 		Summary: c.v.Summary,
 	}
 }
@@ -228,5 +229,5 @@ func (s *Server) firstPoll(source string) time.Time {
 
 // firstSightSummary says what a first poll archived, without a full stop.
 func firstSightSummary(n int) string {
-	return plural(n, "incident") + " already on the page when statuswatch first read it, archived as found"
+	return view.Plural(n, "incident") + " already on the page when statuswatch first read it, archived as found"
 }

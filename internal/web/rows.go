@@ -4,13 +4,11 @@ import (
 	"cmp"
 	"html/template"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
-	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // incidentRow is an incident as listings show it (dashboard, source page, search).
@@ -18,13 +16,13 @@ type incidentRow struct {
 	Source, SourceTitle, SourceURL string
 	Title, URL                     string
 	Maintenance                    bool
-	Status, Impact                 badge
-	Started                        stamp // started_at, for a maintenance scheduled_for
+	Status, Impact                 view.Badge
+	Started                        view.Stamp // started_at, for a maintenance scheduled_for
 	Duration                       string
 	Components                     []string
 	Versions                       int
 	Removed                        bool
-	LastChanged                    stamp
+	LastChanged                    view.Stamp
 	Latest                         template.HTML // the newest update, cut short, its URLs links
 }
 
@@ -32,65 +30,26 @@ type incidentRow struct {
 func (s *Server) incidentRow(in *archive.IncidentInfo) incidentRow {
 	inc := &in.Latest
 	row := incidentRow{
-		Source: in.Source, SourceTitle: s.title(in.Source), SourceURL: s.sourcePath(in.Source),
-		Title: titleOf(inc), URL: s.incidentPath(in.Source, in.ID),
+		Source: in.Source, SourceTitle: s.title(in.Source), SourceURL: s.paths.Source(in.Source),
+		Title: view.Title(inc), URL: s.paths.Incident(in.Source, in.ID),
 		Maintenance: inc.Kind == model.KindMaintenance,
-		Status:      statusBadge(inc.Status), Impact: impactBadge(inc.Impact),
-		Started:    s.stamp(keyOf(in).at),
-		Duration:   s.duration(inc),
+		Status:      view.StatusBadge(inc.Status), Impact: view.ImpactBadge(inc.Impact),
+		Started:    s.stamp(view.KeyOf(in).At),
+		Duration:   view.Duration(inc, s.now()),
 		Components: inc.Components,
 		Versions:   in.Versions, Removed: in.Removed,
 		LastChanged: s.stamp(in.LastChanged),
 	}
-	if u := newestUpdate(inc.Updates); u != nil {
+	if u := view.NewestUpdate(inc.Updates); u != nil {
 		row.Latest = vendortext.ExcerptHTML(u.Body, 220)
 	}
 	return row
 }
 
-// titleOf is an incident's title, or a placeholder for a vendor that gave none.
-func titleOf(inc *model.Incident) string {
-	if strings.TrimSpace(inc.Title) == "" {
-		return "(untitled " + string(inc.Kind) + ")"
-	}
-	return inc.Title
-}
-
-// duration says how long an incident lasted ("1h 31m"), or has lasted so far ("ongoing,
-// 2h"); a maintenance its scheduled length. Empty when the times are not known.
-func (s *Server) duration(inc *model.Incident) string {
-	if inc.Kind == model.KindMaintenance {
-		if !inc.ScheduledFor.IsZero() && !inc.ScheduledUntil.IsZero() {
-			return diff.FormatDuration(inc.ScheduledUntil.Sub(inc.ScheduledFor)) + " window"
-		}
-		return ""
-	}
-	switch {
-	case inc.StartedAt.IsZero():
-		return ""
-	case !inc.ResolvedAt.IsZero():
-		return diff.FormatDuration(inc.ResolvedAt.Sub(inc.StartedAt))
-	case inc.Open():
-		return "ongoing, " + diff.FormatDuration(s.now().Sub(inc.StartedAt))
-	}
-	return ""
-}
-
-// newestUpdate is the update posted last (providers do not all list them oldest first).
-func newestUpdate(updates []model.Update) *model.Update {
-	var out *model.Update
-	for i := range updates {
-		if out == nil || !updates[i].PostedAt.Before(out.PostedAt) {
-			out = &updates[i]
-		}
-	}
-	return out
-}
-
 // sortOpen orders open incidents most severe first, then most recent first.
 func sortOpen(infos []*archive.IncidentInfo) {
 	slices.SortStableFunc(infos, func(a, b *archive.IncidentInfo) int {
-		return cmp.Or(cmp.Compare(impactRank(b.Latest.Impact), impactRank(a.Latest.Impact)), compareKeys(keyOf(a), keyOf(b)))
+		return cmp.Or(cmp.Compare(view.ImpactRank(b.Latest.Impact), view.ImpactRank(a.Latest.Impact)), view.CompareKeys(view.KeyOf(a), view.KeyOf(b)))
 	})
 }
 
@@ -98,8 +57,8 @@ func sortOpen(infos []*archive.IncidentInfo) {
 type sourceRow struct {
 	Name, Title, URL string // URL: its page here
 	PageURL          string // the vendor's status page
-	State            sourceState
-	LastSuccess      stamp
+	State            view.SourceState
+	LastSuccess      view.Stamp
 	Failures         int
 	LastError        string
 	Problem          string // what is wrong with polling it, if anything
@@ -140,7 +99,7 @@ func (s *Server) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 		switch {
 		case in.Latest.Kind != model.KindMaintenance:
 			st.open++
-			if !st.incident || impactRank(in.Latest.Impact) > impactRank(st.worst) {
+			if !st.incident || view.ImpactRank(in.Latest.Impact) > view.ImpactRank(st.worst) {
 				st.worst = in.Latest.Impact
 			}
 			st.incident = true
@@ -159,11 +118,11 @@ func (s *Server) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 		if st == nil {
 			st = &openState{}
 		}
-		r := sourceRow{Name: name, Title: title, URL: s.sourcePath(name), Incidents: a.Incidents, Open: st.open}
+		r := sourceRow{Name: name, Title: title, URL: s.paths.Source(name), Incidents: a.Incidents, Open: st.open}
 		polled := inArchive
 		paused := false
 		if status != nil {
-			r.PageURL = redactURL(status.URL)
+			r.PageURL = view.RedactURL(status.URL)
 			r.LastSuccess = s.stamp(status.LastSuccessAt)
 			if status.LastSuccessBeforeRestart && !r.LastSuccess.IsZero() {
 				r.LastSuccess.Rel += ", before restart"
@@ -175,13 +134,13 @@ func (s *Server) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 		if r.Failures == 0 && a.Failures > 0 {
 			r.Failures, r.LastError = a.Failures, a.LastError
 		}
-		r.State = stateOf(a.Down, paused, retired, polled, st.worst, st.incident, st.underway)
+		r.State = view.StateOf(a.Down, paused, retired, polled, st.worst, st.incident, st.underway)
 		switch {
 		case retired || r.Failures == 0:
 		case a.Down:
-			r.Problem = plural(r.Failures, "failed poll") + " in a row. Last error: " + r.LastError
+			r.Problem = view.Plural(r.Failures, "failed poll") + " in a row. Last error: " + r.LastError
 		default:
-			r.Problem = "Last poll failed (" + plural(r.Failures, "failure") + " in a row): " + r.LastError
+			r.Problem = "Last poll failed (" + view.Plural(r.Failures, "failure") + " in a row): " + r.LastError
 		}
 		if st.next != nil {
 			r.Note = "Maintenance scheduled " + s.stamp(st.next.ScheduledFor).Abs
@@ -210,12 +169,4 @@ func (s *Server) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 		return cmp.Or(cmp.Compare(a.State.Rank, b.State.Rank), cmp.Compare(b.Open, a.Open))
 	})
 	return out, nil
-}
-
-// plural writes "1 failure", "3 failures".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

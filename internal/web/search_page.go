@@ -9,6 +9,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // searchLimit caps the results of one search; the page says when there were more.
@@ -45,7 +46,7 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
 				hits = append(hits, &infos[i])
 			}
 		}
-		slices.SortFunc(hits, func(a, b *archive.IncidentInfo) int { return compareKeys(keyOf(a), keyOf(b)) })
+		slices.SortFunc(hits, func(a, b *archive.IncidentInfo) int { return view.CompareKeys(view.KeyOf(a), view.KeyOf(b)) })
 		v.Total = len(hits)
 		for _, in := range hits[:min(len(hits), searchLimit)] {
 			v.Results = append(v.Results, searchResult{s.incidentRow(in), vendortext.Snippet(&in.Latest, words)})

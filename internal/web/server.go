@@ -14,6 +14,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // Server timeouts. WriteTimeout covers the slowest ordinary answer (listing every
@@ -69,6 +70,7 @@ type Server struct {
 	daemon  Daemon
 	baseURL string
 	prefix  string // the path of baseURL: the UI's links start with it
+	paths   view.Paths
 	auth    config.Auth
 	hosts   map[string]bool // the host names of listen and base_url (guard.go)
 	metrics http.Handler
@@ -98,6 +100,7 @@ func New(o Options) *Server {
 		daemon:  o.Daemon,
 		baseURL: strings.TrimRight(o.BaseURL, "/"),
 		prefix:  basePath(o.BaseURL),
+		paths:   view.Paths{Prefix: basePath(o.BaseURL)},
 		auth:    o.Auth,
 		hosts:   allowedHosts(o.Listen, o.BaseURL),
 		metrics: o.Metrics,

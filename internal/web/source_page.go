@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // sourceCursor tags the cursors of a source page's incident list.
@@ -15,8 +16,8 @@ const sourceCursor = "source-incidents"
 // sourceView is a source page's view.
 type sourceView struct {
 	Source    sourceRow
-	Figures   []figure
-	Timeline  timeline
+	Figures   []view.Figure
+	Timeline  view.Timeline
 	Incidents []incidentRow
 	Total     int    // incidents archived
 	Older     string // the next page of the list, if any
@@ -33,14 +34,14 @@ func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
 		return
 	}
-	var after *listKey
+	var after *view.Key
 	if p.before != nil {
 		t, err := time.Parse(timeLayout, p.before[0])
 		if err != nil {
 			s.pageError(w, r, http.StatusBadRequest, "Bad request", errBadCursor.Error())
 			return
 		}
-		after = &listKey{at: t, source: p.before[1], id: p.before[2]}
+		after = &view.Key{At: t, Source: p.before[1], ID: p.before[2]}
 	}
 	infos, err := s.store.Incidents(name)
 	if err != nil {
@@ -57,29 +58,29 @@ func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, http.StatusNotFound, "Not found", "No source is named "+name+", in the config or in the archive.")
 		return
 	}
-	v := sourceView{Source: rows[i], Figures: s.figures(infos), Timeline: s.timeline(infos), Total: len(infos)}
+	v := sourceView{Source: rows[i], Figures: view.Figures(infos, s.now()), Timeline: view.NewTimeline(infos, s.now(), s.paths), Total: len(infos)}
 
 	list := make([]*archive.IncidentInfo, 0, len(infos))
 	for i := range infos {
-		if after == nil || compareKeys(keyOf(&infos[i]), *after) > 0 {
+		if after == nil || view.CompareKeys(view.KeyOf(&infos[i]), *after) > 0 {
 			list = append(list, &infos[i])
 		}
 	}
-	slices.SortFunc(list, func(a, b *archive.IncidentInfo) int { return compareKeys(keyOf(a), keyOf(b)) })
+	slices.SortFunc(list, func(a, b *archive.IncidentInfo) int { return view.CompareKeys(view.KeyOf(a), view.KeyOf(b)) })
 	if len(list) > p.limit {
 		list = list[:p.limit]
-		last := keyOf(list[len(list)-1])
-		v.Older = s.sourcePath(name) + "?before=" + encodeCursor(sourceCursor, last.at.Format(timeLayout), last.source, last.id)
+		last := view.KeyOf(list[len(list)-1])
+		v.Older = s.paths.Source(name) + "?before=" + encodeCursor(sourceCursor, last.At.Format(timeLayout), last.Source, last.ID)
 	}
 	if after != nil {
-		v.First = s.sourcePath(name)
+		v.First = s.paths.Source(name)
 	}
 	for _, in := range list {
 		v.Incidents = append(v.Incidents, s.incidentRow(in))
 	}
 	s.render(w, r, http.StatusOK, "source", &pageData{
 		Title:   rows[i].Title,
-		Feed:    s.sourceFeedPath(name),
+		Feed:    s.paths.SourceFeed(name),
 		JSON:    s.prefix + "/api/v1/incidents?source=" + url.QueryEscape(name),
 		Refresh: refreshFor(rows[i].Open > 0),
 		Crumbs:  []crumb{{"Overview", s.prefix + "/"}},

@@ -2,10 +2,10 @@ package web
 
 import (
 	"net/http"
-	"net/url"
 
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // listSources answers GET /api/v1/sources: the configured sources in config order with
@@ -25,7 +25,7 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 	for _, st := range s.daemon.Sources() {
 		configured[st.Name] = true
 		out = append(out, api.Source{
-			Name: st.Name, Title: st.Title, URL: redactURL(st.URL), Kind: st.Kind, Paused: st.Paused,
+			Name: st.Name, Title: st.Title, URL: view.RedactURL(st.URL), Kind: st.Kind, Paused: st.Paused,
 			LastPollAt: api.Time(st.LastPollAt), LastSuccessAt: api.Time(st.LastSuccessAt),
 			LastError: st.LastError, ConsecutiveFailures: st.ConsecutiveFailures,
 			Incidents: counts[st.Name],
@@ -43,14 +43,4 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 // state is left out: nothing polls it any more, so it would only be stale.
 func retiredSource(a archive.SourceInfo, title string) api.Source {
 	return api.Source{Name: a.Name, Title: title, Retired: true, Incidents: a.Incidents}
-}
-
-// redactURL masks a password in a URL's user info: a page URL is not a secret in the
-// config, but one with credentials in it must still not be shown.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	return u.Redacted()
 }

@@ -9,7 +9,6 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // The UI is server-rendered with html/template: the templates and the
@@ -105,10 +105,10 @@ type pageData struct {
 	// Refresh is how often, in seconds, app.js reloads the page while it is shown (0:
 	// never). A meta element carries it, so the page has no inline script.
 	Refresh int
-	Crumbs  []crumb // the breadcrumb trail above the heading, when the page is nested
-	Parked  int     // parked outbox messages, shown as a banner
-	Prefix  string  // the path of BaseURL, before every link
-	Now     stamp   // when the page was rendered
+	Crumbs  []crumb    // the breadcrumb trail above the heading, when the page is nested
+	Parked  int        // parked outbox messages, shown as a banner
+	Prefix  string     // the path of BaseURL, before every link
+	Now     view.Stamp // when the page was rendered
 	Data    any
 }
 
@@ -222,29 +222,8 @@ func wantsHTML(r *http.Request) bool {
 	return !strings.HasPrefix(r.URL.Path, "/api/") && strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
-// Paths of the UI, each under the prefix of BaseURL. Sources and ids are path-escaped;
-// ids are URL ids (model.URLID).
+// stamp is t as the pages show it, seen at the server's clock.
+func (s *Server) stamp(t time.Time) view.Stamp { return view.NewStamp(t, s.now()) }
 
-func (s *Server) sourcePath(source string) string {
-	return s.prefix + "/sources/" + url.PathEscape(source)
-}
-
-func (s *Server) incidentPath(source, id string) string {
-	return s.prefix + "/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(model.URLID(id))
-}
-
-func (s *Server) changePath(source, id string, n int) string {
-	return s.incidentPath(source, id) + "/changes/" + strconv.Itoa(n)
-}
-
-func (s *Server) comparePath(source, id string, from, to int) string {
-	return s.incidentPath(source, id) + "/diff?from=" + strconv.Itoa(from) + "&to=" + strconv.Itoa(to)
-}
-
-// The pages' JSON twins in the API.
-
-func (s *Server) apiIncidentPath(source, id string) string {
-	return s.prefix + "/api/v1/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(model.URLID(id))
-}
-
-func (s *Server) sourceFeedPath(source string) string { return s.sourcePath(source) + "/feed.atom" }
+// stampSeconds is stamp with seconds, for observation times.
+func (s *Server) stampSeconds(t time.Time) view.Stamp { return view.NewStampSeconds(t, s.now()) }

@@ -1,4 +1,4 @@
-package web
+package view
 
 import (
 	"strconv"
@@ -7,30 +7,32 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 )
 
-// stamp is a time as pages show it: in UTC, with a hint of how long ago it was (or how
-// far ahead), computed on the server from Options.Now so that a page needs no script.
-type stamp struct {
+// Stamp is a time as pages show it: in UTC, with a hint of how long ago it was (or how
+// far ahead), computed on the server from the server's clock so that a page needs no
+// script.
+type Stamp struct {
 	ISO string // RFC 3339, for <time datetime>
 	Abs string // 2026-07-01 12:00 UTC (diff.FormatTime, as every message and command)
 	Rel string // 3h ago, in 2d, just now
 }
 
 // IsZero reports whether the time was not given.
-func (t stamp) IsZero() bool { return t.ISO == "" }
+func (t Stamp) IsZero() bool { return t.ISO == "" }
 
-// stamp builds the stamp of t; a zero t gives the zero stamp, shown as "—".
-func (s *Server) stamp(t time.Time) stamp {
+// NewStamp builds the stamp of t, seen at now; a zero t gives the zero stamp, shown as
+// "—".
+func NewStamp(t, now time.Time) Stamp {
 	if t.IsZero() {
-		return stamp{}
+		return Stamp{}
 	}
 	t = t.UTC()
-	return stamp{ISO: t.Format(time.RFC3339), Abs: diff.FormatTime(t), Rel: relative(t, s.now())}
+	return Stamp{ISO: t.Format(time.RFC3339), Abs: diff.FormatTime(t), Rel: relative(t, now)}
 }
 
-// stampSeconds is stamp with seconds, for observation times: "what did the page say at
-// 14:05" is answered to the second.
-func (s *Server) stampSeconds(t time.Time) stamp {
-	st := s.stamp(t)
+// NewStampSeconds is NewStamp with seconds, for observation times: "what did the page
+// say at 14:05" is answered to the second.
+func NewStampSeconds(t, now time.Time) Stamp {
+	st := NewStamp(t, now)
 	if !st.IsZero() {
 		st.Abs = t.UTC().Format(diff.TimeLayoutSeconds)
 	}

@@ -1,4 +1,4 @@
-package web
+package view
 
 import (
 	"strings"
@@ -10,7 +10,6 @@ import (
 )
 
 func TestTimeline(t *testing.T) {
-	e := newEnv(t)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	inc := func(id string, impact model.Impact, start, end time.Time) archive.IncidentInfo {
 		return archive.IncidentInfo{Source: "acme", ID: id, Latest: model.Incident{ID: id, Kind: model.KindIncident,
@@ -27,7 +26,7 @@ func TestTimeline(t *testing.T) {
 		open, maint,
 		inc("ancient", model.ImpactMajor, today.AddDate(0, 0, -200), today.AddDate(0, 0, -199)),
 	}
-	tl := e.srv.timeline(infos)
+	tl := NewTimeline(infos, now, Paths{})
 	if len(tl.Bars) != timelineDays || tl.Count != 4 {
 		t.Fatalf("got %d bars showing %d incidents, want %d bars and 4", len(tl.Bars), tl.Count, timelineDays)
 	}

@@ -1,4 +1,4 @@
-package web
+package view
 
 import (
 	"slices"
@@ -10,14 +10,14 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// figure is one number of a source page, with what it is measured over.
-type figure struct {
+// Figure is one number of a source page, with what it is measured over.
+type Figure struct {
 	Label, Value, Note string
 }
 
 const day = 24 * time.Hour
 
-// figures are a source's numbers, from our own archive rather than the vendor's claims:
+// Figures are a source's numbers, from our own archive rather than the vendor's claims:
 // incidents in the last 30 and 90 days, and three medians over every archived incident:
 // time to resolve (resolved_at − started_at), time from resolution to postmortem
 // (published_at − resolved_at) and how long after its start the page first showed an
@@ -26,8 +26,7 @@ const day = 24 * time.Hour
 // Maintenance is not an incident and counts in none of them. The last median leaves out
 // the incidents that were already on the page, started, when the archive first read it:
 // when they first showed is not known, only that it was before we looked.
-func (s *Server) figures(infos []archive.IncidentInfo) []figure {
-	now := s.now()
+func Figures(infos []archive.IncidentInfo, now time.Time) []Figure {
 	var in30, in90 int
 	var resolve, postmortem, shown []time.Duration
 	var watchStart time.Time // the first observation of the source
@@ -42,7 +41,7 @@ func (s *Server) figures(infos []archive.IncidentInfo) []figure {
 		if inc.Kind == model.KindMaintenance {
 			continue
 		}
-		at := keyOf(in).at
+		at := KeyOf(in).At
 		if !at.After(now) && now.Sub(at) <= 30*day {
 			in30++
 		}
@@ -59,7 +58,7 @@ func (s *Server) figures(infos []archive.IncidentInfo) []figure {
 			shown = append(shown, max(0, in.FirstSeen.Sub(inc.StartedAt)))
 		}
 	}
-	return []figure{
+	return []Figure{
 		{"Incidents, last 30 days", strconv.Itoa(in30), "by start time"},
 		{"Incidents, last 90 days", strconv.Itoa(in90), "by start time"},
 		medianFigure("Median time to resolve", resolve, "resolved incident", "resolved incidents", "no resolved incident yet"),
@@ -69,9 +68,9 @@ func (s *Server) figures(infos []archive.IncidentInfo) []figure {
 }
 
 // medianFigure is the median of ds, noted with how many it is over.
-func medianFigure(label string, ds []time.Duration, one, many, none string) figure {
+func medianFigure(label string, ds []time.Duration, one, many, none string) Figure {
 	if len(ds) == 0 {
-		return figure{label, "—", none}
+		return Figure{label, "—", none}
 	}
 	slices.Sort(ds)
 	m := ds[len(ds)/2]
@@ -82,5 +81,5 @@ func medianFigure(label string, ds []time.Duration, one, many, none string) figu
 	if len(ds) > 1 {
 		note = "median of " + strconv.Itoa(len(ds)) + " " + many
 	}
-	return figure{label, diff.FormatDuration(m), note}
+	return Figure{label, diff.FormatDuration(m), note}
 }

@@ -1,4 +1,4 @@
-package web
+package view
 
 import (
 	"testing"
@@ -9,7 +9,6 @@ import (
 )
 
 func TestFigures(t *testing.T) {
-	e := newEnv(t)
 	watch := now.Add(-100 * day) // the first poll of the source
 	info := func(id string, firstSeen time.Time, inc model.Incident) archive.IncidentInfo {
 		inc.ID = id
@@ -32,8 +31,8 @@ func TestFigures(t *testing.T) {
 		// Maintenance counts in nothing.
 		info("m", now.Add(-day), model.Incident{Kind: model.KindMaintenance, ScheduledFor: now.Add(-day)}),
 	}
-	got := e.srv.figures(infos)
-	want := []figure{
+	got := Figures(infos, now)
+	want := []Figure{
 		{"Incidents, last 30 days", "1", "by start time"},
 		{"Incidents, last 90 days", "2", "by start time"},
 		{"Median time to resolve", "1h", "median of 3 resolved incidents"},
@@ -45,7 +44,7 @@ func TestFigures(t *testing.T) {
 			t.Errorf("figure %d: got %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	if got := e.srv.figures(nil); got[2].Value != "—" || got[2].Note != "no resolved incident yet" {
+	if got := Figures(nil, now); got[2].Value != "—" || got[2].Note != "no resolved incident yet" {
 		t.Errorf("no incidents: got %+v", got[2])
 	}
 }

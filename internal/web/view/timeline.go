@@ -1,4 +1,4 @@
-package web
+package view
 
 import (
 	"cmp"
@@ -30,18 +30,19 @@ const (
 	barGap        = 2
 )
 
-// timeline is the chart's view: coordinates in the SVG's user units. The SVG stretches
+// Timeline is the chart's view: coordinates in the SVG's user units. The SVG stretches
 // to the width of the page (on a phone too, where the bars get thinner), so its axis
 // labels are HTML under it: the first day, the middle one and today.
-type timeline struct {
+type Timeline struct {
 	Width, Height int
-	Bars          []bar
+	Bars          []Bar
 	Axis          [3]string
 	Count         int // incidents shown
 	Days          int
 }
 
-type bar struct {
+// Bar is one day of the timeline.
+type Bar struct {
 	X, Y, W, H string
 	Class      string
 	URL, Title string // empty URL: a quiet day, not a link
@@ -76,11 +77,13 @@ func (d *dayItems) add(it dayItem) {
 
 // compareDayItems orders a day's incidents, the worst first, then as the lists are.
 func compareDayItems(a, b dayItem) int {
-	return cmp.Or(cmp.Compare(rankOf(b), rankOf(a)), compareKeys(keyOf(a.in), keyOf(b.in)))
+	return cmp.Or(cmp.Compare(rankOf(b), rankOf(a)), CompareKeys(KeyOf(a.in), KeyOf(b.in)))
 }
 
-func (s *Server) timeline(infos []archive.IncidentInfo) timeline {
-	now := s.now().UTC()
+// NewTimeline draws the timeline of infos, a source's incidents, as of now; each bar
+// links to its day's worst incident under paths.
+func NewTimeline(infos []archive.IncidentInfo, now time.Time, paths Paths) Timeline {
+	now = now.UTC()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	first := today.AddDate(0, 0, -(timelineDays - 1))
 	days := make([]dayItems, timelineDays)
@@ -107,11 +110,11 @@ func (s *Server) timeline(infos []archive.IncidentInfo) timeline {
 	}
 
 	slot := float64(timelineWidth) / timelineDays
-	t := timeline{Width: timelineWidth, Height: barsHeight, Count: shown, Days: timelineDays,
+	t := Timeline{Width: timelineWidth, Height: barsHeight, Count: shown, Days: timelineDays,
 		Axis: [3]string{first.Format("Jan 2"), first.AddDate(0, 0, timelineDays/2).Format("Jan 2"), "today"}}
 	for d, items := range days {
 		date := first.AddDate(0, 0, d)
-		b := bar{X: num(float64(d)*slot + barGap/2), W: num(slot - barGap), Class: "bar day-quiet"}
+		b := Bar{X: num(float64(d)*slot + barGap/2), W: num(slot - barGap), Class: "bar day-quiet"}
 		h := 8
 		if items.n == 0 {
 			b.Title = date.Format("Jan 2") + ": no incident"
@@ -122,10 +125,10 @@ func (s *Server) timeline(infos []archive.IncidentInfo) timeline {
 			if worst.maintenance {
 				b.Class = "bar bar-maint"
 			}
-			b.URL = s.incidentPath(worst.in.Source, worst.in.ID)
+			b.URL = paths.Incident(worst.in.Source, worst.in.ID)
 			names := make([]string, 0, barTitleMax+1)
 			for _, it := range items.worst {
-				names = append(names, s.barTitle(it.in))
+				names = append(names, barTitle(it.in, now))
 			}
 			if more := items.n - len(items.worst); more > 0 {
 				names = append(names, "and "+strconv.Itoa(more)+" more")
@@ -143,7 +146,7 @@ func (s *Server) timeline(infos []archive.IncidentInfo) timeline {
 // was closed without a resolution time.
 func span(in *archive.IncidentInfo, now time.Time) (from, to time.Time) {
 	inc := &in.Latest
-	from, to = keyOf(in).at, inc.ResolvedAt
+	from, to = KeyOf(in).At, inc.ResolvedAt
 	if inc.Kind == model.KindMaintenance {
 		to = firstNonZero(inc.ResolvedAt, inc.ScheduledUntil)
 	}
@@ -152,7 +155,7 @@ func span(in *archive.IncidentInfo, now time.Time) (from, to time.Time) {
 	case inc.Open() && !in.Removed:
 		to = now
 	default:
-		if u := newestUpdate(inc.Updates); u != nil {
+		if u := NewestUpdate(inc.Updates); u != nil {
 			to = u.PostedAt
 		}
 	}
@@ -168,7 +171,7 @@ func rankOf(it dayItem) int {
 	if it.maintenance {
 		return 0
 	}
-	return 1 + impactRank(it.in.Latest.Impact)
+	return 1 + ImpactRank(it.in.Latest.Impact)
 }
 
 // dayHeight encodes the worst impact of a day, so the chart does not rely on colour.
@@ -188,10 +191,10 @@ func dayHeight(it dayItem) int {
 }
 
 // barTitle names an incident in a day's title: its title, impact, start and length.
-func (s *Server) barTitle(in *archive.IncidentInfo) string {
+func barTitle(in *archive.IncidentInfo, now time.Time) string {
 	inc := &in.Latest
-	t := vendortext.Excerpt(titleOf(inc), barTitleRunes) + " (" + strings.ToLower(impactBadge(inc.Impact).Label) + ", " + s.stamp(keyOf(in).at).Abs
-	if d := s.duration(inc); d != "" {
+	t := vendortext.Excerpt(Title(inc), barTitleRunes) + " (" + strings.ToLower(ImpactBadge(inc.Impact).Label) + ", " + NewStamp(KeyOf(in).At, now).Abs
+	if d := Duration(inc, now); d != "" {
 		t += ", " + d
 	}
 	return t + ")"

@@ -1,4 +1,4 @@
-package web
+package view
 
 import (
 	"testing"
@@ -25,7 +25,7 @@ func TestStateOf(t *testing.T) {
 		{"retired", true, false, true, true, "", false, false, "Retired"},
 	}
 	for _, tt := range tests {
-		got := stateOf(tt.down, tt.paused, tt.retired, tt.polled, tt.worst, tt.incident, tt.maintenance)
+		got := StateOf(tt.down, tt.paused, tt.retired, tt.polled, tt.worst, tt.incident, tt.maintenance)
 		if got.Label != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, got.Label, tt.want)
 		}

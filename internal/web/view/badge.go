@@ -1,0 +1,133 @@
+package view
+
+import (
+	"strings"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// Badge is a status, an impact or a source state as pages show it: a colour family, an
+// icon and a text label, so that colour is never the only signal.
+type Badge struct {
+	Class string // CSS class of the colour family
+	Icon  string // id of a symbol of the layout's icon sprite
+	Label string
+}
+
+// StatusBadge shows an incident's or a maintenance's status. Open statuses are neutral,
+// closed ones green and maintenance ones blue: the impact badge carries the severity.
+func StatusBadge(st model.Status) Badge {
+	switch st {
+	case model.StatusInvestigating:
+		return Badge{"b-open", "i-search", "Investigating"}
+	case model.StatusIdentified:
+		return Badge{"b-open", "i-target", "Identified"}
+	case model.StatusMonitoring:
+		return Badge{"b-open", "i-eye", "Monitoring"}
+	case model.StatusResolved:
+		return Badge{"b-ok", "i-check", "Resolved"}
+	case model.StatusPostmortem:
+		return Badge{"b-ok", "i-doc", "Postmortem"}
+	case model.StatusScheduled:
+		return Badge{"b-maint", "i-clock", "Scheduled"}
+	case model.StatusInProgress:
+		return Badge{"b-maint", "i-wrench", "In progress"}
+	case model.StatusVerifying:
+		return Badge{"b-maint", "i-eye", "Verifying"}
+	case model.StatusCompleted:
+		return Badge{"b-ok", "i-check", "Completed"}
+	}
+	return Badge{"b-muted", "i-dash", words(string(st), "Unknown status")}
+}
+
+// ImpactBadge shows an impact.
+func ImpactBadge(i model.Impact) Badge {
+	switch i {
+	case model.ImpactCritical:
+		return Badge{"b-critical", "i-octagon", "Critical"}
+	case model.ImpactMajor:
+		return Badge{"b-major", "i-alert", "Major"}
+	case model.ImpactMinor:
+		return Badge{"b-minor", "i-info", "Minor"}
+	case model.ImpactNone:
+		return Badge{"b-muted", "i-dash", "No impact"}
+	case model.ImpactMaintenance:
+		return Badge{"b-maint", "i-wrench", "Maintenance"}
+	}
+	return Badge{"b-muted", "i-dash", "Impact unknown"}
+}
+
+// ImpactRank orders impacts for sorting, most severe first; unknown ranks with minor,
+// since an impact we cannot place must not sink out of sight.
+func ImpactRank(i model.Impact) int {
+	switch i {
+	case model.ImpactCritical:
+		return 4
+	case model.ImpactMajor:
+		return 3
+	case model.ImpactMinor, model.ImpactUnknown, "":
+		return 2
+	case model.ImpactNone:
+		return 1
+	}
+	return 0
+}
+
+// impactClass is the CSS class of an impact's colour, for the timeline's bars.
+func impactClass(i model.Impact) string { return ImpactBadge(i).Class }
+
+// words shows an enum value the vendor gave (in_progress) as words (in progress), or
+// missing when it is empty.
+func words(s, missing string) string {
+	if s == "" {
+		return missing
+	}
+	s = strings.ReplaceAll(s, "_", " ")
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Source states, from the most to the least pressing; the dashboard sorts by them.
+const (
+	StateDown = iota
+	StateIncident
+	StateMaintenance
+	StateOK
+	StatePending
+	StatePaused
+	StateRetired
+)
+
+// SourceState is what a source's badge says, and its rank for sorting.
+type SourceState struct {
+	Badge
+	Rank int
+}
+
+// StateOf works out a source's state: it cannot be read once its failures reached the
+// threshold and were announced (archive.SourceInfo.Down); else it has an incident while
+// one is open (the worst impact shows), maintenance while one is under way; else it is
+// operational, or paused, or not polled yet.
+func StateOf(down, paused, retired, polled bool, worst model.Impact, incident, maintenance bool) SourceState {
+	switch {
+	case retired:
+		return SourceState{Badge{"b-muted", "i-archive", "Retired"}, StateRetired}
+	case down:
+		return SourceState{Badge{"b-down", "i-slash", "Cannot be read"}, StateDown}
+	case incident:
+		b := ImpactBadge(worst)
+		switch worst {
+		case model.ImpactCritical, model.ImpactMajor, model.ImpactMinor:
+			b.Label += " incident"
+		default:
+			b = Badge{"b-minor", "i-alert", "Incident"}
+		}
+		return SourceState{b, StateIncident}
+	case maintenance:
+		return SourceState{Badge{"b-maint", "i-wrench", "Maintenance"}, StateMaintenance}
+	case paused:
+		return SourceState{Badge{"b-muted", "i-pause", "Paused"}, StatePaused}
+	case !polled:
+		return SourceState{Badge{"b-muted", "i-clock", "Not polled yet"}, StatePending}
+	}
+	return SourceState{Badge{"b-ok", "i-check", "Operational"}, StateOK}
+}
