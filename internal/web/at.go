@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // versionAt answers GET /api/v1/incidents/{source}/{id}/at?time=T: the version in force
@@ -19,7 +20,7 @@ func (s *Server) versionAt(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, "time: required, an RFC 3339 time such as 2026-07-01T14:05:00Z")
 		return
 	}
-	t, err := parseTime("time", raw)
+	t, err := param.Time("time", raw)
 	if err != nil {
 		badRequest(w, "%v", err)
 		return

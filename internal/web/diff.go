@@ -6,6 +6,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // diff answers GET /api/v1/incidents/{source}/{id}/diff?from=N&to=M: the change set from
@@ -15,20 +16,10 @@ import (
 // number, 404 for an unknown incident or version.
 func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
-	q := r.URL.Query()
-	to, from := 0, -1
-	var err error
-	if v := q.Get("to"); v != "" {
-		if to, err = parseVersion("to", v, 1); err != nil {
-			badRequest(w, "%v", err)
-			return
-		}
-	}
-	if v := q.Get("from"); v != "" {
-		if from, err = parseVersion("from", v, 0); err != nil {
-			badRequest(w, "%v", err)
-			return
-		}
+	from, to, err := param.Versions(r.URL.Query())
+	if err != nil {
+		badRequest(w, "%v", err)
+		return
 	}
 
 	var after *model.Version

@@ -7,6 +7,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -38,20 +39,10 @@ type versionOption struct {
 // or version.
 func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
-	q := r.URL.Query()
-	to, from := 0, -1
-	var err error
-	if raw := q.Get("to"); raw != "" {
-		if to, err = parseVersion("to", raw, 1); err != nil {
-			s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
-			return
-		}
-	}
-	if raw := q.Get("from"); raw != "" {
-		if from, err = parseVersion("from", raw, 0); err != nil {
-			s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
-			return
-		}
+	from, to, err := param.Versions(r.URL.Query())
+	if err != nil {
+		s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
+		return
 	}
 	// The selectors name the versions from their headers; only the two compared are
 	// decoded.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -82,7 +83,7 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
 	top := 0 // the newest change listed; 0: the latest
 	if raw := r.URL.Query().Get("before"); raw != "" {
-		n, err := parseVersion("before", raw, 2)
+		n, err := param.Version("before", raw, 2)
 		if err != nil {
 			s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
 			return

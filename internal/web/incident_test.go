@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // incidentJSONIn decodes the parts of an incident answer the tests look at.
@@ -169,8 +170,8 @@ func TestListVersions(t *testing.T) {
 	}{
 		{"unknown incident", "/api/v1/incidents/acme/nope/versions", http.StatusNotFound},
 		{"bad limit", "/api/v1/incidents/acme/inc-a/versions?limit=none", http.StatusBadRequest},
-		{"incidents cursor", "/api/v1/incidents/acme/inc-a/versions?before=" + encodeCursor(incidentsCursor, "2026-07-01T12:00:00Z", "acme", "inc-a"), http.StatusBadRequest},
-		{"cursor not a number", "/api/v1/incidents/acme/inc-a/versions?before=" + encodeCursor(versionsCursor, "x"), http.StatusBadRequest},
+		{"incidents cursor", "/api/v1/incidents/acme/inc-a/versions?before=" + param.Cursor(incidentsCursor, "2026-07-01T12:00:00Z", "acme", "inc-a"), http.StatusBadRequest},
+		{"cursor not a number", "/api/v1/incidents/acme/inc-a/versions?before=" + param.Cursor(versionsCursor, "x"), http.StatusBadRequest},
 	} {
 		t.Run(tt.name, func(t *testing.T) { errorOf(t, e.get(tt.path, tt.want)) })
 	}

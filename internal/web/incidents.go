@@ -10,6 +10,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -24,19 +25,19 @@ const incidentsCursor = "incidents"
 // An unknown source is 404; a known one with nothing archived is an empty list.
 func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	p, err := parsePage(r, incidentsCursor, 3)
+	p, err := param.ParsePage(r, incidentsCursor, 3)
 	if err != nil {
 		badRequest(w, "%v", err)
 		return
 	}
 	var after *view.Key
-	if p.before != nil {
-		t, err := time.Parse(timeLayout, p.before[0])
+	if p.Before != nil {
+		t, err := time.Parse(timeLayout, p.Before[0])
 		if err != nil {
-			badRequest(w, "%v", errBadCursor)
+			badRequest(w, "%v", param.ErrBadCursor)
 			return
 		}
-		after = &view.Key{At: t, Source: p.before[1], ID: p.before[2]}
+		after = &view.Key{At: t, Source: p.Before[1], ID: p.Before[2]}
 	}
 	var open *bool
 	if v := q.Get("open"); v != "" {
@@ -88,10 +89,10 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 	}
 	slices.SortFunc(items, func(a, b item) int { return view.CompareKeys(a.key, b.key) })
 
-	if len(items) > p.limit {
-		items = items[:p.limit]
+	if len(items) > p.Limit {
+		items = items[:p.Limit]
 		last := items[len(items)-1].key
-		setNext(w, r, encodeCursor(incidentsCursor, last.At.Format(timeLayout), last.Source, last.ID))
+		param.SetNext(w, r, param.Cursor(incidentsCursor, last.At.Format(timeLayout), last.Source, last.ID))
 	}
 	out := make([]api.IncidentItem, len(items))
 	for i, it := range items {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // ids lists the "source/id" of a page of incidents.
@@ -124,8 +125,8 @@ func TestListIncidents(t *testing.T) {
 			{"?limit=-3", http.StatusBadRequest},
 			{"?limit=ten", http.StatusBadRequest},
 			{"?before=not-a-cursor", http.StatusBadRequest},
-			{"?before=" + encodeCursor(versionsCursor, "3"), http.StatusBadRequest},
-			{"?before=" + encodeCursor(incidentsCursor, "yesterday", "acme", "inc-a"), http.StatusBadRequest},
+			{"?before=" + param.Cursor(versionsCursor, "3"), http.StatusBadRequest},
+			{"?before=" + param.Cursor(incidentsCursor, "yesterday", "acme", "inc-a"), http.StatusBadRequest},
 		} {
 			r := e.get("/api/v1/incidents"+tt.query, tt.want)
 			t.Logf("%s: %s", tt.query, errorOf(t, r))

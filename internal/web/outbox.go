@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // OutboxChanged is implemented by a Daemon that wants to hear of messages retried or
@@ -22,15 +23,15 @@ const outboxCursor = "outbox"
 // and parked, oldest first, a page at a time like every list (a Slack outage can queue
 // thousands). It backs `watcher outbox list` while the daemon holds the archive.
 func (s *Server) listOutbox(w http.ResponseWriter, r *http.Request) {
-	p, err := parsePage(r, outboxCursor, 1)
+	p, err := param.ParsePage(r, outboxCursor, 1)
 	if err != nil {
 		badRequest(w, "%v", err)
 		return
 	}
 	var after uint64 // no cursor: from the oldest
-	if p.before != nil {
-		if after, err = strconv.ParseUint(p.before[0], 10, 64); err != nil {
-			badRequest(w, "%v", errBadCursor)
+	if p.Before != nil {
+		if after, err = strconv.ParseUint(p.Before[0], 10, 64); err != nil {
+			badRequest(w, "%v", param.ErrBadCursor)
 			return
 		}
 	}
@@ -45,8 +46,8 @@ func (s *Server) listOutbox(w http.ResponseWriter, r *http.Request) {
 		if m.ID <= after {
 			continue
 		}
-		if len(out) == p.limit {
-			setNext(w, r, encodeCursor(outboxCursor, strconv.FormatUint(out[len(out)-1].ID, 10)))
+		if len(out) == p.Limit {
+			param.SetNext(w, r, param.Cursor(outboxCursor, strconv.FormatUint(out[len(out)-1].ID, 10)))
 			break
 		}
 		out = append(out, m)

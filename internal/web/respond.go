@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
@@ -58,25 +55,3 @@ func (s *Server) archiveError(w http.ResponseWriter, r *http.Request, err error,
 
 // timeLayout is how times are written, in answers and messages alike.
 const timeLayout = api.TimeLayout
-
-// parseTime reads a time parameter in RFC 3339. An unescaped "+" in a URL's query decodes
-// to a space, so "12:00:00 02:00" is read as "12:00:00+02:00" rather than refused.
-func parseTime(name, v string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil && strings.Contains(v, " ") {
-		t, err = time.Parse(time.RFC3339, strings.ReplaceAll(v, " ", "+"))
-	}
-	if err != nil {
-		return time.Time{}, fmt.Errorf("%s: want an RFC 3339 time such as 2026-07-01T14:05:00Z, got %q", name, v)
-	}
-	return t.UTC(), nil
-}
-
-// parseVersion reads a version number parameter: an integer from min on.
-func parseVersion(name, v string, min int) (int, error) {
-	n, err := strconv.Atoi(v)
-	if err != nil || n < min {
-		return 0, fmt.Errorf("%s: want a version number from %d on, got %q", name, min, v)
-	}
-	return n, nil
-}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/statuswatch/statuswatch/internal/api"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // snapshot answers GET /api/v1/sources/{source}/snapshots?at=T: the raw payload of the
@@ -16,7 +17,7 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request) {
 	source := r.PathValue("source")
 	at := s.now().UTC()
 	if raw := r.URL.Query().Get("at"); raw != "" {
-		t, err := parseTime("at", raw)
+		t, err := param.Time("at", raw)
 		if err != nil {
 			badRequest(w, "%v", err)
 			return

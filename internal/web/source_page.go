@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -29,19 +30,19 @@ type sourceView struct {
 // API). 404 for a source neither configured nor archived.
 func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("source")
-	p, err := parsePage(r, sourceCursor, 3)
+	p, err := param.ParsePage(r, sourceCursor, 3)
 	if err != nil {
 		s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
 		return
 	}
 	var after *view.Key
-	if p.before != nil {
-		t, err := time.Parse(timeLayout, p.before[0])
+	if p.Before != nil {
+		t, err := time.Parse(timeLayout, p.Before[0])
 		if err != nil {
-			s.pageError(w, r, http.StatusBadRequest, "Bad request", errBadCursor.Error())
+			s.pageError(w, r, http.StatusBadRequest, "Bad request", param.ErrBadCursor.Error())
 			return
 		}
-		after = &view.Key{At: t, Source: p.before[1], ID: p.before[2]}
+		after = &view.Key{At: t, Source: p.Before[1], ID: p.Before[2]}
 	}
 	infos, err := s.store.Incidents(name)
 	if err != nil {
@@ -67,10 +68,10 @@ func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	slices.SortFunc(list, func(a, b *archive.IncidentInfo) int { return view.CompareKeys(view.KeyOf(a), view.KeyOf(b)) })
-	if len(list) > p.limit {
-		list = list[:p.limit]
+	if len(list) > p.Limit {
+		list = list[:p.Limit]
 		last := view.KeyOf(list[len(list)-1])
-		v.Older = s.paths.Source(name) + "?before=" + encodeCursor(sourceCursor, last.At.Format(timeLayout), last.Source, last.ID)
+		v.Older = s.paths.Source(name) + "?before=" + param.Cursor(sourceCursor, last.At.Format(timeLayout), last.Source, last.ID)
 	}
 	if after != nil {
 		v.First = s.paths.Source(name)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // goldenRaw compares got with testdata/name byte for byte, or rewrites it with -update.
@@ -220,7 +221,7 @@ func TestPageErrors(t *testing.T) {
 		{"compare, beyond the last", "/incidents/acme/inc-a/diff?from=1&to=9", http.StatusNotFound, "there is no version 9"},
 		{"compare, unknown incident", "/incidents/acme/nope/diff", http.StatusNotFound, "No incident nope"},
 		{"source page, bad cursor", "/sources/acme?before=nope", http.StatusBadRequest, "before: not a cursor"},
-		{"source page, a cursor of the API", "/sources/acme?before=" + encodeCursor(incidentsCursor, "2026-07-01T12:00:00Z", "acme", "inc-a"), http.StatusBadRequest, "before: not a cursor"},
+		{"source page, a cursor of the API", "/sources/acme?before=" + param.Cursor(incidentsCursor, "2026-07-01T12:00:00Z", "acme", "inc-a"), http.StatusBadRequest, "before: not a cursor"},
 		{"unrouted path, from a browser", "/nope", http.StatusNotFound, "There is no page at this address."},
 	}
 	for _, tt := range tests {
@@ -353,8 +354,8 @@ func TestSourcePaging(t *testing.T) {
 	}
 	e.record("many", t0, incs)
 	first := string(e.htmlGet("/sources/many", http.StatusOK).body)
-	if n := strings.Count(first, `<tr>`) - 1; n != defaultLimit {
-		t.Fatalf("first page: %d rows, want %d", n, defaultLimit)
+	if n := strings.Count(first, `<tr>`) - 1; n != param.DefaultLimit {
+		t.Fatalf("first page: %d rows, want %d", n, param.DefaultLimit)
 	}
 	i := strings.Index(first, `rel="next"`)
 	j := strings.LastIndex(first[:i], `href="`)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // version answers GET /api/v1/incidents/{source}/{id}/versions/{n}: version n, in the
@@ -13,7 +14,7 @@ import (
 // unknown incident or version.
 func (s *Server) version(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
-	n, err := parseVersion("n", r.PathValue("n"), 1)
+	n, err := param.Version("n", r.PathValue("n"), 1)
 	if err != nil {
 		badRequest(w, "%v", err)
 		return

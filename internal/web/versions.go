@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/statuswatch/statuswatch/internal/api"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // versionsCursor tags the cursors of version lists; they carry the number of the last
@@ -16,15 +17,15 @@ const versionsCursor = "versions"
 // that made it; 404 for an unknown incident.
 func (s *Server) listVersions(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
-	p, err := parsePage(r, versionsCursor, 1)
+	p, err := param.ParsePage(r, versionsCursor, 1)
 	if err != nil {
 		badRequest(w, "%v", err)
 		return
 	}
 	before := -1 // no cursor: from the latest
-	if p.before != nil {
-		if before, err = strconv.Atoi(p.before[0]); err != nil || before < 1 {
-			badRequest(w, "%v", errBadCursor)
+	if p.Before != nil {
+		if before, err = strconv.Atoi(p.Before[0]); err != nil || before < 1 {
+			badRequest(w, "%v", param.ErrBadCursor)
 			return
 		}
 	}
@@ -41,8 +42,8 @@ func (s *Server) listVersions(w http.ResponseWriter, r *http.Request) {
 		if before > 0 && v.N >= before {
 			continue
 		}
-		if len(out) == p.limit {
-			setNext(w, r, encodeCursor(versionsCursor, strconv.Itoa(out[len(out)-1].Version)))
+		if len(out) == p.Limit {
+			param.SetNext(w, r, param.Cursor(versionsCursor, strconv.Itoa(out[len(out)-1].Version)))
 			break
 		}
 		out = append(out, api.Version{Version: v.N, ObservedAt: api.Time(v.ObservedAt), Summary: v.Summary})

@@ -1,4 +1,4 @@
-package web
+package param
 
 import (
 	"encoding/base64"
@@ -12,62 +12,63 @@ import (
 
 // Paging of lists (docs/design.md §6: limit default 100, max 1000; before is a cursor).
 const (
-	defaultLimit = 100
-	maxLimit     = 1000
+	DefaultLimit = 100
+	MaxLimit     = 1000
 )
 
-// page is the paging parameters of a list request.
-type page struct {
-	limit  int
-	before []string // the decoded cursor's fields; nil on the first page
+// Page is the paging parameters of a list request.
+type Page struct {
+	Limit  int
+	Before []string // the decoded cursor's fields; nil on the first page
 }
 
-// parsePage reads limit and before. kind tags the cursor with its list, so a cursor of
+// ParsePage reads limit and before. kind tags the cursor with its list, so a cursor of
 // one list is refused by the other instead of being misread; fields is how many fields
-// that list's cursors carry. A limit above maxLimit is clamped (see doc.go).
-func parsePage(r *http.Request, kind string, fields int) (page, error) {
-	p := page{limit: defaultLimit}
+// that list's cursors carry. A limit above MaxLimit is clamped (see internal/web's doc.go).
+func ParsePage(r *http.Request, kind string, fields int) (Page, error) {
+	p := Page{Limit: DefaultLimit}
 	q := r.URL.Query()
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			return p, fmt.Errorf("limit: want a positive integer, got %q", v)
 		}
-		p.limit = min(n, maxLimit)
+		p.Limit = min(n, MaxLimit)
 	}
 	if v := q.Get("before"); v != "" {
 		f, err := decodeCursor(v, kind, fields)
 		if err != nil {
 			return p, err
 		}
-		p.before = f
+		p.Before = f
 	}
 	return p, nil
 }
 
-var errBadCursor = errors.New("before: not a cursor of this list (use the X-Next-Cursor or Link of the previous page)")
+// ErrBadCursor is the error of a cursor that is not one of the list asked for.
+var ErrBadCursor = errors.New("before: not a cursor of this list (use the X-Next-Cursor or Link of the previous page)")
 
-// encodeCursor packs a list's kind and the sort key of the last item of a page. The
+// Cursor packs a list's kind and the sort key of the last item of a page. The
 // fields are sources, URL ids, times and numbers, none of which contains a newline.
-func encodeCursor(kind string, fields ...string) string {
+func Cursor(kind string, fields ...string) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(kind + "\n" + strings.Join(fields, "\n")))
 }
 
 func decodeCursor(c, kind string, fields int) ([]string, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil {
-		return nil, errBadCursor
+		return nil, ErrBadCursor
 	}
 	f := strings.Split(string(raw), "\n")
 	if len(f) != fields+1 || f[0] != kind {
-		return nil, errBadCursor
+		return nil, ErrBadCursor
 	}
 	return f[1:], nil
 }
 
-// setNext announces the next page: its cursor in X-Next-Cursor, and in a root-relative
+// SetNext announces the next page: its cursor in X-Next-Cursor, and in a root-relative
 // Link rel="next" with the request's other parameters kept.
-func setNext(w http.ResponseWriter, r *http.Request, cursor string) {
+func SetNext(w http.ResponseWriter, r *http.Request, cursor string) {
 	q := r.URL.Query()
 	q.Set("before", cursor)
 	next := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
