@@ -5,6 +5,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/param"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 )
 
 // versionAt answers GET /api/v1/incidents/{source}/{id}/at?time=T: the version in force
@@ -35,12 +36,12 @@ func (s *Server) versionAt(w http.ResponseWriter, r *http.Request) {
 			": the incident was first archived at "+first.ObservedAt.UTC().Format(timeLayout))
 		return
 	}
-	v, err := s.lastVersion(source, id, first, func(v *model.Version) bool { return !v.ObservedAt.After(t) })
+	v, err := query.LastVersion(s.store, source, id, first, func(v *model.Version) bool { return !v.ObservedAt.After(t) })
 	if err != nil {
 		s.archiveError(w, r, err, "unknown incident")
 		return
 	}
-	latest, err := s.latestFrom(source, id, v)
+	latest, err := query.LatestFrom(s.store, source, id, v)
 	if err != nil {
 		s.archiveError(w, r, err, "unknown incident")
 		return

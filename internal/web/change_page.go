@@ -9,6 +9,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -41,7 +42,7 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 		s.pageArchiveError(w, r, err, "There is no change "+strconv.Itoa(n)+" of incident "+id+" of "+source+".")
 		return
 	}
-	latest, err := s.latestFrom(source, id, v)
+	latest, err := query.LatestFrom(s.store, source, id, v)
 	if err != nil {
 		s.pageArchiveError(w, r, err, "")
 		return

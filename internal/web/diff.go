@@ -7,6 +7,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/param"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 )
 
 // diff answers GET /api/v1/incidents/{source}/{id}/diff?from=N&to=M: the change set from
@@ -24,7 +25,7 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 
 	var after *model.Version
 	if to == 0 {
-		after, err = s.latest(source, id)
+		after, err = query.Latest(s.store, source, id)
 		if err != nil {
 			s.archiveError(w, r, err, "unknown incident")
 			return

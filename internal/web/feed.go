@@ -13,6 +13,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -75,7 +76,7 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if source != "" && len(infos) == 0 {
-		known, err := s.knownSource(source)
+		known, err := query.KnownSource(s.store, source, s.configured(source))
 		if err != nil {
 			s.pageArchiveError(w, r, err, "")
 			return

@@ -3,17 +3,19 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 )
 
 // incident answers GET /api/v1/incidents/{source}/{id}: the latest version of the
 // incident, with its description; 404 for an unknown incident.
 func (s *Server) incident(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
-	v, err := s.latest(source, id)
+	v, err := query.Latest(s.store, source, id)
 	if err != nil {
 		s.archiveError(w, r, err, "unknown incident")
 		return
@@ -73,4 +75,9 @@ func (s *Server) title(source string) string {
 		}
 	}
 	return source
+}
+
+// configured reports whether the config names source.
+func (s *Server) configured(source string) bool {
+	return slices.ContainsFunc(s.daemon.Sources(), func(st SourceStatus) bool { return st.Name == source })
 }

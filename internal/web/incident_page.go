@@ -11,6 +11,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/param"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -95,7 +96,7 @@ func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
 		s.pageArchiveError(w, r, err, "No incident "+id+" is archived for "+source+".")
 		return
 	}
-	latest, err := s.latestFrom(source, id, first)
+	latest, err := query.LatestFrom(s.store, source, id, first)
 	if err != nil {
 		s.pageArchiveError(w, r, err, "")
 		return

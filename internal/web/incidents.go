@@ -9,8 +9,8 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
-	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/param"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -57,7 +57,7 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if source != "" && len(infos) == 0 {
-		known, err := s.knownSource(source)
+		known, err := query.KnownSource(s.store, source, s.configured(source))
 		if err != nil {
 			s.archiveError(w, r, err, "")
 			return
@@ -78,7 +78,7 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		if open != nil && (in.Latest.Open() && !in.Removed) != *open {
 			continue
 		}
-		if len(words) > 0 && !matchesAll(&in.Latest, words) {
+		if len(words) > 0 && !query.Matches(&in.Latest, words) {
 			continue
 		}
 		k := view.KeyOf(in)
@@ -106,41 +106,4 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
-}
-
-// matchesAll reports whether every word (already lower-cased) occurs in the incident's
-// title, update bodies or postmortem body, ignoring case. A word may match inside a
-// longer one ("data" finds "database"), as a search box is expected to.
-func matchesAll(inc *model.Incident, words []string) bool {
-	var b strings.Builder
-	b.WriteString(inc.Title)
-	for _, u := range inc.Updates {
-		b.WriteByte('\n')
-		b.WriteString(u.Body)
-	}
-	if inc.Postmortem != nil {
-		b.WriteByte('\n')
-		b.WriteString(inc.Postmortem.Body)
-	}
-	text := strings.ToLower(b.String())
-	for _, w := range words {
-		if !strings.Contains(text, w) {
-			return false
-		}
-	}
-	return true
-}
-
-// knownSource reports whether source is configured or archived.
-func (s *Server) knownSource(source string) (bool, error) {
-	for _, st := range s.daemon.Sources() {
-		if st.Name == source {
-			return true, nil
-		}
-	}
-	archived, err := s.store.Sources()
-	if err != nil {
-		return false, err
-	}
-	return slices.ContainsFunc(archived, func(a archive.SourceInfo) bool { return a.Name == source }), nil
 }

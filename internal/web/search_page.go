@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -42,7 +43,7 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
 		}
 		var hits []*archive.IncidentInfo
 		for i := range infos {
-			if matchesAll(&infos[i].Latest, words) {
+			if query.Matches(&infos[i].Latest, words) {
 				hits = append(hits, &infos[i])
 			}
 		}

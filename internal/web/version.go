@@ -7,6 +7,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web/param"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 )
 
 // version answers GET /api/v1/incidents/{source}/{id}/versions/{n}: version n, in the
@@ -24,7 +25,7 @@ func (s *Server) version(w http.ResponseWriter, r *http.Request) {
 		s.notFoundVersion(w, r, err, source, id, n)
 		return
 	}
-	latest, err := s.latestFrom(source, id, v)
+	latest, err := query.LatestFrom(s.store, source, id, v)
 	if err != nil {
 		s.archiveError(w, r, err, "unknown incident")
 		return

@@ -1,4 +1,8 @@
-package web
+// Package query answers what the API and the pages ask of the archive beyond its plain
+// reads: an incident's latest version and the version in force at a time, found without
+// decoding every version; whether a source is known; whether an incident has every word
+// of a search.
+package query
 
 import (
 	"errors"
@@ -13,14 +17,14 @@ import (
 // Store.Version: a gallop from a version known to exist, then a binary search, about
 // 2·log2(N) short reads of one version each, instead of decoding all N.
 
-// lastVersion returns the last version from known on (known must exist) for which ok
+// LastVersion returns the last version from known on (known must exist) for which ok
 // holds, given that ok holds for known and, once false, stays false for every later
 // version; a missing version counts as false.
-func (s *Server) lastVersion(source, id string, known *model.Version, ok func(*model.Version) bool) (*model.Version, error) {
+func LastVersion(st *archive.Store, source, id string, known *model.Version, ok func(*model.Version) bool) (*model.Version, error) {
 	lo, hi := known, 0 // ok(lo); hi, once set, is a number where ok fails
 	for step := 1; hi == 0; step *= 2 {
 		n := lo.N + step
-		v, err := s.probe(source, id, n, ok)
+		v, err := probe(st, source, id, n, ok)
 		if err != nil {
 			return nil, err
 		}
@@ -32,7 +36,7 @@ func (s *Server) lastVersion(source, id string, known *model.Version, ok func(*m
 	}
 	for hi-lo.N > 1 {
 		mid := lo.N + (hi-lo.N)/2
-		v, err := s.probe(source, id, mid, ok)
+		v, err := probe(st, source, id, mid, ok)
 		if err != nil {
 			return nil, err
 		}
@@ -46,8 +50,8 @@ func (s *Server) lastVersion(source, id string, known *model.Version, ok func(*m
 }
 
 // probe returns version n if it exists and ok holds for it, else nil.
-func (s *Server) probe(source, id string, n int, ok func(*model.Version) bool) (*model.Version, error) {
-	v, err := s.store.Version(source, id, n)
+func probe(st *archive.Store, source, id string, n int, ok func(*model.Version) bool) (*model.Version, error) {
+	v, err := st.Version(source, id, n)
 	switch {
 	case errors.Is(err, archive.ErrNotFound):
 		return nil, nil
@@ -59,25 +63,25 @@ func (s *Server) probe(source, id string, n int, ok func(*model.Version) bool) (
 	return v, nil
 }
 
-// latestFrom returns the latest version of an incident, searching from known, which
+// LatestFrom returns the latest version of an incident, searching from known, which
 // exists.
 // The incident record knows the latest number, so this is one decode, not a search.
-func (s *Server) latestFrom(source, id string, known *model.Version) (*model.Version, error) {
-	n, err := s.store.VersionCount(source, id)
+func LatestFrom(st *archive.Store, source, id string, known *model.Version) (*model.Version, error) {
+	n, err := st.VersionCount(source, id)
 	switch {
 	case err != nil:
 		return nil, err
 	case n == known.N:
 		return known, nil
 	}
-	return s.store.Version(source, id, n)
+	return st.Version(source, id, n)
 }
 
-// latest returns the latest version of an incident, or archive.ErrNotFound.
-func (s *Server) latest(source, id string) (*model.Version, error) {
-	first, err := s.store.Version(source, id, 1)
+// Latest returns the latest version of an incident, or archive.ErrNotFound.
+func Latest(st *archive.Store, source, id string) (*model.Version, error) {
+	first, err := st.Version(source, id, 1)
 	if err != nil {
 		return nil, err
 	}
-	return s.latestFrom(source, id, first)
+	return LatestFrom(st, source, id, first)
 }
