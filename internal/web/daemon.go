@@ -3,7 +3,8 @@ package web
 import (
 	"context"
 	"errors"
-	"time"
+
+	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // ErrUnknownSource is returned by Daemon.PollNow for a source the config does not name.
@@ -24,24 +25,9 @@ type Daemon interface {
 	Health() error
 }
 
-// SourceStatus is a configured source as the daemon sees it: its config and the state of
-// its polls, which lives in memory (polls that change nothing write nothing).
-type SourceStatus struct {
-	Name                string
-	Title               string // display name
-	URL                 string
-	Kind                string // configured or detected provider kind
-	Paused              bool
-	LastPollAt          time.Time // zero: never polled, as far as the archive knows
-	LastSuccessAt       time.Time // zero: never read successfully, as far as the archive knows
-	LastError           string    // of the latest failed poll while ConsecutiveFailures > 0
-	ConsecutiveFailures int
-
-	// LastSuccessBeforeRestart marks a LastSuccessAt saved before the daemon started (a
-	// poll that changes nothing writes nothing, so it is saved at shutdown): no poll of
-	// this process has succeeded yet.
-	LastSuccessBeforeRestart bool
-}
+// SourceStatus is a configured source as the daemon sees it (view.SourceStatus: the
+// pages show it too).
+type SourceStatus = view.SourceStatus
 
 // noDaemon stands in when Options.Daemon is nil, for serving an archive with no daemon
 // running: no configured sources, nothing to poll, and healthy.

@@ -1,11 +1,11 @@
 // Package web is the HTTP side of `watcher run`: the UI and the JSON API, the Atom feeds, /healthz and /metrics, on one http.Server with timeouts and a bounded
 // graceful shutdown. It is the only package that serves HTTP; every route is registered in
-// routes.go, one handler per file.
+// routes.go, one handler per file: the API's here, the pages' and feeds' in internal/web/ui.
 //
 // # The UI
 //
-// Pages are rendered on the server with html/template from templates embedded in
-// ui/templates and parsed once; one stylesheet and one small script (ui/static) are
+// Pages (internal/web/ui) are rendered on the server with html/template from templates
+// embedded in ui/templates and parsed once; one stylesheet and one small script (ui/static) are
 // embedded too, linked with a hash of their content. Every page works without script;
 // the script only submits the compare form when a version is picked and binds the arrow
 // keys to the previous and next change. Every HTML answer carries a

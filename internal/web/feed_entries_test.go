@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/atom"
 )
 
 // TestFeedEntries: an entry's title says what the change did, and its content reads in a
@@ -34,7 +35,7 @@ func TestFeedEntries(t *testing.T) {
 	for i, inc := range []model.Incident{v1, v2, v3, v4, v5} {
 		e.record("acme", t0.Add(time.Duration(i)*time.Minute), []model.Incident{inc})
 	}
-	var f atomFeed
+	var f atom.Feed
 	if err := xml.Unmarshal(e.get("/sources/acme/feed.atom", http.StatusOK).body, &f); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/atom"
 )
 
 // TestFirstSight: the incidents a source's first poll archives show as one "Archived on
@@ -71,7 +72,7 @@ func TestFirstSight(t *testing.T) {
 		{"/sources/quiet/feed.atom", []string{"New incident: Fresh outage · Quiet"}},
 	}
 	for _, tt := range tests {
-		var f atomFeed
+		var f atom.Feed
 		if err := xml.Unmarshal(e.get(tt.path, http.StatusOK).body, &f); err != nil {
 			t.Fatal(err)
 		}

@@ -33,16 +33,15 @@ func (s *Server) routes() {
 	private("POST /api/v1/outbox/{id}/retry", http.HandlerFunc(s.retryMessage))
 	private("POST /api/v1/outbox/{id}/drop", http.HandlerFunc(s.dropMessage))
 
-	// UI, server-rendered, one handler per file named <concept>_page.go, beside the JSON
-	// handler of the same concept (incident.go, incident_page.go), private like the API.
-	// Every page is linked under the path of BaseURL (Server.prefix).
-	private("GET /{$}", s.wholeArchive(s.dashboard))
-	private("GET /sources/{source}", s.wholeArchive(s.sourcePage))
-	private("GET /incidents/{source}/{id}", http.HandlerFunc(s.incidentPage))
-	private("GET /incidents/{source}/{id}/changes/{n}", http.HandlerFunc(s.changePage))
-	private("GET /incidents/{source}/{id}/diff", http.HandlerFunc(s.comparePage))
-	private("GET /search", s.wholeArchive(s.searchPage))
-	private("GET /feed.atom", s.wholeArchive(s.feed))
-	private("GET /sources/{source}/feed.atom", s.wholeArchive(s.feed))
-	private("GET /static/{file}", http.HandlerFunc(s.static))
+	// UI, server-rendered by internal/web/ui, one handler per file named <concept>_page.go
+	// there, private like the API. Every page is linked under the path of BaseURL.
+	private("GET /{$}", s.wholeArchive(s.ui.Dashboard))
+	private("GET /sources/{source}", s.wholeArchive(s.ui.Source))
+	private("GET /incidents/{source}/{id}", http.HandlerFunc(s.ui.Incident))
+	private("GET /incidents/{source}/{id}/changes/{n}", http.HandlerFunc(s.ui.Change))
+	private("GET /incidents/{source}/{id}/diff", http.HandlerFunc(s.ui.Compare))
+	private("GET /search", s.wholeArchive(s.ui.Search))
+	private("GET /feed.atom", s.wholeArchive(s.ui.Feed))
+	private("GET /sources/{source}/feed.atom", s.wholeArchive(s.ui.Feed))
+	private("GET /static/{file}", http.HandlerFunc(s.ui.Static))
 }

@@ -7,14 +7,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
-	"github.com/statuswatch/statuswatch/internal/web/view"
+	"github.com/statuswatch/statuswatch/internal/web/ui"
 )
 
 // Server timeouts. WriteTimeout covers the slowest ordinary answer (listing every
@@ -69,8 +68,6 @@ type Server struct {
 	store   *archive.Store
 	daemon  Daemon
 	baseURL string
-	prefix  string // the path of baseURL: the UI's links start with it
-	paths   view.Paths
 	auth    config.Auth
 	hosts   map[string]bool // the host names of listen and base_url (guard.go)
 	metrics http.Handler
@@ -83,8 +80,8 @@ type Server struct {
 	// maxConns bounds the connections Serve holds (connlimit.go); a field so that a test
 	// can reach the limit cheaply.
 	maxConns int
-	readers  *readGate   // bounds the requests that read the whole archive (guard.go)
-	parked   parkedCache // the banner's count of parked messages
+	readers  *readGate // bounds the requests that read the whole archive (guard.go)
+	ui       *ui.Site  // the pages and feeds
 
 	// next, once set by Reconfigure, serves every request in this server's place.
 	next atomic.Pointer[Server]
@@ -99,8 +96,6 @@ func New(o Options) *Server {
 		store:   o.Store,
 		daemon:  o.Daemon,
 		baseURL: strings.TrimRight(o.BaseURL, "/"),
-		prefix:  basePath(o.BaseURL),
-		paths:   view.Paths{Prefix: basePath(o.BaseURL)},
 		auth:    o.Auth,
 		hosts:   allowedHosts(o.Listen, o.BaseURL),
 		metrics: o.Metrics,
@@ -109,7 +104,6 @@ func New(o Options) *Server {
 		titleOf: o.TitleOf,
 		mux:     http.NewServeMux(),
 		csrf:    http.NewCrossOriginProtection(),
-		parked:  parkedCache{ttl: parkedTTL},
 
 		maxConns: maxConns,
 		readers:  newReadGate(archiveReaders),
@@ -123,20 +117,19 @@ func New(o Options) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	var sources func() []SourceStatus // nil: no daemon runs
+	if o.Daemon != nil {
+		sources = o.Daemon.Sources
+	}
+	s.ui = ui.New(ui.Options{Store: o.Store, Sources: sources, BaseURL: o.BaseURL, Log: s.log, Now: s.now, Title: s.title})
 	s.routes()
 	return s
 }
 
-// basePath is the path of a base URL without its trailing slash: "" for
-// https://watch.example.com, "/watch" for https://example.com/watch/. The UI's links start
-// with it, so the UI works behind a reverse proxy that serves it under a path (and strips
-// that path before passing requests on).
-func basePath(baseURL string) string {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return ""
-	}
-	return strings.TrimRight(u.EscapedPath(), "/")
+// wantsHTML reports whether a request for a path outside the API comes from a browser,
+// which gets an error page rather than JSON.
+func wantsHTML(r *http.Request) bool {
+	return !strings.HasPrefix(r.URL.Path, "/api/") && strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
 // Handler returns the server's handler: every route of routes.go behind the security
@@ -189,14 +182,14 @@ func (s *Server) unrouted(w http.ResponseWriter, r *http.Request) {
 	if rec.status == http.StatusMethodNotAllowed {
 		w.Header()["Allow"] = rec.header["Allow"]
 		if wantsHTML(r) {
-			s.pageError(w, r, http.StatusMethodNotAllowed, "Method not allowed", "This page cannot be asked for with "+r.Method+".")
+			s.ui.Error(w, r, http.StatusMethodNotAllowed, "Method not allowed", "This page cannot be asked for with "+r.Method+".")
 			return
 		}
 		writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed")
 		return
 	}
 	if wantsHTML(r) {
-		s.pageError(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")
+		s.ui.Error(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")
 		return
 	}
 	writeError(w, http.StatusNotFound, "no such endpoint")

@@ -14,7 +14,9 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/atom"
 	"github.com/statuswatch/statuswatch/internal/web/param"
+	"github.com/statuswatch/statuswatch/internal/web/ui"
 )
 
 // goldenRaw compares got with testdata/name byte for byte, or rewrites it with -update.
@@ -75,8 +77,8 @@ func (e *env) htmlGet(path string, want int) response {
 	if got := r.header.Get("Content-Type"); got != "text/html; charset=utf-8" {
 		e.tb.Errorf("GET %s: Content-Type: got %q", path, got)
 	}
-	if got := r.header.Get("Content-Security-Policy"); got != contentSecurityPolicy {
-		e.tb.Errorf("GET %s: Content-Security-Policy: got %q, want %q", path, got, contentSecurityPolicy)
+	if got := r.header.Get("Content-Security-Policy"); got != ui.ContentSecurityPolicy {
+		e.tb.Errorf("GET %s: Content-Security-Policy: got %q, want %q", path, got, ui.ContentSecurityPolicy)
 	}
 	if !strings.HasPrefix(string(r.body), "<!doctype html>\n<html lang=\"en\">") {
 		e.tb.Errorf("GET %s: not a page: %.80s", path, r.body)
@@ -128,7 +130,7 @@ func TestFeedsGolden(t *testing.T) {
 			if got := r.header.Get("Content-Type"); got != "application/atom+xml; charset=utf-8" {
 				t.Errorf("Content-Type: got %q", got)
 			}
-			var f atomFeed
+			var f atom.Feed
 			if err := xml.Unmarshal(r.body, &f); err != nil {
 				t.Fatalf("not XML: %v", err)
 			}
@@ -141,7 +143,7 @@ func TestFeedsGolden(t *testing.T) {
 // and that without BaseURL the ids stay the same whatever address the reader uses.
 func TestFeedBaseURL(t *testing.T) {
 	e := newEnv(t, func(o *Options) { o.BaseURL = "https://watch.example.com/status/" }).seed()
-	var f atomFeed
+	var f atom.Feed
 	r := e.get("/feed.atom", http.StatusOK)
 	if err := xml.Unmarshal(r.body, &f); err != nil {
 		t.Fatal(err)
@@ -169,7 +171,7 @@ func TestFeedBaseURL(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		var f atomFeed
+		var f atom.Feed
 		if err := xml.NewDecoder(resp.Body).Decode(&f); err != nil {
 			t.Fatal(err)
 		}
@@ -287,62 +289,6 @@ func TestSourceURLRedacted(t *testing.T) {
 	}
 }
 
-func TestParkedBanner(t *testing.T) {
-	e := newEnv(t).seed()
-	e.srv.parked.ttl = 0 // count on every page
-	const banner = "parked.</strong>"
-	if strings.Contains(string(e.htmlGet("/", http.StatusOK).body), banner) {
-		t.Fatal("a banner with nothing parked")
-	}
-	msgs, err := e.store.Messages(model.MessagePending)
-	if err != nil || len(msgs) < 2 {
-		t.Fatalf("messages: %v %v", msgs, err)
-	}
-	for _, m := range msgs[:2] {
-		if err := e.store.MarkAttempt(m.ID, "channel_not_found", true); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, p := range []string{"/", "/incidents/acme/inc-a", "/search"} {
-		body := string(e.htmlGet(p, http.StatusOK).body)
-		if !strings.Contains(body, "2 Slack messages are parked.</strong>") || !strings.Contains(body, "watcher outbox retry ID") {
-			t.Errorf("%s: no banner for 2 parked messages", p)
-		}
-	}
-	// With the cache of a running server, the count is reused for a while.
-	e.srv.parked.ttl = time.Hour
-	e.htmlGet("/", http.StatusOK)
-	if err := e.store.Retry(msgs[0].ID); err != nil {
-		t.Fatal(err)
-	}
-	if body := string(e.htmlGet("/", http.StatusOK).body); !strings.Contains(body, "2 Slack messages are parked.") {
-		t.Errorf("the count was not reused")
-	}
-}
-
-func TestStatic(t *testing.T) {
-	e := newEnv(t)
-	for name, ctype := range map[string]string{"style.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-		"favicon.svg": "image/svg+xml"} {
-		r := e.get("/static/"+name+"?v="+assetVersions()[name], http.StatusOK)
-		if got := r.header.Get("Content-Type"); got != ctype {
-			t.Errorf("%s: Content-Type: got %q, want %q", name, got, ctype)
-		}
-		if got := r.header.Get("Cache-Control"); !strings.Contains(got, "immutable") {
-			t.Errorf("%s with its version: Cache-Control %q", name, got)
-		}
-		if got := e.get("/static/"+name, http.StatusOK).header.Get("Cache-Control"); got != "no-cache" {
-			t.Errorf("%s without its version: Cache-Control %q, want no-cache", name, got)
-		}
-		etag := r.header.Get("ETag")
-		if r := e.do(http.MethodGet, "/static/"+name, http.Header{"If-None-Match": {etag}}); r.status != http.StatusNotModified {
-			t.Errorf("%s with If-None-Match: got %d, want 304", name, r.status)
-		}
-	}
-	e.get("/static/nope.css", http.StatusNotFound)
-	e.get("/static/..%2fui.go", http.StatusNotFound)
-}
-
 // TestSourcePaging lists a source with many incidents a page at a time.
 func TestSourcePaging(t *testing.T) {
 	e := newEnv(t)
@@ -372,6 +318,7 @@ func TestSourcePaging(t *testing.T) {
 // TestIncidentHistoryPaging checks that a long history is listed a page at a time, and
 // that the compare page still offers every version.
 func TestIncidentHistoryPaging(t *testing.T) {
+	const historyPage = 100 // the changes the incident page lists at a time
 	e := newEnv(t)
 	inc := incA(1)
 	for i := range historyPage + 5 {
@@ -405,17 +352,5 @@ func TestIncidentHistoryPaging(t *testing.T) {
 	}
 	if !strings.Contains(compare, `<option value="3" selected>Version 3 · 2026-07-01 12:02:00 UTC</option>`) {
 		t.Errorf("compare: version 3 not selected and named by its time")
-	}
-}
-
-// TestTemplatesParse parses every page template, which the package does only on first use.
-func TestTemplatesParse(t *testing.T) {
-	for _, name := range pageNames {
-		if pageTemplates()[name] == nil {
-			t.Errorf("no template for page %q", name)
-		}
-	}
-	if len(assetVersions()) == 0 {
-		t.Error("no static assets")
 	}
 }

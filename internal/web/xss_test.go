@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/atom"
 )
 
 // Vendor text is data (docs/design.md §7). These tests put script, event handlers, javascript:
@@ -173,7 +174,7 @@ func TestFeedEscapesVendorText(t *testing.T) {
 	e.seedHostile()
 	for _, p := range []string{"/feed.atom", "/sources/evil/feed.atom"} {
 		r := e.get(p, http.StatusOK)
-		var f atomFeed
+		var f atom.Feed
 		if err := xml.Unmarshal(r.body, &f); err != nil {
 			t.Fatalf("%s: not XML: %v", p, err)
 		}

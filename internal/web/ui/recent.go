@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"cmp"
@@ -41,7 +41,7 @@ type firstSight struct {
 // firstSights finds, per source of infos, the incidents of its first poll: those whose
 // version 1 was observed when the source's first incidents were, provided that was on
 // its first poll (a page that listed nothing at first had none).
-func (s *Server) firstSights(infos []archive.IncidentInfo) (map[string]*firstSight, error) {
+func (s *Site) firstSights(infos []archive.IncidentInfo) (map[string]*firstSight, error) {
 	sources, err := s.store.Sources()
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (g *firstSight) has(v *model.Version) bool {
 // out those whose only version is of a first poll. So it merges, newest first, the
 // version histories of those n incidents, reading one version at a time: at most 2n
 // short reads, however large the archive.
-func (s *Server) recentChanges(infos []archive.IncidentInfo, n int) ([]change, error) {
+func (s *Site) recentChanges(infos []archive.IncidentInfo, n int) ([]change, error) {
 	sights, err := s.firstSights(infos)
 	if err != nil {
 		return nil, err
@@ -172,7 +172,7 @@ type changeRow struct {
 // sightedOnDashboard is how many of a first poll's incidents its dashboard row names.
 const sightedOnDashboard = 3
 
-func (s *Server) changeRow(c change) changeRow {
+func (s *Site) changeRow(c change) changeRow {
 	if g := c.sight; g != nil {
 		row := changeRow{
 			At:     s.stamp(g.At),
@@ -214,7 +214,7 @@ func summaryOf(n int, observedAt time.Time, summary string, firstPoll time.Time)
 
 // firstPoll is the observation time of source's first poll, zero when unknown (an
 // archive read fails the same way on the next read, where it is reported).
-func (s *Server) firstPoll(source string) time.Time {
+func (s *Site) firstPoll(source string) time.Time {
 	sources, err := s.store.Sources()
 	if err != nil {
 		return time.Time{}

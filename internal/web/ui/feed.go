@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/atom"
 	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 	"github.com/statuswatch/statuswatch/internal/web/view"
@@ -21,54 +22,14 @@ import (
 // feedEntries is how many of the latest changes a feed carries.
 const feedEntries = 50
 
-// The Atom feed (RFC 4287), written with encoding/xml, which escapes every string and
-// replaces characters XML cannot carry; the entry content is the change view's HTML,
-// whose vendor text is escaped once more inside it.
-
-type atomFeed struct {
-	XMLName   xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
-	ID        string      `xml:"id"`
-	Title     string      `xml:"title"`
-	Updated   string      `xml:"updated"`
-	Generator string      `xml:"generator"`
-	Links     []atomLink  `xml:"link"`
-	Entries   []atomEntry `xml:"entry"`
-}
-
-type atomLink struct {
-	Rel  string `xml:"rel,attr,omitempty"`
-	Type string `xml:"type,attr,omitempty"`
-	Href string `xml:"href,attr"`
-}
-
-type atomEntry struct {
-	ID        string     `xml:"id"`
-	Title     string     `xml:"title"`
-	Updated   string     `xml:"updated"`
-	Published string     `xml:"published"`
-	Author    atomPerson `xml:"author"`
-	Links     []atomLink `xml:"link"`
-	Summary   string     `xml:"summary"`
-	Content   atomText   `xml:"content"`
-}
-
-type atomPerson struct {
-	Name string `xml:"name"`
-}
-
-type atomText struct {
-	Type string `xml:"type,attr"`
-	Body string `xml:",chardata"`
-}
-
-// feed answers GET /feed.atom and GET /sources/{source}/feed.atom: the latest changes of
+// Feed answers GET /feed.atom and GET /sources/{source}/feed.atom: the latest changes of
 // every source, or of one, newest first, each an entry that links to its change view.
 // An entry's id is a tag URI naming the change, tag:<host>,<date>:<source>/<id>/<n>,
 // where host is the host of BaseURL (else "localhost") and date the day the change was
 // observed, so it never changes however the feed is reached; updated is when the change
 // was observed. Links are absolute: under BaseURL when set, else under the address the
 // request came to. 404 for an unknown source.
-func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
+func (s *Site) Feed(w http.ResponseWriter, r *http.Request) {
 	source := r.PathValue("source") // empty on /feed.atom
 	infos, err := s.store.Incidents(source)
 	if err != nil {
@@ -82,7 +43,7 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !known {
-			s.pageError(w, r, http.StatusNotFound, "Not found", "No source is named "+source+", in the config or in the archive.")
+			s.Error(w, r, http.StatusNotFound, "Not found", "No source is named "+source+", in the config or in the archive.")
 			return
 		}
 	}
@@ -93,11 +54,11 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 	}
 
 	origin, host := s.origin(r)
-	f := atomFeed{
+	f := atom.Feed{
 		ID:        "tag:" + host + ",2026:statuswatch/feed",
 		Title:     "statuswatch: every change",
 		Generator: "statuswatch",
-		Links: []atomLink{
+		Links: []atom.Link{
 			{Rel: "self", Type: "application/atom+xml", Href: origin + s.prefix + "/feed.atom"},
 			{Rel: "alternate", Type: "text/html", Href: origin + s.prefix + "/"},
 		},
@@ -105,44 +66,40 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 	if source != "" {
 		f.ID = "tag:" + host + ",2026:statuswatch/sources/" + source + "/feed"
 		f.Title = "statuswatch: " + s.title(source)
-		f.Links = []atomLink{
+		f.Links = []atom.Link{
 			{Rel: "self", Type: "application/atom+xml", Href: origin + s.paths.Source(source) + "/feed.atom"},
 			{Rel: "alternate", Type: "text/html", Href: origin + s.paths.Source(source)},
 		}
 	}
-	f.Updated = atomTime(s.now())
+	f.Updated = atom.Time(s.now())
 	if len(changes) > 0 {
-		f.Updated = atomTime(changes[0].at())
+		f.Updated = atom.Time(changes[0].at())
 	}
 	for _, c := range changes {
 		if c.sight != nil {
 			f.Entries = append(f.Entries, s.sightEntry(c.sight, origin, host))
 			continue
 		}
-		f.Entries = append(f.Entries, s.atomEntry(c, origin, host))
+		f.Entries = append(f.Entries, s.changeEntry(c, origin, host))
 	}
 
-	var buf bytes.Buffer
-	buf.WriteString(xml.Header)
-	enc := xml.NewEncoder(&buf)
-	enc.Indent("", "  ")
-	if err := enc.Encode(f); err != nil {
+	data, err := f.Encode()
+	if err != nil {
 		s.log.Error("writing a feed failed", "path", r.URL.Path, "err", err)
-		s.pageError(w, r, http.StatusInternalServerError, "Internal error", "The feed could not be written.")
+		s.Error(w, r, http.StatusInternalServerError, "Internal error", "The feed could not be written.")
 		return
 	}
-	buf.WriteByte('\n')
 	w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(data)
 }
 
-// atomEntry is one change as a feed entry, titled by what changed ("Resolved: <title>
+// changeEntry is one change as a feed entry, titled by what changed ("Resolved: <title>
 // · <source>"). A feed reader has none of our CSS, so the content is HTML that reads
 // without it: the summary and a link to the change view; each update the change added,
 // and a postmortem it published, as the incident page shows them (paragraphs, lists,
 // links); then the other changes field by field, their line breaks as <br>.
-func (s *Server) atomEntry(c change, origin, host string) atomEntry {
+func (s *Site) changeEntry(c change, origin, host string) atom.Entry {
 	src, inc := c.info.Source, &c.v.Incident
 	link := origin + s.paths.Change(src, c.info.ID, c.v.N)
 	var content bytes.Buffer
@@ -178,15 +135,15 @@ func (s *Server) atomEntry(c change, origin, host string) atomEntry {
 		// say it there.
 		content.WriteString(feedBreaks(hiddenCues.Replace(string(s.changeHTML(src, c.info.ID, c.v, rest)))))
 	}
-	return atomEntry{
+	return atom.Entry{
 		ID:        "tag:" + host + "," + c.v.ObservedAt.UTC().Format(time.DateOnly) + ":" + src + "/" + model.URLID(c.info.ID) + "/" + strconv.Itoa(c.v.N),
 		Title:     headline(c.v) + ": " + view.Title(inc) + " · " + s.title(src),
-		Updated:   atomTime(c.v.ObservedAt),
-		Published: atomTime(c.v.ObservedAt),
-		Author:    atomPerson{Name: s.title(src)},
-		Links:     []atomLink{{Rel: "alternate", Type: "text/html", Href: link}},
+		Updated:   atom.Time(c.v.ObservedAt),
+		Published: atom.Time(c.v.ObservedAt),
+		Author:    atom.Person{Name: s.title(src)},
+		Links:     []atom.Link{{Rel: "alternate", Type: "text/html", Href: link}},
 		Summary:   c.v.Summary,
-		Content:   atomText{Type: "html", Body: content.String()},
+		Content:   atom.Text{Type: "html", Body: content.String()},
 	}
 }
 
@@ -195,7 +152,7 @@ const sightListed = 50
 
 // sightEntry is a source's first poll as one feed entry: what it archived, each incident
 // linked, not one "new incident" entry each. Its id names the source's first poll.
-func (s *Server) sightEntry(g *firstSight, origin, host string) atomEntry {
+func (s *Site) sightEntry(g *firstSight, origin, host string) atom.Entry {
 	src := g.Source
 	var content strings.Builder
 	content.WriteString("<p>" + html.EscapeString(firstSightSummary(len(g.Incidents))) + ":</p>\n<ul>\n")
@@ -207,15 +164,15 @@ func (s *Server) sightEntry(g *firstSight, origin, host string) atomEntry {
 	if more := len(g.Incidents) - sightListed; more > 0 {
 		content.WriteString(`<p><a href="` + html.EscapeString(origin+s.paths.Source(src)) + `">` + view.Plural(more, "more incident") + "</a></p>\n")
 	}
-	return atomEntry{
+	return atom.Entry{
 		ID:        "tag:" + host + "," + g.At.UTC().Format(time.DateOnly) + ":" + src + "/first-sight",
 		Title:     "Archived on first sight: " + view.Plural(len(g.Incidents), "incident") + " · " + s.title(src),
-		Updated:   atomTime(g.At),
-		Published: atomTime(g.At),
-		Author:    atomPerson{Name: s.title(src)},
-		Links:     []atomLink{{Rel: "alternate", Type: "text/html", Href: origin + s.paths.Source(src)}},
+		Updated:   atom.Time(g.At),
+		Published: atom.Time(g.At),
+		Author:    atom.Person{Name: s.title(src)},
+		Links:     []atom.Link{{Rel: "alternate", Type: "text/html", Href: origin + s.paths.Source(src)}},
 		Summary:   firstSightSummary(len(g.Incidents)) + ".",
-		Content:   atomText{Type: "html", Body: content.String()},
+		Content:   atom.Text{Type: "html", Body: content.String()},
 	}
 }
 
@@ -290,12 +247,10 @@ func feedBreaks(h string) string {
 
 var hiddenCues = strings.NewReplacer(`<span class="vh">removed: </span>`, "", `<span class="vh">added: </span>`, "")
 
-func atomTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-
 // origin is the scheme and host absolute links start with, and the host the tag URIs
 // name: BaseURL's when set; else the request's, for links, and "localhost" for ids, which
 // must not change with the name a reader used to reach us.
-func (s *Server) origin(r *http.Request) (origin, host string) {
+func (s *Site) origin(r *http.Request) (origin, host string) {
 	if u, err := url.Parse(s.baseURL); err == nil && u.Host != "" {
 		return u.Scheme + "://" + u.Host, u.Hostname()
 	}

@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"bytes"
@@ -24,18 +24,18 @@ import (
 // the templates parsed once, when the package loads. Each page is the layout plus its
 // own template; handlers build a view value in Go and the templates only lay it out.
 
-//go:embed ui/templates/*.html
+//go:embed templates/*.html
 var templateFS embed.FS
 
-//go:embed ui/static
+//go:embed static
 var staticFS embed.FS
 
-// contentSecurityPolicy is sent with every HTML page: only our own script and styles,
+// ContentSecurityPolicy is sent with every HTML page: only our own script and styles,
 // no inline script or style, no plugins, no framing, forms only to ourselves.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// pageNames are the pages, each ui/templates/<name>.html defining "content".
+// pageNames are the pages, each templates/<name>.html defining "content".
 var pageNames = []string{"dashboard", "source", "incident", "change", "compare", "search", "error"}
 
 // pageTemplates holds each page parsed with the layout, parsed on first use: every
@@ -44,10 +44,10 @@ var pageNames = []string{"dashboard", "source", "incident", "change", "compare",
 // it panics, and TestTemplatesParse fails.
 var pageTemplates = sync.OnceValue(func() map[string]*template.Template {
 	base := template.Must(template.New("layout.html").Funcs(templateFuncs).
-		ParseFS(templateFS, "ui/templates/layout.html", "ui/templates/partials.html"))
+		ParseFS(templateFS, "templates/layout.html", "templates/partials.html"))
 	out := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
-		out[name] = template.Must(template.Must(base.Clone()).ParseFS(templateFS, "ui/templates/"+name+".html"))
+		out[name] = template.Must(template.Must(base.Clone()).ParseFS(templateFS, "templates/"+name+".html"))
 	}
 	return out
 })
@@ -57,7 +57,7 @@ var pageTemplates = sync.OnceValue(func() map[string]*template.Template {
 // as pageTemplates.
 var assetVersions = sync.OnceValue(func() map[string]string {
 	out := map[string]string{}
-	err := fs.WalkDir(staticFS, "ui/static", func(path string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(staticFS, "static", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -66,7 +66,7 @@ var assetVersions = sync.OnceValue(func() map[string]string {
 			return err
 		}
 		sum := sha256.Sum256(data)
-		out[strings.TrimPrefix(path, "ui/static/")] = hex.EncodeToString(sum[:6])
+		out[strings.TrimPrefix(path, "static/")] = hex.EncodeToString(sum[:6])
 		return nil
 	})
 	if err != nil {
@@ -134,7 +134,7 @@ type crumb struct {
 
 // render answers status with the page name, rendered into a buffer first so that a
 // template error is a clean 500 rather than half a page.
-func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, p *pageData) {
+func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, name string, p *pageData) {
 	p.Prefix = s.prefix
 	p.Now = s.stamp(s.now())
 	p.Parked = s.parkedCount(r)
@@ -155,7 +155,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 // browser revalidates them every time.
 func setHTMLHeaders(h http.Header) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
 	h.Set("Cache-Control", "no-cache")
 }
 
@@ -174,7 +174,7 @@ type parkedCache struct {
 
 // parkedCount is the number of parked outbox messages, for the banner. A failure to read
 // it is logged and shows no banner: the page itself may still be readable.
-func (s *Server) parkedCount(r *http.Request) int {
+func (s *Site) parkedCount(r *http.Request) int {
 	c := &s.parked
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -197,8 +197,8 @@ type errorView struct {
 	Message string
 }
 
-// pageError answers status with an error page.
-func (s *Server) pageError(w http.ResponseWriter, r *http.Request, status int, heading, msg string) {
+// Error answers status with an error page.
+func (s *Site) Error(w http.ResponseWriter, r *http.Request, status int, heading, msg string) {
 	s.render(w, r, status, "error", &pageData{
 		Title: heading,
 		Data:  errorView{Status: status, Heading: heading, Message: msg},
@@ -207,23 +207,17 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, status int, h
 
 // pageArchiveError is archiveError for pages: a 404 page with notFound for
 // archive.ErrNotFound, else a 500 page, the details logged and not shown.
-func (s *Server) pageArchiveError(w http.ResponseWriter, r *http.Request, err error, notFound string) {
+func (s *Site) pageArchiveError(w http.ResponseWriter, r *http.Request, err error, notFound string) {
 	if errors.Is(err, archive.ErrNotFound) {
-		s.pageError(w, r, http.StatusNotFound, "Not found", notFound)
+		s.Error(w, r, http.StatusNotFound, "Not found", notFound)
 		return
 	}
 	s.log.Error("archive read failed", "method", r.Method, "path", r.URL.Path, "err", err)
-	s.pageError(w, r, http.StatusInternalServerError, "Internal error", "The archive could not be read. The details are in the daemon's log.")
-}
-
-// wantsHTML reports whether a request for a path outside the API comes from a browser,
-// which gets an error page rather than JSON.
-func wantsHTML(r *http.Request) bool {
-	return !strings.HasPrefix(r.URL.Path, "/api/") && strings.Contains(r.Header.Get("Accept"), "text/html")
+	s.Error(w, r, http.StatusInternalServerError, "Internal error", "The archive could not be read. The details are in the daemon's log.")
 }
 
 // stamp is t as the pages show it, seen at the server's clock.
-func (s *Server) stamp(t time.Time) view.Stamp { return view.NewStamp(t, s.now()) }
+func (s *Site) stamp(t time.Time) view.Stamp { return view.NewStamp(t, s.now()) }
 
 // stampSeconds is stamp with seconds, for observation times.
-func (s *Server) stampSeconds(t time.Time) view.Stamp { return view.NewStampSeconds(t, s.now()) }
+func (s *Site) stampSeconds(t time.Time) view.Stamp { return view.NewStampSeconds(t, s.now()) }

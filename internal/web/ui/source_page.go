@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"net/http"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web/param"
 	"github.com/statuswatch/statuswatch/internal/web/view"
@@ -25,21 +26,21 @@ type sourceView struct {
 	First     string // the first page, when this is not it
 }
 
-// sourcePage answers GET /sources/{source}: a vendor's state, its figures, its incident
+// Source answers GET /sources/{source}: a vendor's state, its figures, its incident
 // timeline and its incidents, newest first, a page at a time (limit and before as in the
 // API). 404 for a source neither configured nor archived.
-func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
+func (s *Site) Source(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("source")
 	p, err := param.ParsePage(r, sourceCursor, 3)
 	if err != nil {
-		s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
+		s.Error(w, r, http.StatusBadRequest, "Bad request", err.Error())
 		return
 	}
 	var after *view.Key
 	if p.Before != nil {
-		t, err := time.Parse(timeLayout, p.Before[0])
+		t, err := time.Parse(api.TimeLayout, p.Before[0])
 		if err != nil {
-			s.pageError(w, r, http.StatusBadRequest, "Bad request", param.ErrBadCursor.Error())
+			s.Error(w, r, http.StatusBadRequest, "Bad request", param.ErrBadCursor.Error())
 			return
 		}
 		after = &view.Key{At: t, Source: p.Before[1], ID: p.Before[2]}
@@ -56,7 +57,7 @@ func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
 	}
 	i := slices.IndexFunc(rows, func(row sourceRow) bool { return row.Name == name })
 	if i < 0 {
-		s.pageError(w, r, http.StatusNotFound, "Not found", "No source is named "+name+", in the config or in the archive.")
+		s.Error(w, r, http.StatusNotFound, "Not found", "No source is named "+name+", in the config or in the archive.")
 		return
 	}
 	v := sourceView{Source: rows[i], Figures: view.Figures(infos, s.now()), Timeline: view.NewTimeline(infos, s.now(), s.paths), Total: len(infos)}
@@ -71,7 +72,7 @@ func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
 	if len(list) > p.Limit {
 		list = list[:p.Limit]
 		last := view.KeyOf(list[len(list)-1])
-		v.Older = s.paths.Source(name) + "?before=" + param.Cursor(sourceCursor, last.At.Format(timeLayout), last.Source, last.ID)
+		v.Older = s.paths.Source(name) + "?before=" + param.Cursor(sourceCursor, last.At.Format(api.TimeLayout), last.Source, last.ID)
 	}
 	if after != nil {
 		v.First = s.paths.Source(name)

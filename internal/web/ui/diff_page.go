@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"html/template"
@@ -32,16 +32,16 @@ type versionOption struct {
 	Label string
 }
 
-// comparePage answers GET /incidents/{source}/{id}/diff?from=N&to=M: the change set from
+// Compare answers GET /incidents/{source}/{id}/diff?from=N&to=M: the change set from
 // version N to version M, computed now, with a form to pick the two versions. As in the
 // API, to defaults to the latest version, from to the one before, and from=0 is "not
 // present". 400 for a parameter that is not a version number, 404 for an unknown incident
 // or version.
-func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
+func (s *Site) Compare(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
 	from, to, err := param.Versions(r.URL.Query())
 	if err != nil {
-		s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
+		s.Error(w, r, http.StatusBadRequest, "Bad request", err.Error())
 		return
 	}
 	// The selectors name the versions from their headers; only the two compared are
@@ -60,7 +60,7 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, n := range []int{from, to} {
 		if n > latest {
-			s.pageError(w, r, http.StatusNotFound, "Not found", "Incident "+id+" has "+strconv.Itoa(latest)+
+			s.Error(w, r, http.StatusNotFound, "Not found", "Incident "+id+" has "+strconv.Itoa(latest)+
 				" versions; there is no version "+strconv.Itoa(n)+".")
 			return
 		}

@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"html/template"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/query"
@@ -26,15 +27,15 @@ type changeView struct {
 	Evidence                       string // the raw payload that produced it (JSON API)
 }
 
-// changePage answers GET /incidents/{source}/{id}/changes/{n}: the change that made
+// Change answers GET /incidents/{source}/{id}/changes/{n}: the change that made
 // version n, field by field, Before and After, with links to the changes before and
 // after it. The change set is the one archived with version n, as it was announced.
 // 404 for an unknown incident or version.
-func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
+func (s *Site) Change(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if err != nil || n < 1 {
-		s.pageError(w, r, http.StatusNotFound, "Not found", "Changes are numbered from 1: change n made version n.")
+		s.Error(w, r, http.StatusNotFound, "Not found", "Changes are numbered from 1: change n made version n.")
 		return
 	}
 	v, err := s.store.Version(source, id, n)
@@ -56,7 +57,7 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 		Summary:  summaryOf(v.N, v.ObservedAt, v.Summary, s.firstPoll(source)),
 		Changes:  s.changeHTML(source, id, v, v.Changes),
 		Compare:  s.paths.Compare(source, id, n-1, n),
-		Evidence: s.prefix + "/api/v1/sources/" + url.PathEscape(source) + "/snapshots?at=" + url.QueryEscape(v.ObservedAt.UTC().Format(timeLayout)),
+		Evidence: s.prefix + "/api/v1/sources/" + url.PathEscape(source) + "/snapshots?at=" + url.QueryEscape(v.ObservedAt.UTC().Format(api.TimeLayout)),
 	}
 	if n > 1 {
 		cv.Prev = s.paths.Change(source, id, n-1)
@@ -77,7 +78,7 @@ func (s *Server) changePage(w http.ResponseWriter, r *http.Request) {
 // changeHTML is changes, of version v's change set, as diff.HTML renders them, each
 // change to an update captioned with that update's status and time: from v, and, when
 // the change set removes an update, from the version before (read only then).
-func (s *Server) changeHTML(source, id string, v *model.Version, changes []model.Change) template.HTML {
+func (s *Site) changeHTML(source, id string, v *model.Version, changes []model.Change) template.HTML {
 	incs := []*model.Incident{&v.Incident}
 	for _, c := range changes {
 		if c.After == nil && strings.HasPrefix(c.Field, "updates[") && v.N > 1 {

@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"bytes"
@@ -8,17 +8,17 @@ import (
 	"time"
 )
 
-// static answers GET /static/{file}: the embedded stylesheet and script. Pages link them
+// Static answers GET /static/{file}: the embedded stylesheet and script. Pages link them
 // with ?v=<hash of the content>, so a browser may keep a copy for a year; its ETag is the
 // same hash.
-func (s *Server) static(w http.ResponseWriter, r *http.Request) {
+func (s *Site) Static(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
 	version, ok := assetVersions()[name]
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	data, err := staticFS.ReadFile("ui/static/" + name)
+	data, err := staticFS.ReadFile("static/" + name)
 	if err != nil {
 		http.NotFound(w, r)
 		return

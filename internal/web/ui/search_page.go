@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"html/template"
@@ -28,11 +28,11 @@ type searchResult struct {
 	Snippet template.HTML // where the words were found, marked
 }
 
-// searchPage answers GET /search?q=: every incident of the whole archive whose latest
+// Search answers GET /search?q=: every incident of the whole archive whose latest
 // version has all the words of q in its title, updates or postmortem, case-insensitively
 // (the matching of GET /api/v1/incidents?q=), newest first, each with a snippet of the
 // text that matched.
-func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
+func (s *Site) Search(w http.ResponseWriter, r *http.Request) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	v := searchView{Query: q}
 	if words := strings.Fields(strings.ToLower(q)); len(words) > 0 {

@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"html/template"
@@ -74,19 +74,19 @@ type historyItem struct {
 // the page small.
 const historyPage = 100
 
-// incidentPage answers GET /incidents/{source}/{id}?before=: the incident as its latest
+// Incident answers GET /incidents/{source}/{id}?before=: the incident as its latest
 // version shows it (description, impact, components, updates, postmortem) and its
 // history, grouped by day, each change with its summary and a link to its change view:
 // the newest historyPage changes, or those before change N. "Edited after posting"
 // marks an update whose body a listed change edited. 404 for an unknown incident, 400
 // for a before that is not a change number.
-func (s *Server) incidentPage(w http.ResponseWriter, r *http.Request) {
+func (s *Site) Incident(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
 	top := 0 // the newest change listed; 0: the latest
 	if raw := r.URL.Query().Get("before"); raw != "" {
 		n, err := param.Version("before", raw, 2)
 		if err != nil {
-			s.pageError(w, r, http.StatusBadRequest, "Bad request", err.Error())
+			s.Error(w, r, http.StatusBadRequest, "Bad request", err.Error())
 			return
 		}
 		top = n - 1

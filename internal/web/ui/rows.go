@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"cmp"
@@ -27,7 +27,7 @@ type incidentRow struct {
 }
 
 // incidentRow builds the row of an archived incident.
-func (s *Server) incidentRow(in *archive.IncidentInfo) incidentRow {
+func (s *Site) incidentRow(in *archive.IncidentInfo) incidentRow {
 	inc := &in.Latest
 	row := incidentRow{
 		Source: in.Source, SourceTitle: s.title(in.Source), SourceURL: s.paths.Source(in.Source),
@@ -70,7 +70,7 @@ type sourceRow struct {
 // sourceRows lists every configured source, then every retired one, with its state,
 // worked out from the daemon's poll state, the archive's failure state and the open
 // incidents among infos (every archived incident).
-func (s *Server) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
+func (s *Site) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 	archived, err := s.store.Sources()
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func (s *Server) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 			st.underway = true
 		}
 	}
-	row := func(name, title string, retired bool, status *SourceStatus) sourceRow {
+	row := func(name, title string, retired bool, status *view.SourceStatus) sourceRow {
 		a, inArchive := byName[name]
 		st := open[name]
 		if st == nil {
@@ -149,7 +149,7 @@ func (s *Server) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 	}
 	var out []sourceRow
 	configured := map[string]bool{}
-	for _, st := range s.daemon.Sources() {
+	for _, st := range s.sources() {
 		configured[st.Name] = true
 		title := st.Title
 		if title == "" {
@@ -161,7 +161,7 @@ func (s *Server) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 		if !configured[a.Name] {
 			// Served without a daemon (Options.Daemon nil), every archived source is
 			// shown as it stands rather than as retired.
-			retired := s.daemon != (noDaemon{})
+			retired := s.daemon
 			out = append(out, row(a.Name, s.title(a.Name), retired, nil))
 		}
 	}

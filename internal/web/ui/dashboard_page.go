@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"net/http"
@@ -30,9 +30,9 @@ type dashboardView struct {
 	Down        int // sources that cannot be read
 }
 
-// dashboard answers GET /: every source with its state and last successful poll, the
+// Dashboard answers GET /: every source with its state and last successful poll, the
 // open incidents first, then the latest changes across all vendors.
-func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
+func (s *Site) Dashboard(w http.ResponseWriter, r *http.Request) {
 	infos, err := s.store.Incidents("")
 	if err != nil {
 		s.pageArchiveError(w, r, err, "")
