@@ -14,45 +14,42 @@ type Badge struct {
 	Label string
 }
 
-// StatusBadge shows an incident's or a maintenance's status. Open statuses are neutral,
-// closed ones green and maintenance ones blue: the impact badge carries the severity.
+// statusBadges are the badges of the known statuses. Open statuses are neutral, closed
+// ones green and maintenance ones blue: the impact badge carries the severity.
+var statusBadges = map[model.Status]Badge{
+	model.StatusInvestigating: {"b-open", "i-search", "Investigating"},
+	model.StatusIdentified:    {"b-open", "i-target", "Identified"},
+	model.StatusMonitoring:    {"b-open", "i-eye", "Monitoring"},
+	model.StatusResolved:      {"b-ok", "i-check", "Resolved"},
+	model.StatusPostmortem:    {"b-ok", "i-doc", "Postmortem"},
+	model.StatusScheduled:     {"b-maint", "i-clock", "Scheduled"},
+	model.StatusInProgress:    {"b-maint", "i-wrench", "In progress"},
+	model.StatusVerifying:     {"b-maint", "i-eye", "Verifying"},
+	model.StatusCompleted:     {"b-ok", "i-check", "Completed"},
+}
+
+// StatusBadge shows an incident's or a maintenance's status; one we do not know shows
+// the vendor's word for it.
 func StatusBadge(st model.Status) Badge {
-	switch st {
-	case model.StatusInvestigating:
-		return Badge{"b-open", "i-search", "Investigating"}
-	case model.StatusIdentified:
-		return Badge{"b-open", "i-target", "Identified"}
-	case model.StatusMonitoring:
-		return Badge{"b-open", "i-eye", "Monitoring"}
-	case model.StatusResolved:
-		return Badge{"b-ok", "i-check", "Resolved"}
-	case model.StatusPostmortem:
-		return Badge{"b-ok", "i-doc", "Postmortem"}
-	case model.StatusScheduled:
-		return Badge{"b-maint", "i-clock", "Scheduled"}
-	case model.StatusInProgress:
-		return Badge{"b-maint", "i-wrench", "In progress"}
-	case model.StatusVerifying:
-		return Badge{"b-maint", "i-eye", "Verifying"}
-	case model.StatusCompleted:
-		return Badge{"b-ok", "i-check", "Completed"}
+	if b, ok := statusBadges[st]; ok {
+		return b
 	}
 	return Badge{"b-muted", "i-dash", words(string(st), "Unknown status")}
 }
 
+// impactBadges are the badges of the known impacts.
+var impactBadges = map[model.Impact]Badge{
+	model.ImpactCritical:    {"b-critical", "i-octagon", "Critical"},
+	model.ImpactMajor:       {"b-major", "i-alert", "Major"},
+	model.ImpactMinor:       {"b-minor", "i-info", "Minor"},
+	model.ImpactNone:        {"b-muted", "i-dash", "No impact"},
+	model.ImpactMaintenance: {"b-maint", "i-wrench", "Maintenance"},
+}
+
 // ImpactBadge shows an impact.
 func ImpactBadge(i model.Impact) Badge {
-	switch i {
-	case model.ImpactCritical:
-		return Badge{"b-critical", "i-octagon", "Critical"}
-	case model.ImpactMajor:
-		return Badge{"b-major", "i-alert", "Major"}
-	case model.ImpactMinor:
-		return Badge{"b-minor", "i-info", "Minor"}
-	case model.ImpactNone:
-		return Badge{"b-muted", "i-dash", "No impact"}
-	case model.ImpactMaintenance:
-		return Badge{"b-maint", "i-wrench", "Maintenance"}
+	if b, ok := impactBadges[i]; ok {
+		return b
 	}
 	return Badge{"b-muted", "i-dash", "Impact unknown"}
 }
