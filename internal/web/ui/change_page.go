@@ -11,6 +11,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/query"
+	"github.com/statuswatch/statuswatch/internal/web/recent"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -54,7 +55,7 @@ func (s *Site) Change(w http.ResponseWriter, r *http.Request) {
 		Title: title, IncidentURL: s.paths.Incident(source, id),
 		N: n, Of: latest.N,
 		At:       s.stampSeconds(v.ObservedAt),
-		Summary:  summaryOf(v.N, v.ObservedAt, v.Summary, s.firstPoll(source)),
+		Summary:  recent.SummaryOf(v.N, v.ObservedAt, v.Summary, recent.FirstPoll(s.store, source)),
 		Changes:  s.changeHTML(source, id, v, v.Changes),
 		Compare:  s.paths.Compare(source, id, n-1, n),
 		Evidence: s.prefix + "/api/v1/sources/" + url.PathEscape(source) + "/snapshots?at=" + url.QueryEscape(v.ObservedAt.UTC().Format(api.TimeLayout)),

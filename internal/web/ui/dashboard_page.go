@@ -6,6 +6,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/recent"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -43,7 +44,7 @@ func (s *Site) Dashboard(w http.ResponseWriter, r *http.Request) {
 		s.pageArchiveError(w, r, err, "")
 		return
 	}
-	recent, err := s.recentChanges(infos, recentOnDashboard)
+	recent, err := recent.Changes(s.store, infos, recentOnDashboard)
 	if err != nil {
 		s.pageArchiveError(w, r, err, "")
 		return
@@ -87,4 +88,45 @@ func (s *Site) Dashboard(w http.ResponseWriter, r *http.Request) {
 		Refresh: refreshFor(len(v.Open)+len(v.Maintenance) > 0),
 		Data:    v,
 	})
+}
+
+// changeRow is a change as the dashboard lists it, under the incident's current title
+// (the feed keeps the title each change had).
+type changeRow struct {
+	At                             view.Stamp
+	Source, SourceTitle, SourceURL string
+	Title, IncidentURL             string
+	N                              int
+	URL                            string // the change view
+	Summary                        string
+	FirstSight                     bool    // the incidents of the source's first poll, as one row
+	Sighted                        []crumb // of a first poll: the most recent of its incidents
+	More                           int     // and how many more it archived
+}
+
+// sightedOnDashboard is how many of a first poll's incidents its dashboard row names.
+const sightedOnDashboard = 3
+
+func (s *Site) changeRow(c recent.Change) changeRow {
+	if g := c.Sight; g != nil {
+		row := changeRow{
+			At:     s.stamp(g.At),
+			Source: g.Source, SourceTitle: s.title(g.Source), SourceURL: s.paths.Source(g.Source),
+			Title: "Archived on first sight", URL: s.paths.Source(g.Source) + "#incidents-h",
+			Summary:    firstSightSummary(len(g.Incidents)),
+			FirstSight: true,
+			More:       max(0, len(g.Incidents)-sightedOnDashboard),
+		}
+		for _, in := range g.Incidents[:min(sightedOnDashboard, len(g.Incidents))] {
+			row.Sighted = append(row.Sighted, crumb{view.Title(&in.Latest), s.paths.Incident(in.Source, in.ID)})
+		}
+		return row
+	}
+	return changeRow{
+		At:     s.stamp(c.V.ObservedAt),
+		Source: c.Info.Source, SourceTitle: s.title(c.Info.Source), SourceURL: s.paths.Source(c.Info.Source),
+		Title: view.Title(&c.Info.Latest), IncidentURL: s.paths.Incident(c.Info.Source, c.Info.ID),
+		N: c.V.N, URL: s.paths.Change(c.Info.Source, c.Info.ID, c.V.N),
+		Summary: c.V.Summary,
+	}
 }

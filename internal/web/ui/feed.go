@@ -15,6 +15,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/atom"
 	"github.com/statuswatch/statuswatch/internal/web/query"
+	"github.com/statuswatch/statuswatch/internal/web/recent"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -47,7 +48,7 @@ func (s *Site) Feed(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	changes, err := s.recentChanges(infos, feedEntries)
+	changes, err := recent.Changes(s.store, infos, feedEntries)
 	if err != nil {
 		s.pageArchiveError(w, r, err, "")
 		return
@@ -73,11 +74,11 @@ func (s *Site) Feed(w http.ResponseWriter, r *http.Request) {
 	}
 	f.Updated = atom.Time(s.now())
 	if len(changes) > 0 {
-		f.Updated = atom.Time(changes[0].at())
+		f.Updated = atom.Time(changes[0].At())
 	}
 	for _, c := range changes {
-		if c.sight != nil {
-			f.Entries = append(f.Entries, s.sightEntry(c.sight, origin, host))
+		if c.Sight != nil {
+			f.Entries = append(f.Entries, s.sightEntry(c.Sight, origin, host))
 			continue
 		}
 		f.Entries = append(f.Entries, s.changeEntry(c, origin, host))
@@ -99,17 +100,17 @@ func (s *Site) Feed(w http.ResponseWriter, r *http.Request) {
 // without it: the summary and a link to the change view; each update the change added,
 // and a postmortem it published, as the incident page shows them (paragraphs, lists,
 // links); then the other changes field by field, their line breaks as <br>.
-func (s *Site) changeEntry(c change, origin, host string) atom.Entry {
-	src, inc := c.info.Source, &c.v.Incident
-	link := origin + s.paths.Change(src, c.info.ID, c.v.N)
+func (s *Site) changeEntry(c recent.Change, origin, host string) atom.Entry {
+	src, inc := c.Info.Source, &c.V.Incident
+	link := origin + s.paths.Change(src, c.Info.ID, c.V.N)
 	var content bytes.Buffer
 	content.WriteString("<p>")
-	xml.EscapeText(&content, []byte(c.v.Summary)) // the same escaping HTML needs for text
-	content.WriteString(` <a href="` + html.EscapeString(link) + `">View change ` + strconv.Itoa(c.v.N) + "</a></p>\n")
+	xml.EscapeText(&content, []byte(c.V.Summary)) // the same escaping HTML needs for text
+	content.WriteString(` <a href="` + html.EscapeString(link) + `">View change ` + strconv.Itoa(c.V.N) + "</a></p>\n")
 	var rest []model.Change
 	var added []*model.Update
 	var pm *model.Postmortem
-	for _, ch := range c.v.Changes {
+	for _, ch := range c.V.Changes {
 		switch {
 		case ch.Before == nil && ch.After != nil && strings.HasPrefix(ch.Field, "updates[") && strings.HasSuffix(ch.Field, "]"):
 			if u := findUpdate(inc, strings.TrimSuffix(strings.TrimPrefix(ch.Field, "updates["), "]")); u != nil {
@@ -133,16 +134,16 @@ func (s *Site) changeEntry(c change, origin, host string) atom.Entry {
 	if len(rest) > 0 {
 		// Without our stylesheet the cues for screen readers would show: <del> and <ins>
 		// say it there.
-		content.WriteString(feedBreaks(hiddenCues.Replace(string(s.changeHTML(src, c.info.ID, c.v, rest)))))
+		content.WriteString(feedBreaks(hiddenCues.Replace(string(s.changeHTML(src, c.Info.ID, c.V, rest)))))
 	}
 	return atom.Entry{
-		ID:        "tag:" + host + "," + c.v.ObservedAt.UTC().Format(time.DateOnly) + ":" + src + "/" + model.URLID(c.info.ID) + "/" + strconv.Itoa(c.v.N),
-		Title:     headline(c.v) + ": " + view.Title(inc) + " · " + s.title(src),
-		Updated:   atom.Time(c.v.ObservedAt),
-		Published: atom.Time(c.v.ObservedAt),
+		ID:        "tag:" + host + "," + c.V.ObservedAt.UTC().Format(time.DateOnly) + ":" + src + "/" + model.URLID(c.Info.ID) + "/" + strconv.Itoa(c.V.N),
+		Title:     headline(c.V) + ": " + view.Title(inc) + " · " + s.title(src),
+		Updated:   atom.Time(c.V.ObservedAt),
+		Published: atom.Time(c.V.ObservedAt),
 		Author:    atom.Person{Name: s.title(src)},
 		Links:     []atom.Link{{Rel: "alternate", Type: "text/html", Href: link}},
-		Summary:   c.v.Summary,
+		Summary:   c.V.Summary,
 		Content:   atom.Text{Type: "html", Body: content.String()},
 	}
 }
@@ -152,7 +153,7 @@ const sightListed = 50
 
 // sightEntry is a source's first poll as one feed entry: what it archived, each incident
 // linked, not one "new incident" entry each. Its id names the source's first poll.
-func (s *Site) sightEntry(g *firstSight, origin, host string) atom.Entry {
+func (s *Site) sightEntry(g *recent.FirstSight, origin, host string) atom.Entry {
 	src := g.Source
 	var content strings.Builder
 	content.WriteString("<p>" + html.EscapeString(firstSightSummary(len(g.Incidents))) + ":</p>\n<ul>\n")

@@ -12,6 +12,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/param"
 	"github.com/statuswatch/statuswatch/internal/web/query"
+	"github.com/statuswatch/statuswatch/internal/web/recent"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -155,7 +156,7 @@ func (s *Site) Incident(w http.ResponseWriter, r *http.Request) {
 		v.Postmortem = &postmortemView{Published: s.stamp(pm.PublishedAt), Body: vendortext.LinkifyHTML(vendortext.PostmortemHTML(pm))}
 	}
 
-	firstPoll := s.firstPoll(source)
+	firstPoll := recent.FirstPoll(s.store, source)
 	for i := len(vs) - 1; i >= 0; i-- {
 		ver := &vs[i]
 		at := ver.ObservedAt.UTC()
@@ -165,7 +166,7 @@ func (s *Site) Incident(w http.ResponseWriter, r *http.Request) {
 		}
 		h := &v.History[len(v.History)-1]
 		h.Changes = append(h.Changes, historyItem{
-			N: ver.N, At: s.stampSeconds(ver.ObservedAt), Time: at.Format(time.TimeOnly), Summary: summaryOf(ver.N, ver.ObservedAt, ver.Summary, firstPoll), URL: s.paths.Change(source, id, ver.N),
+			N: ver.N, At: s.stampSeconds(ver.ObservedAt), Time: at.Format(time.TimeOnly), Summary: recent.SummaryOf(ver.N, ver.ObservedAt, ver.Summary, firstPoll), URL: s.paths.Change(source, id, ver.N),
 		})
 	}
 	if low > 1 {

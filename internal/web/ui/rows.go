@@ -170,3 +170,8 @@ func (s *Site) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 	})
 	return out, nil
 }
+
+// firstSightSummary says what a first poll archived, without a full stop.
+func firstSightSummary(n int) string {
+	return view.Plural(n, "incident") + " already on the page when statuswatch first read it, archived as found"
+}
