@@ -1,6 +1,7 @@
 package vendortext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,32 +87,34 @@ const hostileMarkdown = "## Root cause <script>alert('m')</script>\n\n[click](ja
 
 // liveMarkup returns what in doc, a rendered vendor fragment, could run script, load a
 // resource or restyle the page: a fragment has none of the page's own script, stylesheet
-// or forms, so nothing of the kind is allowed.
+// or forms, so no element of the kind is allowed, no handler or style attribute, and a
+// link only to a page (http, https, mailto, or within the site).
 func liveMarkup(doc *html.Node) []string {
 	var found []string
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			switch n.Data {
-			case "script", "link", "img", "iframe", "style", "object", "embed", "form", "input", "base", "meta":
-				found = append(found, "<"+n.Data+">")
-			}
-			for _, a := range n.Attr {
-				key, val := strings.ToLower(a.Key), strings.ToLower(strings.TrimSpace(a.Val))
-				switch {
-				case strings.HasPrefix(key, "on"), key == "style":
-					found = append(found, n.Data+" "+a.Key+"="+a.Val)
-				case (key == "href" || key == "src" || key == "action" || key == "xlink:href") &&
-					!(strings.HasPrefix(val, "/") || strings.HasPrefix(val, "#") || strings.HasPrefix(val, "https://") ||
-						strings.HasPrefix(val, "http://") || strings.HasPrefix(val, "mailto:")):
-					found = append(found, n.Data+" "+a.Key+"="+a.Val)
-				}
-			}
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
 		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
+		if slices.Contains(liveElements, n.Data) {
+			found = append(found, "<"+n.Data+">")
+		}
+		for _, a := range n.Attr {
+			key := strings.ToLower(a.Key)
+			link := key == "href" || key == "src" || key == "action" || key == "xlink:href"
+			if strings.HasPrefix(key, "on") || key == "style" || link && !safeTarget(a.Val) {
+				found = append(found, n.Data+" "+a.Key+"="+a.Val)
+			}
 		}
 	}
-	walk(doc)
 	return found
+}
+
+// liveElements run script, load a resource, restyle the page or send a form.
+var liveElements = []string{"script", "link", "img", "iframe", "style", "object", "embed", "form", "input", "base", "meta"}
+
+// safeTarget reports whether a link or a source goes to a page: within the site, or an
+// http, https or mailto URL.
+func safeTarget(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return slices.ContainsFunc([]string{"/", "#", "https://", "http://", "mailto:"}, func(p string) bool { return strings.HasPrefix(v, p) })
 }
