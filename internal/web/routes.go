@@ -33,8 +33,9 @@ func (s *Server) routes() {
 	private("POST /api/v1/outbox/{id}/retry", http.HandlerFunc(s.retryMessage))
 	private("POST /api/v1/outbox/{id}/drop", http.HandlerFunc(s.dropMessage))
 
-	// UI, server-rendered by internal/web/ui, one handler per file named <concept>_page.go
-	// there, private like the API. Every page is linked under the path of BaseURL.
+	// UI, server-rendered by internal/web/ui, one handler per file named after its page
+	// there (incident.go, beside the API's incident.go here), private like the API. Every
+	// page is linked under the path of BaseURL.
 	private("GET /{$}", s.wholeArchive(s.ui.Dashboard))
 	private("GET /sources/{source}", s.wholeArchive(s.ui.Source))
 	private("GET /incidents/{source}/{id}", http.HandlerFunc(s.ui.Incident))

@@ -128,7 +128,7 @@ func TestStatic(t *testing.T) {
 			t.Errorf("%s with If-None-Match: got %d, want 304", name, r.StatusCode)
 		}
 	}
-	for _, name := range []string{"nope.css", "../ui.go"} {
+	for _, name := range []string{"nope.css", "../render.go"} {
 		if r := get(name, "", nil); r.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: got %d, want 404", name, r.StatusCode)
 		}
