@@ -1,8 +1,9 @@
 // Package ui is the reader's side of the web server: the pages, rendered on the server
 // with html/template from the templates embedded in templates/ (parsed once), the
 // stylesheet and script embedded in static/, and the Atom feeds that are the pages'
-// twins. Internal/web routes every request to it and holds the guards in front; this
-// package answers, reading the archive and the daemon's report of its sources.
+// twins. The server in internal/web routes the requests here and holds the guards in
+// front of them (Host check, authentication, the whole-archive read gate); this package
+// answers, reading the archive and the daemon's report of its sources.
 package ui
 
 import (
