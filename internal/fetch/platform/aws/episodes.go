@@ -121,12 +121,28 @@ type awsBuild struct {
 	now      time.Time
 }
 
-// run builds the incidents, the listing and the memo to remember.
+// run builds the incidents, the listing and the memo to remember, in six steps.
 func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
-	// Group the RSS posts by service, oldest first; a post listed twice counts once.
-	groups := map[string][]awsPost{}
+	groups, oldest := b.groupPosts()
+	episodes, first := splitEpisodes(groups)
+	open := b.openEvents()
+	b.continueFirst(first, open)
+	episodes = matchEvents(episodes, open)
+
+	listing := model.Listing{Kind: model.KindIncident, Since: b.now}
+	if oldest > 0 {
+		listing.Since = time.Unix(oldest, 0).UTC()
+	}
+	out, memo, ids := b.incidents(episodes, listing.Since)
+	out, memo = b.remembered(out, memo, ids, listing.Since)
+	return out, listing, memo
+}
+
+// groupPosts groups the RSS posts by service, oldest first; a post listed twice counts
+// once. oldest is the time of the oldest post, 0 when there is none.
+func (b *awsBuild) groupPosts() (groups map[string][]awsPost, oldest int64) {
+	groups = map[string][]awsPost{}
 	seen := map[string]bool{}
-	var oldest int64
 	for _, p := range b.feed.posts {
 		key := p.service + "_" + strconv.FormatInt(p.at, 10)
 		if seen[key] {
@@ -138,12 +154,14 @@ func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
 			oldest = p.at
 		}
 	}
-	services := slices.Sorted(maps.Keys(groups))
+	return groups, oldest
+}
 
-	// Split each group into episodes after each resolution post.
-	var episodes []*awsEpisode
-	first := map[string]*awsEpisode{} // the oldest episode of each service
-	for _, s := range services {
+// splitEpisodes splits each service's posts into episodes after each resolution post,
+// services in order. first is the oldest episode of each service.
+func splitEpisodes(groups map[string][]awsPost) (episodes []*awsEpisode, first map[string]*awsEpisode) {
+	first = map[string]*awsEpisode{}
+	for _, s := range slices.Sorted(maps.Keys(groups)) {
 		g := groups[s]
 		slices.SortStableFunc(g, func(x, y awsPost) int { return cmp.Compare(x.at, y.at) })
 		var cur *awsEpisode
@@ -161,14 +179,19 @@ func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
 			}
 		}
 	}
+	return episodes, first
+}
 
-	// Parse the open events once.
-	type openEvent struct {
-		ev    *awsEvent
-		posts []awsPost
-		start int64
-		last  int64
-	}
+// openEvent is one currentevents entry, its posts parsed once.
+type openEvent struct {
+	ev    *awsEvent
+	posts []awsPost
+	start int64
+	last  int64
+}
+
+// openEvents parses the open events once.
+func (b *awsBuild) openEvents() []openEvent {
 	var open []openEvent
 	for i := range b.events {
 		ev := &b.events[i]
@@ -182,10 +205,13 @@ func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
 		}
 		open = append(open, openEvent{ev: ev, posts: posts, start: start, last: last})
 	}
+	return open
+}
 
-	// The oldest episode of each service may have lost its first posts: it continues the
-	// latest remembered or open episode that started before it and was still open or
-	// reached past its first post.
+// continueFirst: the oldest episode of each service may have lost its first posts: it
+// continues the latest remembered or open episode that started before it and was still
+// open or reached past its first post.
+func (b *awsBuild) continueFirst(first map[string]*awsEpisode, open []openEvent) {
 	for s, e := range first {
 		cands := slices.Clone(b.memo[s])
 		for _, o := range open {
@@ -205,10 +231,12 @@ func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
 			e.start = best.start
 		}
 	}
+}
 
-	// Match each open event with the episode of its service that shares a post with it,
-	// else the one that starts when it starts; an event matching none is an episode of
-	// its own.
+// matchEvents matches each open event with the episode of its service that shares a post
+// with it, else the one that starts when it starts; an event matching none is an episode
+// of its own. The event's posts join the episode's.
+func matchEvents(episodes []*awsEpisode, open []openEvent) []*awsEpisode {
 	for _, o := range open {
 		s := strings.TrimSpace(o.ev.Service)
 		var match *awsEpisode
@@ -238,16 +266,18 @@ func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
 		}
 		slices.SortStableFunc(match.posts, func(x, y awsPost) int { return cmp.Compare(x.at, y.at) })
 	}
+	return episodes
+}
 
-	listing := model.Listing{Kind: model.KindIncident, Since: b.now}
-	if oldest > 0 {
-		listing.Since = time.Unix(oldest, 0).UTC()
-	}
+// incidents makes an incident of each episode (the first of an id wins) and the span the
+// memo remembers of it, applying the absence rule to an open episode currentevents no
+// longer lists. ids are the incidents made.
+func (b *awsBuild) incidents(episodes []*awsEpisode, since time.Time) ([]model.Incident, awsMemo, map[string]bool) {
 	out := make([]model.Incident, 0, len(episodes))
 	memo := awsMemo{}
 	ids := map[string]bool{}
 	for _, e := range episodes {
-		inc := b.incident(e, listing.Since)
+		inc := b.incident(e, since)
 		if ids[inc.ID] {
 			continue
 		}
@@ -266,9 +296,13 @@ func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
 		out = append(out, inc)
 		memo[e.service] = append(memo[e.service], span)
 	}
+	return out, memo, ids
+}
 
-	// An episode currentevents listed may be gone from the feed too (it rolled out, or
-	// never reached it): the absence rule still runs its course, on the archived version.
+// remembered: an episode currentevents listed may be gone from the feed too (it rolled
+// out, or never reached it): the absence rule still runs its course, on the archived
+// version.
+func (b *awsBuild) remembered(out []model.Incident, memo awsMemo, ids map[string]bool, since time.Time) ([]model.Incident, awsMemo) {
 	for _, s := range slices.Sorted(maps.Keys(b.memo)) {
 		for _, r := range b.memo[s] {
 			id := s + "_" + strconv.FormatInt(r.start, 10)
@@ -284,7 +318,7 @@ func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
 			case r.inferred > 0:
 				// Resolved already; listed while the feed's window covers its start, so
 				// that a history snapshot does not take it for removed.
-				if r.start < listing.Since.Unix() {
+				if r.start < since.Unix() {
 					continue
 				}
 				if inc.Open() {
@@ -305,7 +339,7 @@ func (b *awsBuild) run() ([]model.Incident, model.Listing, awsMemo) {
 			memo[s] = append(memo[s], span)
 		}
 	}
-	return out, listing, memo
+	return out, memo
 }
 
 // find returns the remembered episode of service that started at start.
