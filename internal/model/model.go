@@ -168,6 +168,9 @@ type Snapshot struct {
 	// OpenOnly marks providers that list only open items (Instatus summary, AWS
 	// currentevents, Azure): absence means resolved, and an empty answer is a healthy page.
 	OpenOnly bool `json:"open_only,omitempty"`
+	// Components is the page's component states as this poll read them; nil when the
+	// platform publishes none or this poll did not read them (an unchanged answer).
+	Components *Components `json:"components,omitempty"`
 }
 
 // Covers reports whether the snapshot holds a complete listing of kind k covering time t.
@@ -316,6 +319,11 @@ const (
 	EventRemoved    Event = "removed"    // it vanished from the page
 	EventSourceDown Event = "source_down"
 	EventSourceUp   Event = "source_up"
+	// A component set's change: the worst thing a poll's component changes say, a
+	// component getting worse (naming from and to) or back to operational (with how long
+	// it was not).
+	EventComponentDegraded  Event = "component_degraded"
+	EventComponentRecovered Event = "component_recovered"
 )
 
 // MessageState is where an outbox message stands.
