@@ -109,6 +109,9 @@ type ComponentChange struct {
 	// NameBefore and GroupBefore are set when the name or group changed.
 	NameBefore  string `json:"name_before,omitempty"`
 	GroupBefore string `json:"group_before,omitempty"`
+	// DownSince is, for a change back to operational, when the component last left
+	// operational as the archive saw it ("operational again after 23m").
+	DownSince time.Time `json:"down_since,omitzero"`
 }
 
 // Worsened reports whether the change is a component getting worse.
