@@ -116,6 +116,31 @@ func (pl *Poll) Failed() *Result {
 	return &Result{Requests: pl.Res.Requests}
 }
 
+// ReadEndpoint reads endpoint name conditionally at its URL (its override, else rel under
+// the source URL: EndpointURL) and decodes the body, when there is one to parse, with
+// decode. parsed is false when there was none (304 or byte-identical). A body decode
+// rejects fails the read as "<name> <url>: <why>", a password in the URL masked.
+func ReadEndpoint[T any](ctx context.Context, pl *Poll, name, rel string, decode func(contentType string, body []byte) (T, error)) (v T, parsed bool, err error) {
+	u, err := EndpointURL(pl.Req.Source, name, rel, "")
+	if err != nil {
+		return v, false, err
+	}
+	return ReadAt(ctx, pl, name, u, decode)
+}
+
+// ReadAt is ReadEndpoint for an endpoint whose URL the adapter makes itself.
+func ReadAt[T any](ctx context.Context, pl *Poll, name, u string, decode func(contentType string, body []byte) (T, error)) (v T, parsed bool, err error) {
+	resp, err := pl.Read(ctx, name, u)
+	if err != nil || !ToParse(resp) {
+		return v, false, err
+	}
+	d, err := decode(resp.ContentType, resp.Body)
+	if err != nil {
+		return v, false, fmt.Errorf("%s %s: %w", name, RedactURL(u), err)
+	}
+	return d, true, nil
+}
+
 // ToParse reports whether a read gave a body to parse.
 func ToParse(resp *Response) bool {
 	return resp != nil && !resp.NotModified && !resp.Unchanged

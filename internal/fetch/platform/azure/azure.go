@@ -67,31 +67,20 @@ var _ fetch.Provider = (*Azure)(nil)
 
 // Poll reads the feed conditionally; a 304 or byte-identical body is not parsed.
 func (p *Azure) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	pl := fetch.NewPoll(p.c, req)
-	u, err := fetch.EndpointURL(req.Source, EndpointFeed, "feed/", "")
-	if err != nil {
-		return pl.Failed(), err
+	return fetch.RunPoll(ctx, p.c, req, poll)
+}
+
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	feed, parsed, err := fetch.ReadEndpoint(ctx, pl, EndpointFeed, "feed/", func(_ string, body []byte) (*azureFeed, error) { return decodeAzure(body) })
+	if err != nil || !parsed {
+		return nil, err
 	}
-	resp, err := pl.Read(ctx, EndpointFeed, u)
-	if err != nil {
-		return pl.Failed(), err
-	}
-	if !fetch.ToParse(resp) {
-		return pl.Res, nil
-	}
-	feed, err := decodeAzure(resp.Body)
-	if err != nil {
-		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointFeed, u, err)
-	}
-	pl.Res.Snapshot = &model.Snapshot{
-		Source:    req.Source.Name,
-		FetchedAt: req.Now.UTC(),
-		PageTitle: feed.title,
-		Listings:  []model.Listing{{Kind: model.KindIncident}},
-		Incidents: normaliseAzure(feed.items, req.Source.URL, req.Archived),
-		OpenOnly:  true,
-	}
-	return pl.Res, nil
+	snap := pl.Snapshot()
+	snap.PageTitle = feed.title
+	snap.Listings = []model.Listing{{Kind: model.KindIncident}}
+	snap.Incidents = normaliseAzure(feed.items, pl.Req.Source.URL, pl.Req.Archived)
+	snap.OpenOnly = true
+	return snap, nil
 }
 
 // ---- Decoding ----

@@ -71,20 +71,9 @@ func betterStack(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := fetch.EndpointURL(pl.Req.Source, EndpointIndex, "index.json", "")
-	if err != nil {
+	doc, parsed, err := fetch.ReadEndpoint(ctx, pl, EndpointIndex, "index.json", decodeBetterStack)
+	if err != nil || !parsed {
 		return nil, err
-	}
-	resp, err := pl.Read(ctx, EndpointIndex, u)
-	if err != nil {
-		return nil, err
-	}
-	if resp.NotModified || resp.Unchanged {
-		return nil, nil
-	}
-	doc, err := decodeBetterStack(resp.ContentType, resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", EndpointIndex, u, err)
 	}
 	snap := pl.Snapshot()
 	snap.PageTitle = doc.title

@@ -74,20 +74,9 @@ func cachet(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	// Sorted by id, newest first: Cachet's default order is the database's, oldest first,
 	// and its first page would then be the oldest incidents.
 	rel := "api/v1/incidents?sort=id&order=desc&per_page=" + strconv.Itoa(cachetListSize)
-	u, err := fetch.EndpointURL(pl.Req.Source, fetch.EndpointIncidents, rel, "")
-	if err != nil {
+	list, parsed, err := fetch.ReadEndpoint(ctx, pl, fetch.EndpointIncidents, rel, decodeCachetIncidents)
+	if err != nil || !parsed {
 		return nil, err
-	}
-	resp, err := pl.Read(ctx, fetch.EndpointIncidents, u)
-	if err != nil {
-		return nil, err
-	}
-	if resp.NotModified || resp.Unchanged {
-		return nil, nil
-	}
-	list, err := decodeCachetIncidents(resp.ContentType, resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", fetch.EndpointIncidents, u, err)
 	}
 	var names map[string]string
 	if list.namesComponents() {

@@ -54,32 +54,22 @@ var _ fetch.Provider = (*HistoryFeed)(nil)
 // Poll reads the feed conditionally, and nothing else. On error the Result is non-nil
 // only to report Requests.
 func (p *HistoryFeed) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	r := fetch.NewPoll(p.c, req)
-	u, err := feedURL(req.Source)
+	return fetch.RunPoll(ctx, p.c, req, poll)
+}
+
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	u, err := feedURL(pl.Req.Source)
 	if err != nil {
-		return r.Failed(), err
+		return nil, err
 	}
-	resp, err := r.Read(ctx, fetch.EndpointFeed, u)
-	if err != nil {
-		return r.Failed(), err
+	f, parsed, err := fetch.ReadAt(ctx, pl, fetch.EndpointFeed, u, func(_ string, body []byte) (*historyfeed.Feed, error) { return historyfeed.Parse(body) })
+	if err != nil || !parsed {
+		return nil, err
 	}
-	if !fetch.ToParse(resp) {
-		return r.Res, nil
-	}
-	f, err := historyfeed.Parse(resp.Body)
-	if err != nil {
-		return r.Failed(), fmt.Errorf("%s %s: %w", fetch.EndpointFeed, fetch.RedactURL(u), err)
-	}
-	now := req.Now.UTC()
-	incidents, listings := f.Incidents(now, req.Archived)
-	r.Res.Snapshot = &model.Snapshot{
-		Source:    req.Source.Name,
-		FetchedAt: now,
-		PageTitle: f.PageTitle(),
-		Listings:  listings,
-		Incidents: incidents,
-	}
-	return r.Res, nil
+	snap := pl.Snapshot()
+	snap.PageTitle = f.PageTitle()
+	snap.Incidents, snap.Listings = f.Incidents(snap.FetchedAt, pl.Req.Archived)
+	return snap, nil
 }
 
 // feedURL is the feed of a kind feed source: the endpoint override, else the source URL

@@ -70,33 +70,22 @@ var _ fetch.Provider = (*GCP)(nil)
 // Poll reads incidents.json conditionally; a 304 or byte-identical body is not parsed
 // and gives no snapshot. The listing covers the whole history (Since zero).
 func (p *GCP) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	pl := fetch.NewPoll(p.c, req)
-	base, err := fetch.BaseURL(req.Source.URL)
+	return fetch.RunPoll(ctx, p.c, req, poll)
+}
+
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	base, err := fetch.BaseURL(pl.Req.Source.URL)
 	if err != nil {
-		return pl.Failed(), err
+		return nil, err
 	}
-	u, err := fetch.EndpointURL(req.Source, fetch.EndpointIncidents, "incidents.json", "")
-	if err != nil {
-		return pl.Failed(), err
+	list, parsed, err := fetch.ReadEndpoint(ctx, pl, fetch.EndpointIncidents, "incidents.json", decodeGCP)
+	if err != nil || !parsed {
+		return nil, err
 	}
-	resp, err := pl.Read(ctx, fetch.EndpointIncidents, u)
-	if err != nil {
-		return pl.Failed(), err
-	}
-	if !fetch.ToParse(resp) {
-		return pl.Res, nil
-	}
-	list, err := decodeGCP(resp.ContentType, resp.Body)
-	if err != nil {
-		return pl.Failed(), fmt.Errorf("%s %s: %w", fetch.EndpointIncidents, u, err)
-	}
-	pl.Res.Snapshot = &model.Snapshot{
-		Source:    req.Source.Name,
-		FetchedAt: req.Now.UTC(),
-		Listings:  []model.Listing{{Kind: model.KindIncident}},
-		Incidents: normaliseGCP(list, base),
-	}
-	return pl.Res, nil
+	snap := pl.Snapshot()
+	snap.Listings = []model.Listing{{Kind: model.KindIncident}}
+	snap.Incidents = normaliseGCP(list, base)
+	return snap, nil
 }
 
 // ---- Decoding ----

@@ -60,11 +60,11 @@ func (p *SlackStatus) Poll(ctx context.Context, req fetch.Request) (*fetch.Resul
 }
 
 func slack(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
-	history, hParsed, err := readSlack(pl, ctx, EndpointHistory, "api/v2.0.0/history", decodeSlackHistory)
+	history, hParsed, err := fetch.ReadEndpoint(ctx, pl, EndpointHistory, "api/v2.0.0/history", decodeSlackHistory)
 	if err != nil {
 		return nil, err
 	}
-	current, cParsed, err := readSlack(pl, ctx, EndpointCurrent, "api/v2.0.0/current", decodeSlackCurrent)
+	current, cParsed, err := fetch.ReadEndpoint(ctx, pl, EndpointCurrent, "api/v2.0.0/current", decodeSlackCurrent)
 	if err != nil {
 		return nil, err
 	}
@@ -88,27 +88,6 @@ func slack(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	}
 	snap.Incidents = list
 	return snap, nil
-}
-
-// readSlack fetches one endpoint conditionally and decodes it; nil, false when it answered
-// 304 or a byte-identical body.
-func readSlack(pl *fetch.Poll, ctx context.Context, name, rel string, decode func(string, []byte) ([]slIncident, error)) ([]slIncident, bool, error) {
-	u, err := fetch.EndpointURL(pl.Req.Source, name, rel, "")
-	if err != nil {
-		return nil, false, err
-	}
-	resp, err := pl.Read(ctx, name, u)
-	if err != nil {
-		return nil, false, err
-	}
-	if resp.NotModified || resp.Unchanged {
-		return nil, false, nil
-	}
-	list, err := decode(resp.ContentType, resp.Body)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s %s: %w", name, u, err)
-	}
-	return list, true, nil
 }
 
 // ---- Decoding ----

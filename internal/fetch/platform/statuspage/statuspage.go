@@ -125,7 +125,7 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	}
 
 	if req.Summary && !fetch.SkipAbsent(req.State[fetch.EndpointSummary], now) {
-		name, ok, err := readSummary(ctx, pl)
+		name, ok, err := fetch.ReadEndpoint(ctx, pl, fetch.EndpointSummary, "api/v2/summary.json", statuspagev2.DecodeSummary)
 		switch {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
@@ -160,40 +160,14 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 // readList fetches a list endpoint conditionally and decodes it. It returns nil, nil
 // when the endpoint answered 304 or a byte-identical body: nothing to parse.
 func readList(ctx context.Context, pl *fetch.Poll, name, rel string) (*statuspagev2.List, error) {
-	u, err := fetch.EndpointURL(pl.Req.Source, name, rel, "")
-	if err != nil {
-		return nil, err
-	}
-	resp, err := pl.Read(ctx, name, u)
-	if err != nil || !fetch.ToParse(resp) {
-		return nil, err
-	}
 	key := "incidents"
 	if name == statuspagev2.EndpointMaintenances {
 		key = "scheduled_maintenances"
 	}
-	doc, err := options.DecodeList(resp.ContentType, resp.Body, key)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", name, fetch.RedactURL(u), err)
-	}
-	return doc, nil
-}
-
-// readSummary fetches summary.json for the page's name.
-func readSummary(ctx context.Context, pl *fetch.Poll) (string, bool, error) {
-	u, err := fetch.EndpointURL(pl.Req.Source, fetch.EndpointSummary, "api/v2/summary.json", "")
-	if err != nil {
-		return "", false, err
-	}
-	resp, err := pl.Read(ctx, fetch.EndpointSummary, u)
-	if err != nil || !fetch.ToParse(resp) {
-		return "", false, err
-	}
-	name, err := statuspagev2.DecodeSummary(resp.ContentType, resp.Body)
-	if err != nil {
-		return "", false, fmt.Errorf("%s %s: %w", fetch.EndpointSummary, fetch.RedactURL(u), err)
-	}
-	return name, true, nil
+	doc, _, err := fetch.ReadEndpoint(ctx, pl, name, rel, func(contentType string, body []byte) (*statuspagev2.List, error) {
+		return options.DecodeList(contentType, body, key)
+	})
+	return doc, err
 }
 
 // lookupKey is the state key that records the postmortem lookup of incident id as done,
