@@ -104,7 +104,21 @@ func New(kind string, c *Client) (Provider, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown provider kind %q (known: %s)", kind, strings.Join(Kinds(), ", "))
 	}
-	return p.New(c), nil
+	if p.Poll == nil {
+		return p.New(c), nil
+	}
+	return poller{c: c, poll: p.Poll}, nil
+}
+
+// poller is the Provider of a platform that registered a Poll: each poll runs it over a
+// new Poll (RunPoll).
+type poller struct {
+	c    *Client
+	poll func(*Poll, context.Context) (*model.Snapshot, error)
+}
+
+func (p poller) Poll(ctx context.Context, req Request) (*Result, error) {
+	return RunPoll(ctx, p.c, req, p.poll)
 }
 
 // EndpointURL resolves an endpoint of a source. Source.Endpoints[name] wins when set;

@@ -2,11 +2,14 @@ package fetch
 
 import (
 	"cmp"
+	"context"
 	"maps"
 	"net/url"
 	"slices"
 
 	"github.com/mmcdole/gofeed"
+
+	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 // Platform is one kind of status page: how to poll it and how detection recognises it.
@@ -15,7 +18,12 @@ import (
 type Platform struct {
 	// Kind is the provider kind a source's kind: names.
 	Kind string
-	// New builds the platform's Provider around the shared client.
+	// Poll makes one poll of a source through pl (the client, the request, the
+	// bookkeeping) and returns its snapshot: nil, nil when nothing was parsed (every
+	// endpoint answered 304 or a byte-identical body). An error fails the poll, which
+	// then reports only its requests (RunPoll).
+	Poll func(pl *Poll, ctx context.Context) (*model.Snapshot, error)
+	// New builds the Provider of a platform that polls otherwise; nil when Poll is set.
 	New func(c *Client) Provider
 	// Endpoints are the names of the endpoints a source's endpoints: may override.
 	Endpoints []string
@@ -65,13 +73,13 @@ type Probe struct {
 var registry = map[string]Platform{}
 
 // Register adds a platform; it is called from init functions only, and panics on a
-// kind registered twice or without a New.
+// kind registered twice or without a Poll (or New).
 func Register(p Platform) {
 	if _, dup := registry[p.Kind]; dup {
 		panic("fetch: provider " + p.Kind + " registered twice")
 	}
-	if p.Kind == "" || p.New == nil {
-		panic("fetch: provider registered without a kind or a New")
+	if p.Kind == "" || (p.Poll == nil) == (p.New == nil) {
+		panic("fetch: provider registered without a kind, or without one of Poll and New")
 	}
 	p.Endpoints = slices.Compact(slices.Sorted(slices.Values(p.Endpoints)))
 	registry[p.Kind] = p

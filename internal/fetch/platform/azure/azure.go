@@ -29,7 +29,7 @@ const EndpointFeed = "feed"
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:      Kind,
-		New:       func(c *fetch.Client) fetch.Provider { return &Azure{c: c} },
+		Poll:      poll,
 		Endpoints: []string{EndpointFeed},
 		Hosts:     []string{"azure.status.microsoft", "status.azure.com"},
 		PageURL:   azurePageURL,
@@ -38,7 +38,9 @@ func init() {
 	})
 }
 
-// Azure is the Provider of the Azure status page. Its feed is open-only: the
+// poll reads the feed conditionally; a 304 or byte-identical body is not parsed.
+//
+// The Azure status feed is open-only: the
 // snapshot is marked OpenOnly, so the archive resolves an incident that two well-formed
 // polls in a row no longer list, and an empty channel is a healthy page — a snapshot
 // with the incident listing and no incident. An HTML page, an empty body or truncated XML
@@ -61,15 +63,6 @@ func init() {
 //     so the incident's timeline is the sequence of texts Azure posted, and
 //     started_at stays the first pubDate seen. The description's HTML becomes clean
 //     text in Body and sanitised HTML in HTML.
-type Azure struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*Azure)(nil)
-
-// Poll reads the feed conditionally; a 304 or byte-identical body is not parsed.
-func (p *Azure) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	return fetch.RunPoll(ctx, p.c, req, poll)
-}
-
 func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	feed, parsed, err := fetch.ReadEndpoint(ctx, pl, EndpointFeed, "feed/", func(_ string, body []byte) (*azureFeed, error) { return decodeAzure(body) })
 	if err != nil || !parsed {
@@ -198,7 +191,7 @@ func normaliseAzure(items []azureItem, pageURL string, archived func(id string) 
 	return out
 }
 
-// azureImpact reads an impact from a title that names one; see Azure.
+// azureImpact reads an impact from a title that names one; see poll.
 func azureImpact(title string) (model.Impact, string) {
 	t := strings.ToLower(title)
 	switch {

@@ -28,7 +28,7 @@ const EndpointIndex = "index"
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:         Kind,
-		New:          func(c *fetch.Client) fetch.Provider { return &BetterStack{c: c} },
+		Poll:         poll,
 		Endpoints:    []string{EndpointIndex},
 		HostSuffixes: []string{".betteruptime.com", ".betterstack.com"},
 		NotPages: []string{"www.betteruptime.com", "api.betteruptime.com",
@@ -39,7 +39,9 @@ func init() {
 	})
 }
 
-// BetterStack is the Provider of Better Stack status pages. It is a history provider:
+// poll reads /index.json conditionally, and nothing else.
+//
+// Better Stack is a history provider:
 // index.json lists the page's recent reports, open or not.
 //
 // Mapping:
@@ -57,16 +59,7 @@ func init() {
 //   - updates: the status updates, with their ids, oldest first; an update whose resources
 //     all read "resolved" has status resolved (completed), one naming degraded or downtime
 //     investigating, one naming maintenance in_progress, else none.
-type BetterStack struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*BetterStack)(nil)
-
-// Poll reads /index.json conditionally, and nothing else.
-func (p *BetterStack) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	return fetch.RunPoll(ctx, p.c, req, betterStack)
-}
-
-func betterStack(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	base, err := fetch.BaseURL(pl.Req.Source.URL)
 	if err != nil {
 		return nil, err
@@ -219,7 +212,7 @@ func (pg *bsPage) normalise(base *url.URL, now time.Time) ([]model.Incident, []m
 	}
 }
 
-// report maps one status report (see BetterStack for the mapping).
+// report maps one status report (see poll for the mapping).
 func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Incident {
 	a := &r.Attributes
 	kind := model.KindIncident

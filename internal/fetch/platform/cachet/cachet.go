@@ -33,14 +33,18 @@ const cachetListSize = 50
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:          Kind,
-		New:           func(c *fetch.Client) fetch.Provider { return &Cachet{c: c} },
+		Poll:          poll,
 		Endpoints:     []string{fetch.EndpointIncidents, EndpointComponents},
 		EndpointPaths: []string{"/api/v1/incidents", "/api/v1/components"},
 		Probes:        []fetch.Probe{{Order: 40, Rel: "api/v1/incidents?per_page=5", Check: checkCachet}},
 	})
 }
 
-// Cachet is the Provider of Cachet status pages. It is a history provider: the incident
+// poll reads the newest incidents conditionally and, only when they changed and one of them
+// names a component, the component list, without validators: the names are needed every
+// time the incidents are parsed, and caching them between polls is not worth the state.
+//
+// Cachet is a history provider: the incident
 // list holds incidents whatever their state.
 //
 // Mapping: status codes 0 scheduled (Cachet ≤ 2.3 kept maintenance among the
@@ -55,18 +59,7 @@ func init() {
 // Cachet writes times as "2006-01-02 15:04:05" in the zone it is configured with (UTC by
 // default) without saying which: they are read as UTC. RFC 3339 times (newer Laravel) carry
 // their zone and are read as such.
-type Cachet struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*Cachet)(nil)
-
-// Poll reads the newest incidents conditionally and, only when they changed and one of them
-// names a component, the component list, without validators: the names are needed every
-// time the incidents are parsed, and caching them between polls is not worth the state.
-func (p *Cachet) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	return fetch.RunPoll(ctx, p.c, req, cachet)
-}
-
-func cachet(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	base, err := fetch.BaseURL(pl.Req.Source.URL)
 	if err != nil {
 		return nil, err
@@ -244,7 +237,7 @@ func (l *ctList) normalise(names map[string]string, base *url.URL, now time.Time
 	return out, []model.Listing{{Kind: model.KindIncident, Since: since}, {Kind: model.KindMaintenance, Since: since}}
 }
 
-// normalise maps one Cachet incident (see Cachet for the mapping).
+// normalise maps one Cachet incident (see poll for the mapping).
 func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.Incident {
 	id := string(in.ID)
 	code, known := in.Status.Int()
@@ -334,7 +327,7 @@ func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.In
 	return inc
 }
 
-// cachetStatus maps a Cachet status code (see Cachet). An unknown code of an incident is
+// cachetStatus maps a Cachet status code (see poll). An unknown code of an incident is
 // investigating: it is not known to be over.
 func cachetStatus(raw fetch.FlexID, kind model.Kind) model.Status {
 	code, ok := raw.Int()

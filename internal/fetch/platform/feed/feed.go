@@ -38,25 +38,17 @@ const Kind = "feed"
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:      Kind,
-		New:       func(c *fetch.Client) fetch.Provider { return &HistoryFeed{c: c} },
+		Poll:      poll,
 		Endpoints: []string{fetch.EndpointFeed},
 		PageURL:   func(u *url.URL) string { return u.String() }, // a feed is its own URL
 		ReadsFeed: func(body []byte) error { _, err := historyfeed.Parse(body); return err },
 	})
 }
 
-// HistoryFeed is the Provider of kind feed. It is a history provider: the feed lists
+// poll reads the feed conditionally, and nothing else.
+//
+// A feed is a history provider: the feed lists
 // recent incidents whatever their state.
-type HistoryFeed struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*HistoryFeed)(nil)
-
-// Poll reads the feed conditionally, and nothing else. On error the Result is non-nil
-// only to report Requests.
-func (p *HistoryFeed) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	return fetch.RunPoll(ctx, p.c, req, poll)
-}
-
 func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	u, err := feedURL(pl.Req.Source)
 	if err != nil {

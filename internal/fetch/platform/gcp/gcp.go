@@ -29,7 +29,7 @@ const Kind = "gcp"
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:          Kind,
-		New:           func(c *fetch.Client) fetch.Provider { return &GCP{c: c} },
+		Poll:          poll,
 		Endpoints:     []string{fetch.EndpointIncidents},
 		Hosts:         []string{"status.cloud.google.com"},
 		EndpointPaths: []string{"/incidents.json"},
@@ -37,9 +37,12 @@ func init() {
 	})
 }
 
-// GCP is the Provider of Google Cloud Service Health. Its one endpoint, incidents.json
-// (endpoint name EndpointIncidents), is the whole history in one multi-megabyte document,
-// so a poll reads it conditionally and parses it only when its bytes changed; the decoder
+// poll reads incidents.json conditionally; a 304 or byte-identical body is not parsed
+// and gives no snapshot. The listing covers the whole history (Since zero).
+//
+// Google Cloud Service Health has one endpoint, incidents.json (endpoint name
+// EndpointIncidents): the whole history in one multi-megabyte document, so a poll reads
+// it conditionally and parses it only when its bytes changed; the decoder
 // then keeps only the fields we use.
 //
 // Mapping:
@@ -63,16 +66,6 @@ func init() {
 //     preliminary text stays in the archive's earlier versions. Report updates still
 //     count for the ordinals of the update keys, so classifying one differently later
 //     never renumbers the others.
-type GCP struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*GCP)(nil)
-
-// Poll reads incidents.json conditionally; a 304 or byte-identical body is not parsed
-// and gives no snapshot. The listing covers the whole history (Since zero).
-func (p *GCP) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	return fetch.RunPoll(ctx, p.c, req, poll)
-}
-
 func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	base, err := fetch.BaseURL(pl.Req.Source.URL)
 	if err != nil {

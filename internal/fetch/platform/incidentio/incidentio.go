@@ -46,7 +46,7 @@ var incidentIOOptions = statuspagev2.Options{ListSize: 25, LenientLists: true, F
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:      Kind,
-		New:       func(c *fetch.Client) fetch.Provider { return &IncidentIO{c: c} },
+		Poll:      poll,
 		Endpoints: []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointSummary, fetch.EndpointFeed, EndpointProxy},
 		// incident.io's own page, and the pages hosted under its domain without a custom
 		// one: https://statuspage.incident.io/<slug>.
@@ -87,42 +87,24 @@ func checkV2Summary(contentType string, body []byte) (string, string, string) {
 	return Kind, fmt.Sprintf("has ULID page.id %q and ULID ids, no shortlink or Statuspage component fields (incident.io's Statuspage-compatible shape)", id), ""
 }
 
-// IncidentIO is the Provider of incident.io status pages. It is a history provider.
-type IncidentIO struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*IncidentIO)(nil)
-
-// Poll reads, in this order: incidents.json; when Source.Maintenance,
+// poll reads, in this order: incidents.json; when Source.Maintenance,
 // scheduled-maintenances.json; feed.atom, or when the page has none (a 4xx), its
 // /proxy/<host>, or nothing; and when req.Summary, summary.json (the page's name). All
 // conditionally. The incident lists and the feed (or proxy) build the incidents together:
 // when one of them changed, those that did not are read again in full, so no incident is
-// built half from a body that was not parsed. On error the Result is non-nil only to
-// report Requests.
-func (p *IncidentIO) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	pl := &iioPoll{r: fetch.NewPoll(p.c, req), req: req}
-	if err := pl.run(ctx); err != nil {
-		return pl.r.Failed(), err
-	}
-	return pl.r.Res, nil
-}
-
-// iioPoll is the state of one incident.io poll.
-type iioPoll struct {
-	r   *fetch.Poll
-	req fetch.Request
-}
-
-func (pl *iioPoll) run(ctx context.Context) error {
-	src := pl.req.Source
+// built half from a body that was not parsed.
+//
+// incident.io is a history provider.
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	src := pl.Req.Source
 	base, err := fetch.BaseURL(src.URL)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	now := pl.req.Now
+	now := pl.Req.Now
 	maintFailed := false
 	lists := []*fetch.GroupRead{{Name: fetch.EndpointIncidents}}
-	if src.Maintenance && !fetch.SkipAbsent(pl.req.State[statuspagev2.EndpointMaintenances], now) {
+	if src.Maintenance && !fetch.SkipAbsent(pl.Req.State[statuspagev2.EndpointMaintenances], now) {
 		lists = append(lists, &fetch.GroupRead{Name: statuspagev2.EndpointMaintenances})
 	}
 	for i, g := range lists {
@@ -131,60 +113,60 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			rel = "api/v2/scheduled-maintenances.json"
 		}
 		if g.URL, err = fetch.EndpointURL(src, g.Name, rel, ""); err != nil {
-			return err
+			return nil, err
 		}
-		g.Resp, err = pl.r.Read(ctx, g.Name, g.URL)
+		g.Resp, err = pl.Read(ctx, g.Name, g.URL)
 		if i > 0 && err != nil && ctx.Err() == nil {
 			// The incident list alone decides whether the page can be read. No maintenance
 			// list on this page (404, 410): no listing, and asked again in AbsentRetry. One
 			// that fails otherwise: left out of this poll, its state kept for the next.
 			if fetch.Gone(err) {
-				pl.r.Res.State[g.Name] = fetch.AbsentState(now)
-				pl.req.Logger().Info("page has no maintenance list; asking again later", "endpoint", g.Name, "err", err)
+				pl.Res.State[g.Name] = fetch.AbsentState(now)
+				pl.Req.Logger().Info("page has no maintenance list; asking again later", "endpoint", g.Name, "err", err)
 			} else {
-				pl.req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
+				pl.Req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
 				maintFailed = true
 			}
 			lists = lists[:i]
 			break
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	enrich, err := pl.readEnrichment(ctx, base)
+	enrich, err := readEnrichment(ctx, pl, base)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	group := lists
 	if enrich != nil {
 		group = append(slices.Clone(lists), enrich)
 	}
-	if err := pl.r.RereadGroup(ctx, group); err != nil {
-		return err
+	if err := pl.RereadGroup(ctx, group); err != nil {
+		return nil, err
 	}
 
 	var pageTitle string
 	summaryParsed := false
-	if pl.req.Summary && !fetch.SkipAbsent(pl.req.State[fetch.EndpointSummary], now) {
+	if pl.Req.Summary && !fetch.SkipAbsent(pl.Req.State[fetch.EndpointSummary], now) {
 		u, err := fetch.EndpointURL(src, fetch.EndpointSummary, "api/v2/summary.json", "")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		resp, err := pl.r.Read(ctx, fetch.EndpointSummary, u)
+		resp, err := pl.Read(ctx, fetch.EndpointSummary, u)
 		switch {
 		case ctx.Err() != nil:
-			return ctx.Err()
+			return nil, ctx.Err()
 		case fetch.Gone(err):
-			pl.r.Res.State[fetch.EndpointSummary] = fetch.AbsentState(now)
-			pl.req.Logger().Info("page has no summary; asking again later", "endpoint", fetch.EndpointSummary, "err", err)
+			pl.Res.State[fetch.EndpointSummary] = fetch.AbsentState(now)
+			pl.Req.Logger().Info("page has no summary; asking again later", "endpoint", fetch.EndpointSummary, "err", err)
 		case err != nil:
-			pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary, "err", err)
+			pl.Req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary, "err", err)
 		case fetch.ToParse(resp):
 			// The summary gives only the page's name: a broken one is logged, its body
 			// kept as evidence, and the poll goes on.
 			if name, err := statuspagev2.DecodeSummary(resp.ContentType, resp.Body); err != nil {
-				pl.req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary,
+				pl.Req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary,
 					"err", fmt.Errorf("%s %s: %w", fetch.EndpointSummary, fetch.RedactURL(u), err))
 			} else {
 				pageTitle, summaryParsed = name, true
@@ -192,7 +174,7 @@ func (pl *iioPoll) run(ctx context.Context) error {
 		}
 	}
 	if !fetch.ToParse(lists[0].Resp) && !summaryParsed {
-		return nil // nothing changed: the group was not read again, so nothing to parse
+		return nil, nil // nothing changed: the group was not read again, so nothing to parse
 	}
 
 	now = now.UTC()
@@ -209,9 +191,9 @@ func (pl *iioPoll) run(ctx context.Context) error {
 			if err != nil {
 				err = fmt.Errorf("%s %s: %w", g.Name, fetch.RedactURL(g.URL), err)
 				if kind == model.KindIncident {
-					return err
+					return nil, err
 				}
-				pl.req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
+				pl.Req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
 				maintFailed = true
 				continue
 			}
@@ -234,16 +216,15 @@ func (pl *iioPoll) run(ctx context.Context) error {
 		var enr map[string]iioEnrichment
 		if enrich != nil {
 			if enr, err = parseEnrichment(enrich, now); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		pl.enrich(incidents, enr)
+		applyEnrichment(incidents, enr, pl.Req.Archived)
 		if incidents != nil {
 			snap.Incidents = incidents
 		}
 	}
-	pl.r.Res.Snapshot = snap
-	return nil
+	return snap, nil
 }
 
 // readEnrichment reads the feed, or when the page has none the proxy, conditionally. It
@@ -251,23 +232,23 @@ func (pl *iioPoll) run(ctx context.Context) error {
 // than 408 and 429); a 404 or 410 is remembered, and that endpoint is asked again only
 // after AbsentRetry. Anything that may pass fails the poll, since without the feed the
 // incidents would lose their components.
-func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*fetch.GroupRead, error) {
-	src := pl.req.Source
-	now := pl.req.Now
+func readEnrichment(ctx context.Context, pl *fetch.Poll, base *url.URL) (*fetch.GroupRead, error) {
+	src := pl.Req.Source
+	now := pl.Req.Now
 	read := func(name, u string) (*fetch.GroupRead, error) {
-		if fetch.SkipAbsent(pl.req.State[name], now) {
+		if fetch.SkipAbsent(pl.Req.State[name], now) {
 			return nil, nil
 		}
-		resp, err := pl.r.Read(ctx, name, u)
+		resp, err := pl.Read(ctx, name, u)
 		switch {
 		case err == nil:
 			return &fetch.GroupRead{Name: name, URL: u, Resp: resp}, nil
 		case fetch.Gone(err):
-			pl.r.Res.State[name] = fetch.AbsentState(now)
-			pl.req.Logger().Info("page has no "+name+"; asking again later", "endpoint", name, "err", err)
+			pl.Res.State[name] = fetch.AbsentState(now)
+			pl.Req.Logger().Info("page has no "+name+"; asking again later", "endpoint", name, "err", err)
 			return nil, nil
 		case fetch.Permanent(err):
-			pl.r.Forget(name)
+			pl.Forget(name)
 			return nil, nil
 		}
 		return nil, err
@@ -279,7 +260,7 @@ func (pl *iioPoll) readEnrichment(ctx context.Context, base *url.URL) (*fetch.Gr
 	g, err := read(fetch.EndpointFeed, u)
 	if err != nil || g != nil {
 		if g != nil {
-			pl.r.Forget(EndpointProxy)
+			pl.Forget(EndpointProxy)
 		}
 		return g, err
 	}
@@ -341,19 +322,19 @@ func parseEnrichment(g *fetch.GroupRead, now time.Time) (map[string]iioEnrichmen
 	return out, nil
 }
 
-// enrich adds what the feed or proxy says to the incidents of the JSON: its components,
+// applyEnrichment adds what the feed or proxy says to the incidents of the JSON: its components,
 // and its timeline where the JSON has none. An incident it does not cover (older than the
 // feed's window, or not ongoing for the proxy) keeps what its archived version had, so
 // that falling out of the feed is no change.
-func (pl *iioPoll) enrich(incidents []model.Incident, enr map[string]iioEnrichment) {
+func applyEnrichment(incidents []model.Incident, enr map[string]iioEnrichment, archived func(id string) *model.Incident) {
 	for i := range incidents {
 		inc := &incidents[i]
 		e, ok := enr[inc.ID]
 		if !ok {
-			if pl.req.Archived == nil {
+			if archived == nil {
 				continue
 			}
-			a := pl.req.Archived(inc.ID)
+			a := archived(inc.ID)
 			if a == nil {
 				continue
 			}

@@ -60,7 +60,7 @@ const (
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:          Kind,
-		New:           func(c *fetch.Client) fetch.Provider { return &Instatus{c: c} },
+		Poll:          poll,
 		Endpoints:     []string{fetch.EndpointSummary, EndpointHistory},
 		HostSuffixes:  []string{".instatus.com"},
 		NotPages:      []string{"www.instatus.com", "api.instatus.com", "dashboard.instatus.com"},
@@ -74,27 +74,13 @@ func init() {
 	})
 }
 
-// Instatus is the Provider of Instatus status pages. Its snapshots are open-only.
-type Instatus struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*Instatus)(nil)
-
-// Poll reads summary.json and history.atom, both conditionally, and when one of them
+// poll reads summary.json and history.atom, both conditionally, and when one of them
 // changed the other again in full, so the snapshot joins two bodies of the same moment. A
 // page without history feed (a 4xx) is read from its summary alone. The poll after the
-// set of open items changed parses both even when unchanged (instatusRecheck). On error
-// the Result is non-nil only to report Requests.
-func (p *Instatus) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	r := fetch.NewPoll(p.c, req)
-	snap, err := p.poll(ctx, r, req)
-	if err != nil {
-		return r.Failed(), err
-	}
-	r.Res.Snapshot = snap
-	return r.Res, nil
-}
-
-func (p *Instatus) poll(ctx context.Context, r *fetch.Poll, req fetch.Request) (*model.Snapshot, error) {
+// set of open items changed parses both even when unchanged (instatusRecheck). Instatus
+// snapshots are open-only.
+func poll(r *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	req := r.Req
 	src := req.Source
 	base, err := fetch.BaseURL(src.URL)
 	if err != nil {

@@ -26,7 +26,7 @@ const (
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:          Kind,
-		New:           func(c *fetch.Client) fetch.Provider { return &SlackStatus{c: c} },
+		Poll:          poll,
 		Endpoints:     []string{EndpointHistory, EndpointCurrent},
 		Hosts:         []string{"slack-status.com", "www.slack-status.com", "status.slack.com"},
 		EndpointPaths: []string{"/api/v2.0.0/current", "/api/v2.0.0/history"},
@@ -34,7 +34,12 @@ func init() {
 	})
 }
 
-// SlackStatus is the Provider of Slack's status page. It is a history provider: the history
+// poll reads history and current, each conditionally, and nothing more. An endpoint that
+// answered 304 or a byte-identical body is not parsed. The history, when parsed, is the
+// listing; the current answer only adds (or refreshes) the open incidents and claims no
+// listing of its own, so that an incident missing from it is never taken as gone.
+//
+// Slack's status page is a history provider: the history
 // endpoint lists recent incidents whatever their state.
 //
 // Mapping, the provider's words kept in StatusRaw and ImpactRaw:
@@ -47,19 +52,7 @@ func init() {
 //   - notes are the updates. They have neither id nor status: each is keyed by the
 //     stable key (incident id, its date_created, its ordinal among notes with that time)
 //     and carries no status of its own.
-type SlackStatus struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*SlackStatus)(nil)
-
-// Poll reads history and current, each conditionally, and nothing more. An endpoint that
-// answered 304 or a byte-identical body is not parsed. The history, when parsed, is the
-// listing; the current answer only adds (or refreshes) the open incidents and claims no
-// listing of its own, so that an incident missing from it is never taken as gone.
-func (p *SlackStatus) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	return fetch.RunPoll(ctx, p.c, req, slack)
-}
-
-func slack(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	history, hParsed, err := fetch.ReadEndpoint(ctx, pl, EndpointHistory, "api/v2.0.0/history", decodeSlackHistory)
 	if err != nil {
 		return nil, err
@@ -241,7 +234,7 @@ func (in *slIncident) normalise() model.Incident {
 	return inc
 }
 
-// slackStatus maps Slack's status words (see SlackStatus).
+// slackStatus maps Slack's status words (see poll).
 func slackStatus(raw string, kind model.Kind) model.Status {
 	w := strings.ToLower(strings.TrimSpace(raw))
 	if kind == model.KindMaintenance {

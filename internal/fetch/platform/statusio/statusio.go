@@ -46,7 +46,7 @@ const statusIOPageIDState = "page-id/"
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:         Kind,
-		New:          func(c *fetch.Client) fetch.Provider { return &StatusIO{c: c} },
+		Poll:         poll,
 		Endpoints:    []string{EndpointPage, EndpointStatus, EndpointFeed},
 		HostSuffixes: []string{".status.io"},
 		NotPages: []string{"www.status.io", "api.status.io", "app.status.io", "kb.status.io",
@@ -57,7 +57,13 @@ func init() {
 	})
 }
 
-// StatusIO is the Provider of status.io pages. The API lists only what is open, so its
+// poll reads, when the page id is not known yet, the page once to find it; then the API
+// and the feed, each conditionally. A poll parses both or neither: which feed items are
+// over depends on what the API lists, so when only one of them changed, the other is read
+// again without validators. The feed is best effort: when it cannot be read, the API alone
+// is parsed (everything open is still seen) and the feed is retried next poll.
+//
+// status.io's API lists only what is open, so its
 // snapshots are open-only (an incident absent twice is resolved); the history
 // feed adds, as resolved or completed, what the API no longer lists.
 //
@@ -79,20 +85,7 @@ func init() {
 //     it (it was open, from the API), that version is kept and only the items posted after
 //     its last update are added, so its end reads as a resolution, not as a rewrite of its
 //     timeline.
-type StatusIO struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*StatusIO)(nil)
-
-// Poll reads, when the page id is not known yet, the page once to find it; then the API
-// and the feed, each conditionally. A poll parses both or neither: which feed items are
-// over depends on what the API lists, so when only one of them changed, the other is read
-// again without validators. The feed is best effort: when it cannot be read, the API alone
-// is parsed (everything open is still seen) and the feed is retried next poll.
-func (p *StatusIO) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	return fetch.RunPoll(ctx, p.c, req, statusIO)
-}
-
-func statusIO(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	id, derived, err := statusIOPageID(pl, ctx, false)
 	if err != nil {
 		return nil, err
@@ -114,7 +107,7 @@ func statusIO(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 // errStatusIORefused is matched by the error of an API answer that refuses the page id.
 var errStatusIORefused = errors.New("status.io refused the page id")
 
-// statusIOWith reads the API and the feed of page id (see Poll).
+// statusIOWith reads the API and the feed of page id (see poll).
 func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapshot, error) {
 	src := pl.Req.Source
 	// A source URL that is a page's own address (https://acme.status.io/pages/<id>) has
@@ -414,7 +407,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 }
 
 // closedFromFeed builds an incident the API no longer lists from its feed items, or from
-// its archived version plus the items posted since (see StatusIO).
+// its archived version plus the items posted since (see poll).
 func closedFromFeed(id string, items []sioItem, prev *model.Incident) model.Incident {
 	slices.SortStableFunc(items, func(a, b sioItem) int { return a.posted.Compare(b.posted) })
 	last := items[len(items)-1]
@@ -494,7 +487,7 @@ func sioState(code fetch.FlexID) model.Status {
 	return ""
 }
 
-// sioImpact maps a status.io status code (see StatusIO).
+// sioImpact maps a status.io status code (see poll).
 func sioImpact(code fetch.FlexID) model.Impact {
 	switch string(code) {
 	case "100":

@@ -598,13 +598,18 @@ func TestPollClosesEveryBody(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	c := fetchtest.MustClient(t, fetch.ClientOptions{})
+	srv := fetchtest.NewServer(t, realPage(t))
 	for _, kind := range []string{"statuspage", "auto", ""} {
 		p, err := fetch.New(kind, c)
 		if err != nil {
 			t.Errorf("New(%q): %v", kind, err)
+			continue
 		}
-		if _, ok := p.(*Statuspage); !ok {
-			t.Errorf("New(%q): got %T, want *Statuspage", kind, p)
+		// It polls as Statuspage: the real incident list, decoded with text bodies
+		// (incident.io, which reads the same JSON, writes markdown).
+		res, err := p.Poll(context.Background(), fetch.Request{Source: source(srv.URL), Now: fetchtest.PollNow})
+		if err != nil || res.Snapshot == nil || len(res.Snapshot.Incidents) != 5 || res.Snapshot.Incidents[0].Updates[0].Format != model.FormatText {
+			t.Errorf("New(%q): got %+v, %v; want Statuspage's poll of 5 incidents", kind, res, err)
 		}
 	}
 	if _, err := fetch.New("geocities", c); err == nil || !strings.Contains(err.Error(), "statuspage") {

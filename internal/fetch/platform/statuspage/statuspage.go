@@ -39,7 +39,7 @@ var options = statuspagev2.Options{ListSize: listSize, Format: model.FormatText}
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:      Kind,
-		New:       func(c *fetch.Client) fetch.Provider { return &Statuspage{c: c} },
+		Poll:      poll,
 		Endpoints: []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointSummary, EndpointIncident, EndpointIncidentPage},
 		// Atlassian's own pages run on Statuspage (metastatuspage.com is Statuspage's).
 		Hosts:        []string{"status.atlassian.com", "metastatuspage.com"},
@@ -57,20 +57,10 @@ func init() {
 	})
 }
 
-// Statuspage is the Provider of Atlassian Statuspage pages.
-type Statuspage struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*Statuspage)(nil)
-
-// Poll reads, in this order and nothing more: incidents.json (conditionally); when
+// poll reads, in this order and nothing more: incidents.json (conditionally); when
 // Source.Maintenance, scheduled-maintenances.json (conditionally); when req.Summary,
 // summary.json (for the page name); and, once per incident, the postmortem of an incident
 // in status postmortem whose JSON lacks postmortem_body (its JSON, then its HTML page).
-// On error the Result is non-nil only to report Requests.
-func (p *Statuspage) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	return fetch.RunPoll(ctx, p.c, req, poll)
-}
-
 func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	req := pl.Req
 	base, err := fetch.BaseURL(req.Source.URL)
