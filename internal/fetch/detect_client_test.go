@@ -152,7 +152,7 @@ func TestDetectTimeout(t *testing.T) {
 // stop when it is spent.
 func TestDetectBudget(t *testing.T) {
 	const kind = "budget-test"
-	p := Platform{Kind: kind, New: func(*Client) Provider { return nil }} // detection never builds a provider
+	p := Platform{Kind: kind, Poll: func(*Poll, context.Context) (*model.Snapshot, error) { return nil, nil }} // detection never polls
 	for i := range 2 * maxDetectRequests {
 		p.Probes = append(p.Probes, Probe{Order: 1000 + i, Rel: fmt.Sprintf("budget-%d.json", i), Check: func(string, []byte) (string, string, string) {
 			return "", "", ""

@@ -100,7 +100,7 @@ func RunPoll(ctx context.Context, c *Client, req Request, body func(*Poll, conte
 	pl := NewPoll(c, req)
 	snap, err := body(pl, ctx)
 	if err != nil {
-		return pl.Failed(), err
+		return &Result{Requests: pl.Res.Requests}, err
 	}
 	pl.Res.Snapshot = snap
 	return pl.Res, nil
@@ -109,11 +109,6 @@ func RunPoll(ctx context.Context, c *Client, req Request, body func(*Poll, conte
 // Snapshot starts the snapshot of this poll.
 func (pl *Poll) Snapshot() *model.Snapshot {
 	return &model.Snapshot{Source: pl.Req.Source.Name, FetchedAt: pl.Req.Now.UTC(), Incidents: []model.Incident{}}
-}
-
-// Failed is the Result of a poll that failed: it reports only the requests made.
-func (pl *Poll) Failed() *Result {
-	return &Result{Requests: pl.Res.Requests}
 }
 
 // ReadEndpoint reads endpoint name conditionally at its URL (its override, else rel under

@@ -104,14 +104,11 @@ func New(kind string, c *Client) (Provider, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown provider kind %q (known: %s)", kind, strings.Join(Kinds(), ", "))
 	}
-	if p.Poll == nil {
-		return p.New(c), nil
-	}
 	return poller{c: c, poll: p.Poll}, nil
 }
 
-// poller is the Provider of a platform that registered a Poll: each poll runs it over a
-// new Poll (RunPoll).
+// poller is the Provider of a platform: each poll runs the platform's Poll over a new
+// Poll (RunPoll).
 type poller struct {
 	c    *Client
 	poll func(*Poll, context.Context) (*model.Snapshot, error)

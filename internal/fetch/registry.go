@@ -23,8 +23,6 @@ type Platform struct {
 	// endpoint answered 304 or a byte-identical body). An error fails the poll, which
 	// then reports only its requests (RunPoll).
 	Poll func(pl *Poll, ctx context.Context) (*model.Snapshot, error)
-	// New builds the Provider of a platform that polls otherwise; nil when Poll is set.
-	New func(c *Client) Provider
 	// Endpoints are the names of the endpoints a source's endpoints: may override.
 	Endpoints []string
 
@@ -73,13 +71,13 @@ type Probe struct {
 var registry = map[string]Platform{}
 
 // Register adds a platform; it is called from init functions only, and panics on a
-// kind registered twice or without a Poll (or New).
+// kind registered twice or without a Poll.
 func Register(p Platform) {
 	if _, dup := registry[p.Kind]; dup {
 		panic("fetch: provider " + p.Kind + " registered twice")
 	}
-	if p.Kind == "" || (p.Poll == nil) == (p.New == nil) {
-		panic("fetch: provider registered without a kind, or without one of Poll and New")
+	if p.Kind == "" || p.Poll == nil {
+		panic("fetch: provider registered without a kind or a Poll")
 	}
 	p.Endpoints = slices.Compact(slices.Sorted(slices.Values(p.Endpoints)))
 	registry[p.Kind] = p

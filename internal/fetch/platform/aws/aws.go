@@ -32,13 +32,13 @@ const (
 // awsEpisodeState prefixes the fetch-state keys that remember, per AWS service, the
 // episodes (incidents) seen in the last parse, so an incident keeps its id after its
 // first posts fell out of the feed, and one that left currentevents is resolved after two
-// polls without it. See AWS.
+// polls without it. See poll.
 const awsEpisodeState = "episodes/"
 
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:          Kind,
-		New:           func(c *fetch.Client) fetch.Provider { return &AWS{c: c} },
+		Poll:          poll,
 		Endpoints:     []string{EndpointRSS, EndpointCurrentEvents},
 		Hosts:         []string{"health.aws.amazon.com", "status.aws.amazon.com"},
 		PageURL:       func(u *url.URL) string { return u.String() }, // the adapter reads fixed URLs on the official hosts
@@ -47,8 +47,8 @@ func init() {
 	})
 }
 
-// AWS is the Provider of the AWS Health Dashboard. It combines two endpoints into one
-// history snapshot:
+// poll reads the RSS feed and currentevents of the AWS Health Dashboard conditionally,
+// and combines the two endpoints into one history snapshot:
 //
 //   - The RSS feed is the history: one item per post, the newest 50 or so, for every
 //     service and region. An item's guid is "https://status.aws.amazon.com/#<service>_<unix
@@ -135,49 +135,44 @@ func init() {
 // Updates are the posts, id "<service>_<unix time>" as in the guid, bodies as HTML (text
 // with line breaks and the odd link). Components: the service, plus the impacted services
 // of the event while currentevents lists it.
-type AWS struct{ c *fetch.Client }
-
-var _ fetch.Provider = (*AWS)(nil)
-
-// Poll reads the RSS feed and currentevents conditionally; see AWS.
-func (p *AWS) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
-	pl := fetch.NewPoll(p.c, req)
+func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
+	req := pl.Req
 	rssURL, ceURL, err := awsEndpoints(req.Source)
 	if err != nil {
-		return pl.Failed(), err
+		return nil, err
 	}
 	rss, err := pl.Read(ctx, EndpointRSS, rssURL)
 	if err != nil {
-		return pl.Failed(), err
+		return nil, err
 	}
 	ce, err := pl.Read(ctx, EndpointCurrentEvents, ceURL)
 	if err != nil {
-		return pl.Failed(), err
+		return nil, err
 	}
 	// While an episode is missed once, an unchanged poll is still the second well-formed
 	// answer without it: it must be parsed, or the miss would wait for the next change.
 	memo := awsMemoFrom(req.State)
 	if !fetch.ToParse(rss) && !fetch.ToParse(ce) && !memo.pending() {
-		return pl.Res, nil
+		return nil, nil
 	}
 	if !fetch.ToParse(rss) {
 		if rss, err = pl.Reread(ctx, EndpointRSS, rssURL); err != nil {
-			return pl.Failed(), err
+			return nil, err
 		}
 	}
 	if !fetch.ToParse(ce) {
 		if ce, err = pl.Reread(ctx, EndpointCurrentEvents, ceURL); err != nil {
-			return pl.Failed(), err
+			return nil, err
 		}
 	}
 
 	feed, err := decodeAWSRSS(rss.Body)
 	if err != nil {
-		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointRSS, rssURL, err)
+		return nil, fmt.Errorf("%s %s: %w", EndpointRSS, rssURL, err)
 	}
 	events, err := decodeAWSCurrentEvents(ce.ContentType, ce.Body)
 	if err != nil {
-		return pl.Failed(), fmt.Errorf("%s %s: %w", EndpointCurrentEvents, ceURL, err)
+		return nil, fmt.Errorf("%s %s: %w", EndpointCurrentEvents, ceURL, err)
 	}
 	b := awsBuild{
 		feed:     feed,
@@ -194,14 +189,13 @@ func (p *AWS) Poll(ctx context.Context, req fetch.Request) (*fetch.Result, error
 		}
 	}
 	maps.Copy(pl.Res.State, memo.state())
-	pl.Res.Snapshot = &model.Snapshot{
+	return &model.Snapshot{
 		Source:    req.Source.Name,
 		FetchedAt: req.Now.UTC(),
 		PageTitle: feed.title,
 		Listings:  []model.Listing{listing},
 		Incidents: incidents,
-	}
-	return pl.Res, nil
+	}, nil
 }
 
 // awsEndpoints derives the two endpoint URLs. Source.Endpoints overrides either. The
