@@ -1,9 +1,10 @@
 package fetch
 
 // Plain text of HTML: what the adapters that read vendor HTML (Statuspage's incident
-// pages, history feeds) turn it into.
+// pages, history feeds) turn it into, and the element finders they search it with.
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -43,9 +44,10 @@ func (w *textWriter) walk(n, skip *html.Node) {
 	default:
 		return // comments, doctype
 	}
-	switch n.DataAtom {
-	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Svg, atom.Iframe, atom.Object:
+	if HTMLTextSkips(n.DataAtom) {
 		return
+	}
+	switch n.DataAtom {
 	case atom.Br:
 		w.breakLine(1)
 		return
@@ -70,6 +72,51 @@ func (w *textWriter) walk(n, skip *html.Node) {
 	if brk > 0 {
 		w.breakLine(brk)
 	}
+}
+
+// HTMLTextSkips reports whether HTMLText leaves out an element a with all it holds:
+// script, style and the like.
+func HTMLTextSkips(a atom.Atom) bool {
+	switch a {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Svg, atom.Iframe, atom.Object:
+		return true
+	}
+	return false
+}
+
+// FindElement returns the first element of n's tree (n included), in document order, for
+// which match is true; nil when there is none.
+func FindElement(n *html.Node, match func(*html.Node) bool) *html.Node {
+	if n.Type == html.ElementNode && match(n) {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := FindElement(c, match); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// Attr returns the value of n's attribute key (outside any namespace), "" when it has
+// none.
+func Attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// HasClass reports whether n's class attribute holds the token cls.
+func HasClass(n *html.Node, cls string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == "class" && slices.Contains(strings.Fields(a.Val), cls) {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *textWriter) breakLine(n int) {

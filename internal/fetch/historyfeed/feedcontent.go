@@ -146,15 +146,15 @@ func renderSegment(seg *html.Node) (string, string) {
 // 16:04 UTC</small>"). The element is removed from the tree; the stamp is its datetime or
 // its text.
 func embeddedStamp(seg *html.Node, ref time.Time) (time.Time, string, bool) {
-	if el := feedFind(seg, func(n *html.Node) bool { return n.DataAtom == atom.Time && feedAttr(n, "datetime") != "" }); el != nil {
-		v := strings.TrimSpace(feedAttr(el, "datetime"))
+	if el := fetch.FindElement(seg, func(n *html.Node) bool { return n.DataAtom == atom.Time && fetch.Attr(n, "datetime") != "" }); el != nil {
+		v := strings.TrimSpace(fetch.Attr(el, "datetime"))
 		if t := fetch.ParseTime(v); !t.IsZero() {
 			el.Parent.RemoveChild(el)
 			return t, v, true
 		}
 	}
 	var last *html.Node
-	feedFind(seg, func(n *html.Node) bool {
+	fetch.FindElement(seg, func(n *html.Node) bool {
 		if n.DataAtom == atom.Small {
 			last = n
 		}
@@ -173,32 +173,6 @@ func embeddedStamp(seg *html.Node, ref time.Time) (time.Time, string, bool) {
 	}
 	last.Parent.RemoveChild(last)
 	return st.at, feedCollapseSpace(text), true
-}
-
-// feedFind returns the first element under n, in document order, for which match is
-// true.
-func feedFind(n *html.Node, match func(*html.Node) bool) *html.Node {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode {
-			continue
-		}
-		if match(c) {
-			return c
-		}
-		if f := feedFind(c, match); f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-func feedAttr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
 }
 
 // feedEndsSegment reports whether nothing but blank text follows el within seg.
@@ -623,7 +597,7 @@ func feedTrimLeading(n *html.Node, k int) int {
 				n.RemoveChild(c)
 			}
 		case html.ElementNode:
-			if feedSkipped(c.DataAtom) {
+			if fetch.HTMLTextSkips(c.DataAtom) {
 				break
 			}
 			k = feedTrimLeading(c, k)
@@ -664,15 +638,6 @@ func feedTrimBlank(n *html.Node, front bool) {
 		}
 		c = next
 	}
-}
-
-// feedSkipped lists what htmlText leaves out, which feedTrimLeading must not count.
-func feedSkipped(a atom.Atom) bool {
-	switch a {
-	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Svg, atom.Iframe, atom.Object:
-		return true
-	}
-	return false
 }
 
 func feedCollapseSpace(s string) string {

@@ -52,55 +52,29 @@ func postmortemFromHTML(page []byte) *model.Postmortem {
 
 // findPostmortem returns the first postmortem block in document order.
 func findPostmortem(n *html.Node) *html.Node {
-	if n.Type == html.ElementNode {
-		if hasClass(n, "postmortem") || hasClass(n, "incident-postmortem") {
-			return n
+	return fetch.FindElement(n, func(e *html.Node) bool {
+		if fetch.HasClass(e, "postmortem") || fetch.HasClass(e, "incident-postmortem") {
+			return true
 		}
-		if hasClass(n, "update-row") {
-			if t := findClass(n, "update-title"); t != nil && strings.EqualFold(fetch.HTMLText(t, nil), "postmortem") {
-				return n
-			}
+		if !fetch.HasClass(e, "update-row") {
+			return false
 		}
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if f := findPostmortem(c); f != nil {
-			return f
-		}
-	}
-	return nil
+		t := findClass(e, "update-title")
+		return t != nil && strings.EqualFold(fetch.HTMLText(t, nil), "postmortem")
+	})
 }
 
 // findClass returns the first element under n (n included) with the class token cls.
 func findClass(n *html.Node, cls string) *html.Node {
-	if n.Type == html.ElementNode && hasClass(n, cls) {
-		return n
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if f := findClass(c, cls); f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-func hasClass(n *html.Node, cls string) bool {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == "class" {
-			for _, f := range strings.Fields(a.Val) {
-				if f == cls {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return fetch.FindElement(n, func(e *html.Node) bool { return fetch.HasClass(e, cls) })
 }
 
 // postedAt reads the block's "Posted" time from the data-datetime-unix attribute
 // Statuspage puts on it (milliseconds, or seconds on older pages); zero when absent.
 func postedAt(n *html.Node) time.Time {
-	if n.Type == html.ElementNode {
-		for _, a := range n.Attr {
+	var at time.Time
+	fetch.FindElement(n, func(e *html.Node) bool {
+		for _, a := range e.Attr {
 			if a.Key != "data-datetime-unix" {
 				continue
 			}
@@ -109,15 +83,13 @@ func postedAt(n *html.Node) time.Time {
 				continue
 			}
 			if v > 1e11 { // later than 5138 AD in seconds: it is milliseconds
-				return time.UnixMilli(v).UTC()
+				at = time.UnixMilli(v).UTC()
+			} else {
+				at = time.Unix(v, 0).UTC()
 			}
-			return time.Unix(v, 0).UTC()
+			return true
 		}
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if t := postedAt(c); !t.IsZero() {
-			return t
-		}
-	}
-	return time.Time{}
+		return false
+	})
+	return at
 }
