@@ -130,31 +130,51 @@ func (f FlexID) Int() (int, bool) {
 // otherwise invalid XML, a JSON feed, and a document with neither items nor a channel
 // title or link. gofeed is third-party code fed vendor bytes, so a panic in it is turned
 // into a malformed-response error rather than taking the daemon down.
-func ParseStatusFeed(body []byte) (f *gofeed.Feed, err error) {
-	b := bytes.TrimLeft(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if len(b) == 0 {
-		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
+func ParseStatusFeed(body []byte) (*gofeed.Feed, error) {
+	if _, err := FeedBody(body); err != nil {
+		return nil, err
 	}
-	if LooksHTML(b) {
-		return nil, fmt.Errorf("%w: got HTML, not a feed", ErrMalformed)
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			f, err = nil, fmt.Errorf("%w: feed parser panicked: %v", ErrMalformed, r)
-		}
-	}()
-	f, err = gofeed.NewParser().Parse(bytes.NewReader(body))
-	if err != nil {
-		if errors.Is(err, gofeed.ErrFeedTypeNotDetected) {
-			return nil, fmt.Errorf("%w: not an RSS or Atom feed", ErrMalformed)
-		}
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	f, err := ParseFeed(body)
+	switch {
+	case errors.Is(err, gofeed.ErrFeedTypeNotDetected):
+		return nil, fmt.Errorf("%w: not an RSS or Atom feed", ErrMalformed)
+	case err != nil:
+		return nil, err
 	}
 	if f.FeedType != "rss" && f.FeedType != "atom" {
 		return nil, fmt.Errorf("%w: a %s feed, not RSS or Atom", ErrMalformed, f.FeedType)
 	}
 	if len(f.Items) == 0 && strings.TrimSpace(f.Title) == "" && strings.TrimSpace(f.Link) == "" {
 		return nil, fmt.Errorf("%w: a feed with no channel", ErrMalformed)
+	}
+	return f, nil
+}
+
+// FeedBody returns body without a byte-order mark and the white space around it, when it
+// can be a feed: an empty body or an HTML page is ErrMalformed. Every feed reader checks
+// this first; what else makes a feed is each reader's own.
+func FeedBody(body []byte) ([]byte, error) {
+	b := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
+	switch {
+	case len(b) == 0:
+		return nil, fmt.Errorf("%w: empty body", ErrMalformed)
+	case LooksHTML(b):
+		return nil, fmt.Errorf("%w: got HTML, not a feed", ErrMalformed)
+	}
+	return b, nil
+}
+
+// ParseFeed parses b with gofeed; what gofeed rejects is ErrMalformed, wrapping its error.
+// gofeed is third-party code fed vendor bytes: should it ever panic, that is a feed we
+// cannot read, not a crashed daemon.
+func ParseFeed(b []byte) (f *gofeed.Feed, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("%w: feed parser panicked: %v", ErrMalformed, r)
+		}
+	}()
+	if f, err = gofeed.NewParser().Parse(bytes.NewReader(b)); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	return f, nil
 }

@@ -79,15 +79,10 @@ func trimTrailingComments(b []byte) []byte {
 
 // Parse parses an RSS or Atom document. What is not one (HTML, JSON, an empty
 // or truncated body) is ErrMalformed: a fetch failure, never an empty feed.
-func Parse(body []byte) (f *Feed, err error) {
-	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil, fmt.Errorf("%w: empty body", fetch.ErrMalformed)
-	}
-	head := bytes.ToLower(b[:min(len(b), 512)])
-	if bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) {
-		return nil, fmt.Errorf("%w: got HTML, not a feed", fetch.ErrMalformed)
+func Parse(body []byte) (*Feed, error) {
+	b, err := fetch.FeedBody(body)
+	if err != nil {
+		return nil, err
 	}
 	switch gofeed.DetectFeedType(bytes.NewReader(b[:min(len(b), 4096)])) {
 	case gofeed.FeedTypeAtom, gofeed.FeedTypeRSS:
@@ -97,18 +92,11 @@ func Parse(body []byte) (f *Feed, err error) {
 	if !feedRoots.Match(trimTrailingComments(b)) {
 		return nil, fmt.Errorf("%w: feed document cut short", fetch.ErrMalformed)
 	}
-	// gofeed is third-party code fed vendor bytes: should it ever panic, that is a feed
-	// we cannot read, not a crashed daemon.
-	defer func() {
-		if p := recover(); p != nil {
-			f, err = nil, fmt.Errorf("%w: feed parser failed: %v", fetch.ErrMalformed, p)
-		}
-	}()
-	parsed, err := gofeed.NewParser().Parse(bytes.NewReader(b))
+	parsed, err := fetch.ParseFeed(b)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", fetch.ErrMalformed, err)
+		return nil, err
 	}
-	f = &Feed{title: strings.TrimSpace(parsed.Title), Entries: make([]Entry, 0, len(parsed.Items))}
+	f := &Feed{title: strings.TrimSpace(parsed.Title), Entries: make([]Entry, 0, len(parsed.Items))}
 	for _, it := range parsed.Items {
 		if it == nil {
 			continue
