@@ -20,19 +20,18 @@ import (
 // DecodeJSONObject decodes body, which must be one JSON object, into v under JSONOptions.
 // What is no JSON object, or does not decode into v, is ErrMalformed.
 func DecodeJSONObject(contentType string, body []byte, v any) error {
-	b, err := CheckJSONBody(contentType, body)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v, JSONOptions); err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	return nil
+	return decodeJSON(contentType, body, '{', "object", v)
 }
 
 // DecodeJSONArray is DecodeJSONObject for a body that must be one JSON array.
 func DecodeJSONArray(contentType string, body []byte, v any) error {
-	b, err := CheckJSONArray(contentType, body)
+	return decodeJSON(contentType, body, '[', "array", v)
+}
+
+// decodeJSON decodes body, which must be one JSON document opening with open (checkJSON),
+// into v.
+func decodeJSON(contentType string, body []byte, open byte, what string, v any) error {
+	b, err := checkJSON(contentType, body, open, what)
 	if err != nil {
 		return err
 	}

@@ -41,8 +41,8 @@ func init() {
 
 // poll reads /index.json conditionally, and nothing else.
 //
-// Better Stack is a history provider:
-// index.json lists the page's recent reports, open or not.
+// Better Stack is a history provider: index.json lists the page's recent reports, open or
+// not.
 //
 // Mapping:
 //   - a status report is an incident; report_type "maintenance" makes it a maintenance
