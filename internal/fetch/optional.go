@@ -32,6 +32,19 @@ func AbsentState(now time.Time) model.EndpointState {
 	return model.EndpointState{Absent: now.UTC().Truncate(time.Second)}
 }
 
+// Absent remembers that the optional endpoint name, the page's what, answered 404 or 410
+// (AbsentState), so it is asked again only after AbsentRetry, and logs it.
+func (pl *Poll) Absent(name, what string, err error) {
+	pl.Res.State[name] = AbsentState(pl.Req.Now)
+	pl.Req.Logger().Info("page has no "+what+"; asking again later", "endpoint", name, "err", err)
+}
+
+// GoesOnWithout logs that the optional endpoint name, the page's what, could not be read
+// or decoded and that the poll goes on without it.
+func (pl *Poll) GoesOnWithout(name, what string, err error) {
+	pl.Req.Logger().Warn(what+" unreadable; the poll goes on without it", "endpoint", name, "err", err)
+}
+
 // logger is the poll's logger, narrowed to its source; it discards when none was given.
 func (r Request) Logger() *slog.Logger {
 	if r.Log == nil {

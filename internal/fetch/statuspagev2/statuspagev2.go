@@ -7,6 +7,7 @@ package statuspagev2
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/url"
 	"slices"
@@ -134,6 +135,27 @@ func (o Options) DecodeList(contentType string, body []byte, key string) (*List,
 		l.Page = strings.TrimSpace(doc.Page.Name)
 	}
 	return l, nil
+}
+
+// ReadSummary reads summary.json for the page's name, when the poll asks for it
+// (Request.Summary) and the page is not remembered to have none. The summary is
+// optional: a page without one (404, 410) is remembered so for AbsentRetry, and one that
+// cannot be read or decoded is logged, its body kept as evidence, and the poll goes on.
+// ok is false when no name was read; the error is only that of a poll cut short.
+func ReadSummary(ctx context.Context, pl *fetch.Poll) (name string, ok bool, err error) {
+	if !pl.Req.Summary || fetch.SkipAbsent(pl.Req.State[fetch.EndpointSummary], pl.Req.Now) {
+		return "", false, nil
+	}
+	name, ok, err = fetch.ReadEndpoint(ctx, pl, fetch.EndpointSummary, "api/v2/summary.json", DecodeSummary)
+	switch {
+	case ctx.Err() != nil:
+		return "", false, ctx.Err()
+	case fetch.Gone(err):
+		pl.Absent(fetch.EndpointSummary, "summary", err)
+	case err != nil:
+		pl.GoesOnWithout(fetch.EndpointSummary, "summary", err)
+	}
+	return name, ok, nil
 }
 
 // DecodeSummary decodes summary.json for the page's name.

@@ -121,10 +121,9 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 			// list on this page (404, 410): no listing, and asked again in AbsentRetry. One
 			// that fails otherwise: left out of this poll, its state kept for the next.
 			if fetch.Gone(err) {
-				pl.Res.State[g.Name] = fetch.AbsentState(now)
-				pl.Req.Logger().Info("page has no maintenance list; asking again later", "endpoint", g.Name, "err", err)
+				pl.Absent(g.Name, "maintenance list", err)
 			} else {
-				pl.Req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
+				pl.GoesOnWithout(g.Name, "maintenance list", err)
 				maintFailed = true
 			}
 			lists = lists[:i]
@@ -146,32 +145,9 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 		return nil, err
 	}
 
-	var pageTitle string
-	summaryParsed := false
-	if pl.Req.Summary && !fetch.SkipAbsent(pl.Req.State[fetch.EndpointSummary], now) {
-		u, err := fetch.EndpointURL(src, fetch.EndpointSummary, "api/v2/summary.json", "")
-		if err != nil {
-			return nil, err
-		}
-		resp, err := pl.Read(ctx, fetch.EndpointSummary, u)
-		switch {
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case fetch.Gone(err):
-			pl.Res.State[fetch.EndpointSummary] = fetch.AbsentState(now)
-			pl.Req.Logger().Info("page has no summary; asking again later", "endpoint", fetch.EndpointSummary, "err", err)
-		case err != nil:
-			pl.Req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary, "err", err)
-		case fetch.ToParse(resp):
-			// The summary gives only the page's name: a broken one is logged, its body
-			// kept as evidence, and the poll goes on.
-			if name, err := statuspagev2.DecodeSummary(resp.ContentType, resp.Body); err != nil {
-				pl.Req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary,
-					"err", fmt.Errorf("%s %s: %w", fetch.EndpointSummary, fetch.RedactURL(u), err))
-			} else {
-				pageTitle, summaryParsed = name, true
-			}
-		}
+	pageTitle, summaryParsed, err := statuspagev2.ReadSummary(ctx, pl)
+	if err != nil {
+		return nil, err
 	}
 	if !fetch.ToParse(lists[0].Resp) && !summaryParsed {
 		return nil, nil // nothing changed: the group was not read again, so nothing to parse
@@ -193,7 +169,7 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 				if kind == model.KindIncident {
 					return nil, err
 				}
-				pl.Req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", g.Name, "err", err)
+				pl.GoesOnWithout(g.Name, "maintenance list", err)
 				maintFailed = true
 				continue
 			}
@@ -244,8 +220,7 @@ func readEnrichment(ctx context.Context, pl *fetch.Poll, base *url.URL) (*fetch.
 		case err == nil:
 			return &fetch.GroupRead{Name: name, URL: u, Resp: resp}, nil
 		case fetch.Gone(err):
-			pl.Res.State[name] = fetch.AbsentState(now)
-			pl.Req.Logger().Info("page has no "+name+"; asking again later", "endpoint", name, "err", err)
+			pl.Absent(name, name, err)
 			return nil, nil
 		case fetch.Permanent(err):
 			pl.Forget(name)

@@ -91,8 +91,7 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 		case fetch.Gone(err):
 			// The page has no maintenance list: no listing, so no archived maintenance is
 			// taken as missed, and the list is asked again in AbsentRetry.
-			pl.Res.State[statuspagev2.EndpointMaintenances] = fetch.AbsentState(now)
-			req.Logger().Info("page has no maintenance list; asking again later", "endpoint", statuspagev2.EndpointMaintenances, "err", err)
+			pl.Absent(statuspagev2.EndpointMaintenances, "maintenance list", err)
 		case ctx.Err() != nil:
 			return nil, err
 		case err != nil:
@@ -100,7 +99,7 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 			// list that fails is left out of this poll (no listing, its remembered state
 			// kept so the next poll reads it again), and so are the maintenances of the
 			// incident list, which would otherwise be recorded from the wrong list.
-			req.Logger().Warn("maintenance list unreadable; the poll goes on without it", "endpoint", statuspagev2.EndpointMaintenances, "err", err)
+			pl.GoesOnWithout(statuspagev2.EndpointMaintenances, "maintenance list", err)
 			incidents = statuspagev2.WithoutMaintenance(incidents)
 		}
 		if doc != nil {
@@ -114,22 +113,13 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 		}
 	}
 
-	if req.Summary && !fetch.SkipAbsent(req.State[fetch.EndpointSummary], now) {
-		name, ok, err := fetch.ReadEndpoint(ctx, pl, fetch.EndpointSummary, "api/v2/summary.json", statuspagev2.DecodeSummary)
-		switch {
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case fetch.Gone(err):
-			pl.Res.State[fetch.EndpointSummary] = fetch.AbsentState(now)
-			req.Logger().Info("page has no summary; asking again later", "endpoint", fetch.EndpointSummary, "err", err)
-		case err != nil:
-			// The summary gives only the page's name: a broken one is logged and its body
-			// kept as evidence, and the poll goes on.
-			req.Logger().Warn("summary unreadable; the poll goes on without it", "endpoint", fetch.EndpointSummary, "err", err)
-		case ok:
-			snap.PageTitle = name
-			parsed = true
-		}
+	name, ok, err := statuspagev2.ReadSummary(ctx, pl)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		snap.PageTitle = name
+		parsed = true
 	}
 
 	if incidentsParsed {
