@@ -191,6 +191,16 @@ func carryOverMessages(inc *model.Incident, prev *model.Incident) {
 
 // ---- Normalisation of one entry ----
 
+// LastSegment is the last path segment of the entry's link, else of its id: the id a
+// platform's other endpoints know the incident by, when its entries are
+// https://<page>/…/<id> (incident.io's feed.atom, Instatus's history.atom).
+func (e *Entry) LastSegment() string {
+	if id := fetch.LastURLSegment(e.Link); id != "" {
+		return id
+	}
+	return fetch.LastURLSegment(e.ID)
+}
+
 // Incident normalises an entry. The id is the entry's id (guid), else its link; an entry
 // with neither cannot be told from another and is skipped (ok false). now stands in for
 // the entry's own time when it has none, to read the year-less dates of its paragraphs.

@@ -280,10 +280,7 @@ func parseEnrichment(g *fetch.GroupRead, now time.Time) (map[string]iioEnrichmen
 	out := make(map[string]iioEnrichment, len(f.Entries))
 	for _, e := range f.Entries {
 		// Entries are https://<page>/incidents/<ULID>: the last segment is the JSON's id.
-		id := fetch.LastURLSegment(e.Link)
-		if id == "" {
-			id = fetch.LastURLSegment(e.ID)
-		}
+		id := e.LastSegment()
 		if _, dup := out[id]; dup || id == "" {
 			continue
 		}

@@ -171,10 +171,7 @@ func instatusHistory(f *historyfeed.Feed, now time.Time) []model.Incident {
 	out := make([]model.Incident, 0, len(f.Entries))
 	seen := map[string]bool{}
 	for _, e := range f.Entries {
-		id := fetch.LastURLSegment(e.Link)
-		if id == "" {
-			id = fetch.LastURLSegment(e.ID)
-		}
+		id := e.LastSegment()
 		if id == "" || seen[id] {
 			continue
 		}
