@@ -113,8 +113,8 @@ func (pl *Poll) Snapshot() *model.Snapshot {
 
 // ReadEndpoint reads endpoint name conditionally at its URL (its override, else rel under
 // the source URL: EndpointURL) and decodes the body, when there is one to parse, with
-// decode. parsed is false when there was none (304 or byte-identical). A body decode
-// rejects fails the read as "<name> <url>: <why>", a password in the URL masked.
+// decode. parsed is false when there was none (304 or byte-identical). A body that
+// decode rejects fails the read as "<name> <url>: <why>", a password in the URL masked.
 func ReadEndpoint[T any](ctx context.Context, pl *Poll, name, rel string, decode func(contentType string, body []byte) (T, error)) (v T, parsed bool, err error) {
 	u, err := EndpointURL(pl.Req.Source, name, rel, "")
 	if err != nil {
