@@ -11,7 +11,6 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/mmcdole/gofeed"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -138,13 +137,13 @@ var sioItemLink = regexp.MustCompile(`/pages/(incident|maintenance)/[0-9a-fA-F]{
 // decodeStatusIOFeed parses the history feed (RSS or Atom) with gofeed. A feed without
 // items is well-formed: a page that never had an incident.
 func decodeStatusIOFeed(contentType string, body []byte) (*sioFeed, error) {
-	b := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
-	if len(b) == 0 {
-		return nil, fmt.Errorf("%w: empty feed", fetch.ErrMalformed)
-	}
-	f, err := gofeed.NewParser().Parse(bytes.NewReader(b))
+	b, err := fetch.FeedBody(body)
 	if err != nil {
-		return nil, fmt.Errorf("%w: feed: %v", fetch.ErrMalformed, err)
+		return nil, err
+	}
+	f, err := fetch.ParseFeed(b)
+	if err != nil {
+		return nil, err
 	}
 	if f.FeedType != "rss" && f.FeedType != "atom" {
 		return nil, fmt.Errorf("%w: feed: got %s, want RSS or Atom", fetch.ErrMalformed, f.FeedType)
