@@ -1,7 +1,7 @@
 package aws
 
 // The episodes of AWS: the feed's posts and the current events combined into incidents,
-// with the memory of the episodes seen (see AWS).
+// with the memory of the episodes seen (see poll).
 
 import (
 	"cmp"
@@ -15,11 +15,11 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// ---- Combining (see AWS) ----
+// ---- Combining (see poll) ----
 
 // awsSpan is what the fetch state remembers of an episode (model.Episode): its start
 // and its latest post, whether it was still open, and where it stands in the absence
-// rule (see AWS). listed and missed are only ever set on an open span, inferred on a
+// rule (see poll). listed and missed are only ever set on an open span, inferred on a
 // closed one.
 type awsSpan struct {
 	start, last int64
@@ -352,7 +352,7 @@ func (m awsMemo) find(service string, start int64) (awsSpan, bool) {
 	return awsSpan{}, false
 }
 
-// absent applies the absence rule (see AWS) to an episode that currentevents listed once
+// absent applies the absence rule (see poll) to an episode that currentevents listed once
 // and does not list now, although no post resolved it: r is what the memo remembers of
 // it, inc and span what this parse built, open.
 func (b *awsBuild) absent(inc *model.Incident, span *awsSpan, r awsSpan) {
