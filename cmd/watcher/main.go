@@ -55,6 +55,7 @@ func commands() []command {
 		{"incidents", "lists archived incidents", runIncidents},
 		{"history", "lists the versions of an incident with their summaries", runHistory},
 		{"diff", "prints a change set as text (default: previous → latest)", runDiff},
+		{"mcp", "serves the archive to AI tools over MCP on stdio", runMCP},
 		{"outbox", "shows and handles undelivered and parked messages", runOutbox},
 		{"backup", "consistent hot copy of the archive", runBackup},
 		{"compact", "reclaims space in the archive", runCompact},

@@ -11,12 +11,14 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/diff"
+	"github.com/statuswatch/statuswatch/internal/mcp"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -64,18 +66,31 @@ type archiveReader interface {
 // openReader opens the archive read-only, never creating it; when the daemon holds it, it
 // reads through the daemon's API at listen instead.
 func openReader(cfg *config.Config) (archiveReader, error) {
-	st, err := archive.Open(cfg.Database, archive.Options{ReadOnly: true, MustExist: true})
-	if err == nil {
+	st, client, err := openArchive(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
 		return localReader{st}, nil
 	}
+	return client, nil
+}
+
+// openArchive opens the archive read-only, never creating it, or, when the daemon holds
+// it (bbolt admits one process), returns a client of the daemon's API at listen instead.
+func openArchive(cfg *config.Config) (*archive.Store, *apiClient, error) {
+	st, err := archive.Open(cfg.Database, archive.Options{ReadOnly: true, MustExist: true})
+	if err == nil {
+		return st, nil, nil
+	}
 	if !errors.Is(err, archive.ErrLocked) {
-		return nil, err
+		return nil, nil, err
 	}
 	client, aerr := newAPIClient(cfg)
 	if aerr != nil {
-		return nil, fmt.Errorf("%w; %v", err, aerr)
+		return nil, nil, fmt.Errorf("%w; %v", err, aerr)
 	}
-	return client, nil
+	return nil, client, nil
 }
 
 // localReader reads the archive file.
@@ -225,6 +240,26 @@ func (a *apiClient) call(ctx context.Context, method, path string, into any) (ht
 		}
 	}
 	return resp.Header, nil
+}
+
+// Get reads GET /api/v1{path}?{query} for the tools of `watcher mcp` (mcp.API), with the
+// API's error answers as *mcp.Error.
+func (a *apiClient) Get(ctx context.Context, path string, query url.Values, into any) (string, error) {
+	target := "/api/v1" + path
+	if len(query) > 0 {
+		target += "?" + query.Encode()
+	}
+	h, err := a.call(ctx, http.MethodGet, target, into)
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae):
+		return "", &mcp.Error{Status: ae.code, Message: ae.msg}
+	case errors.Is(err, archive.ErrNotFound):
+		return "", &mcp.Error{Status: http.StatusNotFound, Message: strings.TrimPrefix(err.Error(), archive.ErrNotFound.Error()+": ")}
+	case err != nil:
+		return "", err
+	}
+	return h.Get("X-Next-Cursor"), nil
 }
 
 // apiError is an error answer of the daemon's API.

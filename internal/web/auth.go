@@ -8,13 +8,14 @@ import (
 )
 
 // requireAuth lets a request through to h only with valid credentials, when web.auth is
-// set.
+// set; an MCP tool's read of the API (mcp.go) comes through on the credentials of its
+// /mcp request.
 func (s *Server) requireAuth(h http.Handler) http.Handler {
 	if !s.auth.Enabled() {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.authorize(w, r) {
+		if inProcess(r) || s.authorize(w, r) {
 			h.ServeHTTP(w, r)
 		}
 	})

@@ -33,6 +33,10 @@ func (s *Server) routes() {
 	private("POST /api/v1/outbox/{id}/retry", http.HandlerFunc(s.retryMessage))
 	private("POST /api/v1/outbox/{id}/drop", http.HandlerFunc(s.dropMessage))
 
+	// MCP (internal/mcp): AI tools read the archive over Streamable HTTP, every method
+	// on one path; its tools read the API above in process (mcp.go).
+	private("/mcp", s.mcp)
+
 	// UI, server-rendered by internal/web/ui, one handler per file named after its page
 	// there (incident.go, beside the API's incident.go here), private like the API. Every
 	// page is linked under the path of BaseURL.

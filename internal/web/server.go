@@ -21,7 +21,7 @@ import (
 // a backup, extend their own deadline with http.ResponseController.
 const (
 	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 15 * time.Second // no route reads a request body
+	readTimeout       = 15 * time.Second // only /mcp reads a request body: one small JSON-RPC message
 	writeTimeout      = 60 * time.Second
 	// idleTimeout is how long a keep-alive connection may wait for its next request: long
 	// enough for a reader's next click, short enough that connections held idle free
@@ -80,8 +80,9 @@ type Server struct {
 	// maxConns bounds the connections Serve holds (connlimit.go); a field so that a test
 	// can reach the limit cheaply.
 	maxConns int
-	readers  *readGate // bounds the requests that read the whole archive (guard.go)
-	ui       *ui.Site  // the pages and feeds
+	readers  *readGate    // bounds the requests that read the whole archive (guard.go)
+	ui       *ui.Site     // the pages and feeds
+	mcp      http.Handler // /mcp (mcp.go)
 
 	// next, once set by Reconfigure, serves every request in this server's place.
 	next atomic.Pointer[Server]
@@ -122,6 +123,7 @@ func New(o Options) *Server {
 		sources = o.Daemon.Sources
 	}
 	s.ui = ui.New(ui.Options{Store: o.Store, Sources: sources, BaseURL: o.BaseURL, Log: s.log, Now: s.now, Title: s.title})
+	s.mcp = s.newMCP()
 	s.routes()
 	return s
 }

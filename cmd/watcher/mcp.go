@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/mcp"
+	"github.com/statuswatch/statuswatch/internal/web"
+)
+
+func runMCP(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "mcp", "", "Serves the archive to an AI tool over the Model Context Protocol on stdin and stdout (the MCP client\n"+
+		"starts it): read-only tools to list sources, search incidents, read any version of one and diff two.\n"+
+		"It reads the archive file, or the daemon's API at listen while `watcher run` holds the file.\n"+
+		"`watcher run` serves the same over HTTP at /mcp on listen, behind web.auth.")
+	cfgPath := configFlag(fs)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	cfg, ok := loadConfig(e, *cfgPath)
+	if !ok {
+		return exitError
+	}
+	st, client, err := openArchive(cfg)
+	if err != nil {
+		return e.fail(err)
+	}
+	// stdout is the protocol's: the SDK's log lines and ours go to stderr.
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	var a mcp.API = client
+	if st != nil {
+		defer st.Close()
+		// The API's own handlers over the file, in process: the tools answer as /mcp does.
+		srv := web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL, Log: log, TitleOf: configured{cfg}.title})
+		a = mcp.InProcess(srv.Handler())
+	}
+	err = mcp.NewServer(a, mcp.Options{Version: version, Log: log}).Run(ctx, &sdk.StdioTransport{})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return e.fail(err)
+	}
+	return exitOK
+}
+
+// configured is the web.Daemon of `watcher mcp` over the archive file: the configured
+// sources, with no poll state (no daemon runs to know it) and nothing to poll.
+type configured struct{ cfg *config.Config }
+
+func (c configured) Sources() []web.SourceStatus {
+	out := make([]web.SourceStatus, len(c.cfg.Sources))
+	for i := range c.cfg.Sources {
+		src := &c.cfg.Sources[i]
+		out[i] = web.SourceStatus{Name: src.Name, Title: c.title(src.Name), URL: src.URL, Kind: src.Kind, Paused: src.Paused}
+	}
+	return out
+}
+
+func (configured) PollNow(context.Context, string) (int, error) { return 0, web.ErrUnknownSource }
+
+func (configured) Health() error { return nil }
+
+// title is a source's configured title, else its name.
+func (c configured) title(source string) string {
+	for i := range c.cfg.Sources {
+		if src := &c.cfg.Sources[i]; src.Name == source && src.Title != "" {
+			return src.Title
+		}
+	}
+	return source
+}
