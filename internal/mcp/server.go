@@ -73,9 +73,14 @@ func NewServer(a API, o Options) *sdk.Server {
 // HTTPHandler serves srv over Streamable HTTP, stateless with plain JSON answers: every
 // tool is a single read, so no session is kept and no stream is held open (GET and DELETE
 // answer 405), and a daemon serving many clients holds nothing for them between calls.
+//
+// The SDK's own DNS-rebinding check is off: it refuses every request that reaches a
+// loopback address for another host name, which is every request a reverse proxy on the
+// same machine forwards. The web server's Host check (internal/web/guard.go) does that
+// job for /mcp as for every route, knowing the names listen and base_url allow.
 func HTTPHandler(srv *sdk.Server, log *slog.Logger) http.Handler {
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
-		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: log})
+		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: log, DisableLocalhostProtection: true})
 }
 
 // tools holds the handlers of the tools, resources and prompt.

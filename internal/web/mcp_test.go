@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"reflect"
 	"slices"
@@ -305,6 +306,21 @@ func TestMCPNeedsAuth(t *testing.T) {
 		if resp.StatusCode != http.StatusUnauthorized {
 			t.Errorf("POST /mcp with %v: got %d, want 401", header, resp.StatusCode)
 		}
+	}
+	// With the token, by the name a reverse proxy on this machine forwards: answered (the
+	// Host check of guard.go admits any name once auth is on).
+	req, _ := http.NewRequest(http.MethodPost, e.http.URL+"/mcp", strings.NewReader(body))
+	req.Host = "status.example.test"
+	req.Header = http.Header{"Authorization": {"Bearer " + bearerSecret}, "Content-Type": {"application/json"},
+		"Accept": {"application/json, text/event-stream"}, "Mcp-Protocol-Version": {"2025-06-18"}}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), "search_incidents") {
+		t.Errorf("POST /mcp for a proxied host name: got %d %s, want 200 with the tools", resp.StatusCode, got)
 	}
 	// A client without the token cannot even start.
 	c := sdk.NewClient(&sdk.Implementation{Name: "anonymous", Version: "1"}, nil)
