@@ -10,7 +10,6 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -43,7 +42,7 @@ func TestMCPEndToEnd(t *testing.T) {
 
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
-	listen := freePort(t)
+	listen := testbin.FreeAddr(t)
 	data := "database: " + filepath.Join(dir, "watcher.db") + "\n" +
 		"listen: " + listen + "\n" +
 		"web:\n  auth:\n    bearer_token: " + mcpToken + "\n" +
@@ -89,16 +88,6 @@ func TestMCPEndToEnd(t *testing.T) {
 	})
 	// The daemon holds the file now: `watcher mcp` reads through its API.
 	t.Run("go client, stdio, through the daemon", func(t *testing.T) { checkDemo(t, stdio(), versions) })
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 type withBearer struct{ token string }
@@ -157,11 +146,13 @@ func checkDemo(t *testing.T, tr sdk.Transport, versions int) {
 
 // tsOutput is what mcpclient/client.mjs prints.
 type tsOutput struct {
-	Tools  []string
-	Search struct{ Incidents []api.IncidentItem }
-	Diff   api.Diff
-	First  api.Incident
-	Bad    struct {
+	Tools    []string
+	Search   struct{ Incidents []api.IncidentItem }
+	Diff     api.Diff
+	First    api.Incident
+	Resource api.Incident
+	Prompt   string
+	Bad      struct {
 		IsError bool
 		Text    string
 	}
@@ -213,6 +204,12 @@ func checkTS(t *testing.T, got tsOutput, versions int) {
 	}
 	if got.First.Version != 1 || got.First.Title != "Elevated authentication failures" {
 		t.Errorf("version 1: got %d %q", got.First.Version, got.First.Title)
+	}
+	if got.Resource.Version != versions || got.Resource.ID != got.Search.Incidents[0].ID {
+		t.Errorf("resource: got %s version %d, want the latest", got.Resource.ID, got.Resource.Version)
+	}
+	if !strings.Contains(got.Prompt, "version 3") {
+		t.Errorf("prompt: got %q, want the versions listed", got.Prompt)
 	}
 	if !got.Bad.IsError || !strings.Contains(got.Bad.Text, "unknown incident") {
 		t.Errorf("an unknown incident: got %+v, want a tool error", got.Bad)

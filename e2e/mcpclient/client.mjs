@@ -5,8 +5,9 @@
 //   node client.mjs http <url of /mcp> <bearer token> <query>
 //
 // It lists the tools, searches for the query, diffs the first incident found (its latest
-// change) and reads version 1 of it, then prints what it got as one JSON object. The SDK
-// checks each structured result against the tool's output schema.
+// change), reads version 1 of it, reads it as a resource and gets the summary prompt for
+// it, then prints what it got as one JSON object. The SDK checks each structured result
+// against the tool's output schema.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -34,6 +35,10 @@ if (first) {
   const ref = { source: first.source, id: first.id };
   out.diff = (await client.callTool({ name: "diff_incident", arguments: ref })).structuredContent;
   out.first = (await client.callTool({ name: "get_incident", arguments: { ...ref, version: 1 } })).structuredContent;
+  const uri = (await client.listResourceTemplates()).resourceTemplates[0].uriTemplate
+    .replace("{source}", encodeURIComponent(ref.source)).replace("{id}", encodeURIComponent(ref.id));
+  out.resource = JSON.parse((await client.readResource({ uri })).contents[0].text);
+  out.prompt = (await client.getPrompt({ name: "summarise_changes", arguments: ref })).messages[0].content.text;
 }
 const bad = await client.callTool({ name: "get_incident", arguments: { source: "nope", id: "nope" } });
 out.bad = { isError: bad.isError, text: bad.content?.[0]?.text };

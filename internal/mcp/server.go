@@ -419,10 +419,15 @@ func (t *tools) summarise(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.
 	if _, err := t.api.Get(ctx, incidentPath(source, id)+"/versions", url.Values{"limit": {strconv.Itoa(maxVers)}}, &versions); err != nil {
 		return nil, incidentError(source, id, err)
 	}
+	var latest json.RawMessage
+	if _, err := t.api.Get(ctx, incidentPath(source, id), nil, &latest); err != nil {
+		return nil, incidentError(source, id, err)
+	}
 	text := fmt.Sprintf("Summarise what the vendor changed in incident %s/%s of statuswatch's archive, version by version: "+
 		"what they said first, what they added, reworded or removed later (silent edits included), and what the postmortem "+
 		"says, if there is one. Read the incident with get_incident {source: %q, id: %q} and each change with diff_incident "+
-		"(from N-1 to N); quote the vendor's words where they matter and give each change's time in UTC.\n\nIts versions, newest first:\n",
+		"(from N-1 to N); quote the vendor's words where they matter and give each change's time in UTC. Its latest "+
+		"version is attached.\n\nIts versions, newest first:\n",
 		source, id, source, id)
 	for _, v := range versions {
 		text += fmt.Sprintf("- version %d, observed %s: %s\n", v.Version, time.Time(v.ObservedAt).UTC().Format(time.RFC3339), v.Summary)
@@ -431,7 +436,7 @@ func (t *tools) summarise(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.
 		Description: "What the vendor changed in " + source + "/" + id,
 		Messages: []*sdk.PromptMessage{
 			{Role: "user", Content: &sdk.TextContent{Text: text}},
-			{Role: "user", Content: &sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: IncidentURI(source, id), MIMEType: "application/json"}}},
+			{Role: "user", Content: &sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: IncidentURI(source, id), MIMEType: "application/json", Text: string(latest)}}},
 		},
 	}, nil
 }

@@ -3,6 +3,7 @@ package testbin
 import (
 	"bufio"
 	"encoding/json"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -70,6 +71,18 @@ func StartDaemon(tb testing.TB, bin string, env []string, args ...string) *Daemo
 		tb.Fatalf("daemon did not start within 20s:\n%s", d.Log())
 	}
 	return d
+}
+
+// FreeAddr is a loopback address nobody listens on right now: a fixed listen for a daemon
+// that other processes must reach (the CLI reads through its API only at a fixed port).
+func FreeAddr(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
 
 // Log is everything the daemon logged so far.

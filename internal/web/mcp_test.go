@@ -280,6 +280,10 @@ func checkTools(t *testing.T, cs *sdk.ClientSession) {
 		if got := res.Messages[0].Content.(*sdk.TextContent).Text; !strings.Contains(got, "version 3") || !strings.Contains(got, "acme/inc-a") {
 			t.Errorf("got %q, want the incident and its versions", got)
 		}
+		var inc api.Incident
+		if err := json.Unmarshal([]byte(res.Messages[1].Content.(*sdk.EmbeddedResource).Resource.Text), &inc); err != nil || inc.Version != 3 {
+			t.Errorf("attached: got version %d (%v), want the latest, 3", inc.Version, err)
+		}
 		if _, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "summarise_changes", Arguments: map[string]string{"source": "acme", "id": "nope"}}); err == nil {
 			t.Error("an unknown incident: got no error")
 		}
