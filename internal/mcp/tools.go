@@ -23,7 +23,7 @@ type searchInput struct {
 	Query  string `json:"query" jsonschema:"words that must all occur, ignoring case, in the title, an update or the postmortem (a word matches inside a longer one); empty matches every incident"`
 	Source string `json:"source,omitempty" jsonschema:"only this source's incidents: a name as list_sources gives it"`
 	Open   *bool  `json:"open,omitempty" jsonschema:"true: only incidents still open (unresolved and still on the vendor's page); false: only the others; omit for both"`
-	Since  string `json:"since,omitempty" jsonschema:"an RFC 3339 time (e.g. 2026-07-01T00:00:00Z): only incidents that started, were resolved or changed at or after it, or are still open"`
+	Since  string `json:"since,omitempty" jsonschema:"an RFC 3339 time (e.g. 2026-07-01T00:00:00Z): only incidents that started, were resolved or changed at or after it, and incidents (not maintenances) still open"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"how many incidents to return at most"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"the next_cursor of the previous page, to get the next one; omit for the first page"`
 }
