@@ -335,3 +335,26 @@ func TestMCPNeedsAuth(t *testing.T) {
 		t.Error("connect without the token: got no error")
 	}
 }
+
+// Without web.auth, /mcp answers only the host names the server serves, like every route
+// (guard.go): a page rebinding its own name to the loopback daemon gets 421.
+func TestMCPHostCheck(t *testing.T) {
+	e := newEnv(t).seed()
+	for _, tt := range []struct {
+		host string
+		want int
+	}{{"evil.example", http.StatusMisdirectedRequest}, {"localhost", http.StatusOK}} {
+		req, _ := http.NewRequest(http.MethodPost, e.http.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Host = tt.host
+		req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
+			"Mcp-Protocol-Version": {"2025-06-18"}}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("POST /mcp for Host %s: got %d, want %d", tt.host, resp.StatusCode, tt.want)
+		}
+	}
+}
