@@ -1,5 +1,6 @@
-// Package web is the HTTP side of `watcher run`: the UI and the JSON API, the Atom feeds, /healthz and /metrics, on one http.Server with timeouts and a bounded
-// graceful shutdown. It is the only package that serves HTTP; every route is registered in
+// Package web is the HTTP side of `watcher run`: the UI and the JSON API, the Atom feeds,
+// /healthz, /metrics and /mcp (the Model Context Protocol, internal/mcp), on one
+// http.Server with timeouts and a bounded graceful shutdown. It is the only package that serves HTTP; every route is registered in
 // routes.go, one handler per file: the API's here, the pages' and feeds' in internal/web/ui.
 //
 // # The UI
