@@ -266,12 +266,14 @@ func TestHostRebinding(t *testing.T) {
 		{open, "POST", "evil.example", "/api/v1/sources/acme/poll", false, http.StatusMisdirectedRequest},
 		{open, "POST", "evil.example", "/api/v1/outbox/1/drop", false, http.StatusMisdirectedRequest},
 		{open, "GET", "evil.example", "/", false, http.StatusMisdirectedRequest},
+		{open, "POST", "evil.example", "/mcp", false, http.StatusMisdirectedRequest},
 		{open, "GET", "evil.example", "/healthz", false, http.StatusOK},
 		{open, "GET", open.Addr, "/api/v1/backup", false, http.StatusOK},
 		{open, "GET", "localhost:" + port, "/api/v1/sources", false, http.StatusOK},
 		{open, "GET", "watch.example.com", "/", false, http.StatusOK},
 		{authed, "GET", "evil.example", "/api/v1/sources", true, http.StatusOK},
 		{authed, "GET", "evil.example", "/api/v1/sources", false, http.StatusUnauthorized},
+		{authed, "POST", "evil.example", "/mcp", false, http.StatusUnauthorized},
 	}
 	for _, tt := range tests {
 		req, err := http.NewRequest(tt.method, tt.d.url(tt.path), nil)
