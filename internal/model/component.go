@@ -42,6 +42,10 @@ type Component struct {
 	Group     string          `json:"group,omitempty"` // the group it is listed under, "" for none
 	Status    ComponentStatus `json:"status"`
 	StatusRaw string          `json:"status_raw,omitempty"` // the provider's word for Status
+	// Since is when the component entered its current status as the archive saw it (its
+	// first observation if it never changed). Set by the archive's reads, never by a
+	// platform, and never compared.
+	Since time.Time `json:"since,omitzero"`
 }
 
 // Key is the component's identity across polls: the vendor's id when it gives one, else
@@ -96,7 +100,20 @@ type ComponentVersion struct {
 	ObservedAt time.Time         `json:"observed_at"`
 	Components Components        `json:"components"`
 	Changes    []ComponentChange `json:"changes"` // from version N-1 (none for version 1)
+	// Thread is, when this version has a message in the source's component thread (a
+	// ComponentChange told with no Incident), the version whose message opened that
+	// thread: N itself for the root, which opens a new thread. 0 when it has none.
+	Thread int `json:"thread,omitempty"`
+	// Alerts are the components whose current spell away from operational was told, by
+	// key: where it is told, ComponentThread or the URL id of the incident whose thread
+	// took it. What the component thread's root shows is the components alerted there.
+	Alerts map[string]string `json:"alerts,omitempty"`
 }
+
+// ComponentThread is the thread of a source's component changes that no open incident
+// took ("<Vendor>: Actions degraded — no incident posted"), as ComponentVersion.Alerts
+// names it. No URL id starts with "~", so it never names an incident's thread.
+const ComponentThread = "~components"
 
 // ComponentChange is one component's change between two versions of the set. From is ""
 // for a component new to the page, To is "" for one that left it.
@@ -112,6 +129,15 @@ type ComponentChange struct {
 	// DownSince is, for a change back to operational, when the component last left
 	// operational as the archive saw it ("operational again after 23m").
 	DownSince time.Time `json:"down_since,omitzero"`
+	// Told reports whether the change is announced, and Incident where: the URL id of the
+	// incident whose thread took it, "" for the component thread. The outbox message of
+	// that thread (Message.IncidentID equal to Incident, Version the set's version) says
+	// the told changes with that Incident. A change not told was archived quietly: the
+	// first set read, a component outside the source's components list, a rename, a
+	// maintenance flip inside the component's maintenance window, component_changes:
+	// archive, or a recovery of a spell that was never told.
+	Told     bool   `json:"told,omitempty"`
+	Incident string `json:"incident,omitempty"`
 }
 
 // Worsened reports whether the change is a component getting worse.

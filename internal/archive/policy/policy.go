@@ -1,5 +1,6 @@
 // Package policy holds the rules an archive Record follows: what a new version of an
-// incident announces, and what an archived incident's absence from an answer means. They
+// incident announces, what an archived incident's absence from an answer means, and what
+// makes and what tells a new version of a source's component set. They
 // are pure functions of what the archive read (internal/archive applies them): no
 // storage, no clock, so every rule is a row of a table test.
 package policy
@@ -28,13 +29,19 @@ type Policy struct {
 	// min_impact, maintenance); nil passes everything. It gates messages only: the archive
 	// keeps every incident.
 	Pass func(inc *model.Incident) bool
+	// ComponentChanges is ComponentChangesNotify (also when empty) or
+	// ComponentChangesArchive: whether component changes are told (ComponentMessages).
+	ComponentChanges string
+	// Watch reports whether a component is watched (the source's components list); nil
+	// watches every one. Like Pass it gates messages only.
+	Watch func(c model.Component) bool
 }
 
-// Check refuses a first-poll policy it does not know.
+// Check refuses a first-poll policy or a component_changes value it does not know.
 func (p Policy) Check() error {
 	switch p.FirstPoll {
 	case "", FirstPollOpen, FirstPollNone, FirstPollAll:
-		return nil
+		return checkComponentChanges(p.ComponentChanges)
 	}
 	return fmt.Errorf("unknown first-poll policy %q", p.FirstPoll)
 }
