@@ -28,7 +28,7 @@ func (s *Store) SetKind(source, kind string) error {
 // Migrate records that a source's page moved to another platform: its archived
 // incidents are frozen as migrated, without a message, and the new platform's incidents
 // are taken in as for a new source: the fetch state, pending misses and the first-poll
-// mark are cleared, and kind is remembered. It returns how many incidents it froze.
+// mark are cleared, the next component set is a first set, and kind is remembered. It returns how many incidents it froze.
 func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 	frozen := 0
 	err := s.update(func(tx *bolt.Tx) error {
@@ -66,6 +66,16 @@ func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 		st := src.Bucket(layout.BucketState)
 		for _, k := range [][]byte{layout.KeyFetch, layout.KeyPending, layout.KeyFirst} {
 			if err := st.Delete(k); err != nil {
+				return err
+			}
+		}
+		// The new platform's components have other keys: its first set is taken in as
+		// a first set, quietly, rather than as every component leaving and coming.
+		if cm, err := codec.UnmarshalComponentMeta(st.Get(layout.KeyComponents)); err != nil {
+			return err
+		} else if cm.Latest > 0 && !cm.Quiet {
+			cm.Quiet = true
+			if err := st.Put(layout.KeyComponents, cm.Marshal()); err != nil {
 				return err
 			}
 		}

@@ -64,7 +64,8 @@ func (s *Store) MarkSent(id uint64) error {
 	}))
 }
 
-// MarkReplySent is MarkSent for a reply in an incident's thread, after which the root must
+// MarkReplySent is MarkSent for a reply in an incident's thread (or, for a component
+// message of no incident, the component thread), after which the root must
 // be updated to show it: the update is recorded as owed in the same transaction
 // (RootEdits), so that a crash, or a restart while Slack refuses updates, cannot leave
 // the root showing an older status. ClearRootEdit settles it.
@@ -148,9 +149,34 @@ func (s *Store) SetThread(source, id, channel, ts string) error {
 	return wrapErr("set thread "+source+"/"+id, err)
 }
 
+// ComponentThread returns the Slack channel and timestamp of the root of a source's
+// component thread, and the component version whose message that root is; empty when
+// none was posted. A component message replies there when its version's Thread is that
+// version; otherwise its thread's root was never posted, and it is posted as the root.
+func (s *Store) ComponentThread(source string) (channel, ts string, version int, err error) {
+	err = s.view(func(tx *bolt.Tx) error {
+		th, _, err := outbox.ReadThread(tx, source, model.ComponentThread)
+		channel, ts, version = th.Channel, th.TS, th.Version
+		return err
+	})
+	return channel, ts, version, wrapErr("component thread "+source, err)
+}
+
+// SetComponentThread remembers where the root of a source's component thread was
+// posted: the message of component version version (whose Thread is version). It
+// replaces the thread before, which had closed. ErrNotFound for an unknown version.
+func (s *Store) SetComponentThread(source string, version int, channel, ts string) error {
+	err := s.update(func(tx *bolt.Tx) error { return outbox.SetComponentThread(tx, source, version, channel, ts) })
+	return wrapErr("set component thread "+source, err)
+}
+
 // ClearRootEdit forgets the root update owed for message msg (MarkReplySent), once it
-// is done or given up: one owed for a newer reply since stays.
+// is done or given up: one owed for a newer reply since stays. id is the message's
+// IncidentID: "" for a message of the component thread.
 func (s *Store) ClearRootEdit(source, id string, msg uint64) error {
+	if id == "" {
+		id = model.ComponentThread
+	}
 	settle := func(th *outbox.Thread) bool {
 		if th.Edit != msg {
 			return false

@@ -25,6 +25,9 @@ type Result struct {
 	Messages int // outbox rows written
 	Removed  int // incidents marked removed
 	Resolved int // incidents resolved by inference (open-only providers)
+	// Components is the number of the component set's version this Record wrote, 0
+	// when it wrote none.
+	Components int
 }
 
 // Record archives what one successful poll of source read, in one write transaction: a
@@ -41,6 +44,11 @@ type Result struct {
 // transaction first, so an unchanged poll neither grows the file nor starts a write.
 // A snapshot whose listing lost every archived incident is refused with ErrVanished,
 // also without writing; the caller counts it as a failed poll.
+//
+// A snapshot with Components is compared with the source's latest component version in
+// the same transaction: a new version, and the messages it calls for, only when a
+// component's status, name or group changed, one came or went, or the page status did
+// (the rules are policy.ComponentMessages'). Nil Components leave the set alone.
 //
 // Message rules: the source's first Record follows p.FirstPoll; later, a
 // new incident is announced (EventNew) if p.Pass; an announced incident gets a message
@@ -104,7 +112,9 @@ type recording struct {
 	bodies  []model.Body
 	rules   Policy
 	seen    []seenIncident
-	present map[string]bool // URL ids in the snapshot
+	present map[string]bool   // URL ids in the snapshot
+	comps   *model.Components // the snapshot's component set, canonical; nil when it has none
+	compsFP [32]byte          // its fingerprint
 }
 
 // seenIncident is an incident of the snapshot with its URL id and fingerprint.
@@ -132,6 +142,10 @@ func (s *Store) newRecording(source string, snap *model.Snapshot, state model.Fe
 		state: state, bodies: bodies, rules: p,
 		present: make(map[string]bool, len(snap.Incidents)),
 	}
+	if snap.Components != nil {
+		r.comps = policy.CanonicalComponents(snap.Components)
+		r.compsFP = codec.ComponentFingerprint(r.comps)
+	}
 	r.at = snap.FetchedAt.UTC()
 	if snap.FetchedAt.IsZero() {
 		r.at = r.now
@@ -155,10 +169,11 @@ func (s *Store) newRecording(source string, snap *model.Snapshot, state model.Fe
 
 // plan is what a Record has to write, decided from what a transaction reads.
 type plan struct {
-	firstPoll bool // the source has never been recorded
-	saveState bool // the fetch state differs from the stored one
-	touched   []touched
-	missed    []missed
+	firstPoll  bool // the source has never been recorded
+	saveState  bool // the fetch state differs from the stored one
+	components bool // the component set makes a new version
+	touched    []touched
+	missed     []missed
 }
 
 // touched is an incident of the snapshot that needs a write.
@@ -177,7 +192,7 @@ type missed struct {
 }
 
 func (p *plan) empty() bool {
-	return !p.firstPoll && !p.saveState && len(p.touched) == 0 && len(p.missed) == 0
+	return !p.firstPoll && !p.saveState && !p.components && len(p.touched) == 0 && len(p.missed) == 0
 }
 
 // plan reads what the archive holds for the source and decides what must be written. It
@@ -193,6 +208,10 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 			return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
 		}
 		p.saveState = !stored.Equal(r.state)
+	}
+	var err error
+	if p.components, err = r.componentsChanged(state); err != nil {
+		return nil, err
 	}
 
 	incidents := layout.Sub(src, layout.BucketIncidents)
@@ -214,7 +233,7 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 		return p, nil
 	}
 
-	err := incidents.ForEach(func(k, v []byte) error {
+	err = incidents.ForEach(func(k, v []byte) error {
 		if r.present[string(k)] {
 			return nil
 		}
@@ -270,6 +289,11 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 	for _, m := range p.missed {
 		if err := w.missed(m); err != nil {
 			return res, fmt.Errorf("archive: record %s: incident %s: %w", r.source, m.id, err)
+		}
+	}
+	if p.components {
+		if err := w.components(src); err != nil {
+			return res, fmt.Errorf("archive: record %s: components: %w", r.source, err)
 		}
 	}
 	if w.evidence {

@@ -17,9 +17,18 @@
 //	    snapshots/<BE uint64 unix s, sign bit flipped><BE uint32 ns> → snapshot index JSON: fetch time,
 //	                              endpoint → body hash (layout 1: BE uint64 unix ns)
 //	    threads/<url id>          → Slack thread {channel, ts, edit} JSON (edit: the reply whose root update is owed)
+//	    threads/~components       → the component thread, the same JSON and its root's version {…, version}
+//	    components/<BE uint32 n>  → component set version record: a header (number, time, change set,
+//	                              thread) and the S2-compressed set (codec.EncodeComponentVersion)
+//	                              state/"components" → the component meta (codec.ComponentMeta)
 //	bodies/<hex sha256>           → S2-compressed raw body (zstd before), shared by every snapshot
 //	outbox/<BE uint64 seq>        → model.Message JSON, pending or parked
 //	sent/<BE uint64 seq>          → model.Message JSON, delivered (same sequence as outbox)
+//
+// The components bucket and the "components" state key came with layout 3 unchanged: a
+// source gets them with its first component version, and a reader that finds neither
+// reads "no component set yet", which is what an archive written before them holds. No
+// older layout has them to migrate; an older build ignores them.
 //
 // Versions live in one flat bucket per source rather than a nested bucket per incident:
 // bbolt gives every nested bucket that outgrows a quarter page its own page, so 100,000
@@ -55,14 +64,18 @@ var (
 	BucketVersions  = []byte("versions")
 	BucketSnapshots = []byte("snapshots")
 	BucketThreads   = []byte("threads")
+	// BucketComponents is created with a source's first component version, not by
+	// CreateSource: a source of a platform without components never has one.
+	BucketComponents = []byte("components")
 
-	KeyLayout  = []byte("layout")
-	KeyCreated = []byte("created")
-	KeyFirst   = []byte("first")
-	KeyFetch   = []byte("fetch")
-	KeyHealth  = []byte("health")
-	KeyKind    = []byte("kind")    // the detected provider kind of a kind: auto source
-	KeyPending = []byte("pending") // incidents missed once await a second miss: "open-only" or "history"
+	KeyLayout     = []byte("layout")
+	KeyCreated    = []byte("created")
+	KeyFirst      = []byte("first")
+	KeyFetch      = []byte("fetch")
+	KeyHealth     = []byte("health")
+	KeyKind       = []byte("kind")       // the detected provider kind of a kind: auto source
+	KeyPending    = []byte("pending")    // incidents missed once await a second miss: "open-only" or "history"
+	KeyComponents = []byte("components") // the component meta
 
 	// In the meta bucket: every source's poll times, as one JSON object.
 	KeyPollTimes = []byte("poll_times")
@@ -256,6 +269,9 @@ func VersionKey(id string, n uint32) []byte {
 
 // VersionPrefix is the common prefix of an incident's version keys.
 func VersionPrefix(id string) []byte { return append([]byte(id), 0) }
+
+// ComponentKey is the key of component version n: big-endian, so versions sort in order.
+func ComponentKey(n uint32) []byte { return binary.BigEndian.AppendUint32(nil, n) }
 
 // SeqKey is an outbox sequence number as a key that sorts in order.
 func SeqKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }

@@ -92,8 +92,8 @@ func Get(tx *bolt.Tx, id uint64) (model.Message, error) {
 }
 
 // MarkSent moves message id to the delivered ones; one delivered already is left as it
-// is. For a reply (in an incident's thread) the root update it calls for is recorded as
-// owed, in the same transaction (EditThread).
+// is. For a reply (in an incident's thread, or the component thread: MessageThread) the
+// root update it calls for is recorded as owed, in the same transaction (EditThread).
 func MarkSent(tx *bolt.Tx, id uint64, reply bool) error {
 	outbox, sent := tx.Bucket(layout.BucketOutbox), tx.Bucket(layout.BucketSent)
 	m, err := undelivered(outbox, id)
@@ -106,10 +106,11 @@ func MarkSent(tx *bolt.Tx, id uint64, reply bool) error {
 	if err := moveToSent(outbox, sent, m); err != nil {
 		return err
 	}
-	if !reply {
+	thread := MessageThread(&m)
+	if !reply || thread == "" {
 		return nil
 	}
-	return EditThread(tx, m.Source, m.IncidentID, func(th *Thread) bool {
+	return EditThread(tx, m.Source, thread, func(th *Thread) bool {
 		if th.Edit >= id {
 			return false
 		}

@@ -1,6 +1,7 @@
 package outbox
 
-// Each incident's Slack thread, and the root update still owed to it.
+// Each incident's Slack thread, the source's component thread (model.ComponentThread),
+// and the root update still owed to each.
 
 import (
 	"encoding/json"
@@ -18,11 +19,37 @@ type Thread struct {
 	// Edit is the delivered reply whose state the root must be updated to show, until
 	// that update is done (MarkSent of a reply); 0 when the root is up to date.
 	Edit uint64 `json:"edit,omitempty"`
+	// Version is, for the component thread, the component version whose message is its
+	// root (model.ComponentVersion.Thread); 0 for an incident's thread.
+	Version int `json:"version,omitempty"`
 }
 
-// ReadThread reads an incident's stored thread; ok is false when it has none.
+// threadKey is the key of a thread: model.ComponentThread as it is, an incident's
+// URL id.
+func threadKey(id string) []byte {
+	if id == model.ComponentThread {
+		return []byte(id)
+	}
+	return []byte(model.URLID(id))
+}
+
+// MessageThread is the thread a message replies in, by what ReadThread takes: its
+// incident, the component thread for a component message of no incident, "" for none
+// (a source's own events).
+func MessageThread(m *model.Message) string {
+	switch {
+	case m.IncidentID != "":
+		return m.IncidentID
+	case m.Event == model.EventComponentDegraded || m.Event == model.EventComponentRecovered:
+		return model.ComponentThread
+	}
+	return ""
+}
+
+// ReadThread reads an incident's stored thread, or with id model.ComponentThread the
+// source's component thread; ok is false when it has none.
 func ReadThread(tx *bolt.Tx, source, id string) (th Thread, ok bool, err error) {
-	v := layout.Get(layout.Sub(layout.Source(tx, source), layout.BucketThreads), []byte(model.URLID(id)))
+	v := layout.Get(layout.Sub(layout.Source(tx, source), layout.BucketThreads), threadKey(id))
 	if v == nil {
 		return th, false, nil
 	}
@@ -39,6 +66,18 @@ func SetThread(tx *bolt.Tx, source, id, channel, ts string) error {
 	return layout.PutJSON(src.Bucket(layout.BucketThreads), []byte(id), Thread{Channel: channel, TS: ts})
 }
 
+// SetComponentThread stores where the root of a source's component thread was posted:
+// the message of component version version. It replaces the thread before, which had
+// closed; layout.ErrNotFound for a source without that version.
+func SetComponentThread(tx *bolt.Tx, source string, version int, channel, ts string) error {
+	src := layout.Source(tx, source)
+	if version < 1 || version > 1<<32-1 || layout.Get(layout.Sub(src, layout.BucketComponents), layout.ComponentKey(uint32(version))) == nil {
+		return layout.ErrNotFound
+	}
+	return layout.PutJSON(src.Bucket(layout.BucketThreads), []byte(model.ComponentThread),
+		Thread{Channel: channel, TS: ts, Version: version})
+}
+
 // EditThread changes an incident's stored thread with f, writing only when f says so. An
 // incident without a stored thread (a webhook destination, or a root whose SetThread
 // failed) is left alone.
@@ -47,7 +86,7 @@ func EditThread(tx *bolt.Tx, source, id string, f func(*Thread) bool) error {
 	if err != nil || !ok || !f(&th) {
 		return err
 	}
-	return layout.PutJSON(layout.Source(tx, source).Bucket(layout.BucketThreads), []byte(model.URLID(id)), th)
+	return layout.PutJSON(layout.Source(tx, source).Bucket(layout.BucketThreads), threadKey(id), th)
 }
 
 // RootEdits returns the delivered replies whose root updates are still owed, reading

@@ -1,0 +1,203 @@
+package archive
+
+// Reads of a source's component set: the set now or at a time, its versions, and the
+// history of its components' statuses. Each is one short read transaction; the set in
+// force at a time is found by a binary search over the versions' headers, which never
+// decompresses a set.
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// ComponentsLatest returns the latest version of a source's component set, each
+// component with its Since; nil when none was archived.
+func (s *Store) ComponentsLatest(source string) (*model.ComponentVersion, error) {
+	var v *model.ComponentVersion
+	err := s.view(func(tx *bolt.Tx) error {
+		m, err := componentMeta(tx, source)
+		if err != nil || m.Latest == 0 {
+			return err
+		}
+		v, _, err = loadComponentVersion(componentBucket(tx, source), m.Latest)
+		return err
+	})
+	if err != nil {
+		return nil, wrapErr("components "+source, err)
+	}
+	return v, nil
+}
+
+// ComponentsAt returns the version of a source's component set in force at t: the
+// latest observed at or before t; nil when none was archived by t.
+func (s *Store) ComponentsAt(source string, t time.Time) (*model.ComponentVersion, error) {
+	var v *model.ComponentVersion
+	err := s.view(func(tx *bolt.Tx) error {
+		m, err := componentMeta(tx, source)
+		if err != nil || m.Latest == 0 {
+			return err
+		}
+		b := componentBucket(tx, source)
+		// The first version observed after t, less one.
+		n, err := firstAfter(b, m.Latest, func(at time.Time) bool { return at.After(t) })
+		if err != nil || n == 1 {
+			return err
+		}
+		v, _, err = loadComponentVersion(b, n-1)
+		return err
+	})
+	if err != nil {
+		return nil, wrapErr("components "+source, err)
+	}
+	return v, nil
+}
+
+// ComponentVersion returns version n of a source's component set, or ErrNotFound.
+func (s *Store) ComponentVersion(source string, n int) (*model.ComponentVersion, error) {
+	if n < 1 || n > 1<<32-1 {
+		return nil, fmt.Errorf("archive: component version %s/%d: %w", source, n, ErrNotFound)
+	}
+	var v *model.ComponentVersion
+	err := s.view(func(tx *bolt.Tx) (err error) {
+		v, _, err = loadComponentVersion(componentBucket(tx, source), uint32(n))
+		return err
+	})
+	if err != nil {
+		return nil, wrapErr("component version "+source, err)
+	}
+	return v, nil
+}
+
+// ComponentVersionInfo is a version of a component set as a list of versions shows
+// it, read from its header alone.
+type ComponentVersionInfo struct {
+	N          int
+	ObservedAt time.Time
+	Changes    []model.ComponentChange
+}
+
+// ComponentVersions returns every version of a source's component set, oldest first,
+// without their sets; none when it has none.
+func (s *Store) ComponentVersions(source string) ([]ComponentVersionInfo, error) {
+	var out []ComponentVersionInfo
+	err := s.view(func(tx *bolt.Tx) error {
+		b := componentBucket(tx, source)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			h, err := codec.DecodeComponentHeader(v)
+			if err != nil {
+				return fmt.Errorf("component version %x: %w", k, err)
+			}
+			out = append(out, ComponentVersionInfo{N: h.N, ObservedAt: h.ObservedAt, Changes: h.Changes})
+			return nil
+		})
+	})
+	return out, wrapErr("component versions "+source, err)
+}
+
+// ComponentEvent is one entry of a component's history: its status went From → To at
+// At, in component version Version. From is "" for a component new to the page, To ""
+// for one that left it.
+type ComponentEvent struct {
+	Key       string
+	Component string // its name then
+	Group     string
+	From, To  model.ComponentStatus
+	At        time.Time
+	Version   int
+}
+
+// The bounds of ComponentHistory's limit.
+const (
+	DefaultHistoryLimit = 1000
+	MaxHistoryLimit     = 10000
+)
+
+// ComponentHistory returns the status changes of a source's components observed in
+// [from, to), oldest first: a zero from or to leaves that side open. A rename or a
+// group change alone is no entry (the versions have them). At most limit entries are
+// returned (DefaultHistoryLimit when limit <= 0, never more than MaxHistoryLimit); more
+// reports that the range held more, so a caller pages on from the last entry's time.
+// It reads version headers only, starting at from by a binary search.
+func (s *Store) ComponentHistory(source string, from, to time.Time, limit int) (events []ComponentEvent, more bool, err error) {
+	if limit <= 0 {
+		limit = DefaultHistoryLimit
+	}
+	limit = min(limit, MaxHistoryLimit)
+	err = s.view(func(tx *bolt.Tx) error {
+		m, err := componentMeta(tx, source)
+		if err != nil || m.Latest == 0 {
+			return err
+		}
+		b := componentBucket(tx, source)
+		n, err := firstAfter(b, m.Latest, func(at time.Time) bool { return !at.Before(from) })
+		if err != nil {
+			return err
+		}
+		c := b.Cursor()
+		for k, v := c.Seek(layout.ComponentKey(n)); k != nil; k, v = c.Next() {
+			h, err := codec.DecodeComponentHeader(v)
+			if err != nil {
+				return fmt.Errorf("component version %x: %w", k, err)
+			}
+			if !to.IsZero() && !h.ObservedAt.Before(to) {
+				return nil
+			}
+			for _, ch := range h.Changes {
+				if ch.From == ch.To {
+					continue
+				}
+				if len(events) == limit {
+					more = true
+					return nil
+				}
+				events = append(events, ComponentEvent{Key: ch.Key, Component: ch.Component, Group: ch.Group,
+					From: ch.From, To: ch.To, At: h.ObservedAt, Version: h.N})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, wrapErr("component history "+source, err)
+	}
+	return events, more, nil
+}
+
+// firstAfter is the smallest version number in 1..latest whose observation time
+// satisfies after, latest+1 when none does; after must be false up to some version and
+// true from there on, as observation times only grow.
+func firstAfter(b *bolt.Bucket, latest uint32, after func(time.Time) bool) (uint32, error) {
+	var ferr error
+	i := sort.Search(int(latest), func(i int) bool {
+		data := layout.Get(b, layout.ComponentKey(uint32(i+1)))
+		if data == nil {
+			ferr = fmt.Errorf("component version %d: %w", i+1, ErrNotFound)
+			return true
+		}
+		h, err := codec.DecodeComponentHeader(data)
+		if err != nil {
+			ferr = fmt.Errorf("component version %d: %w", i+1, err)
+			return true
+		}
+		return after(h.ObservedAt)
+	})
+	return uint32(i + 1), ferr
+}
+
+// componentMeta reads a source's component meta, the zero meta when it has none.
+func componentMeta(tx *bolt.Tx, source string) (codec.ComponentMeta, error) {
+	return codec.UnmarshalComponentMeta(layout.Get(layout.Sub(layout.Source(tx, source), layout.BucketState), layout.KeyComponents))
+}
+
+// componentBucket is a source's bucket of component versions, nil when it has none.
+func componentBucket(tx *bolt.Tx, source string) *bolt.Bucket {
+	return layout.Sub(layout.Source(tx, source), layout.BucketComponents)
+}

@@ -1,0 +1,206 @@
+package codec
+
+// The stored form of a source's component set: its versions and its meta.
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/klauspost/compress/s2"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// ComponentHeader is a stored component version's header: what a history of changes
+// reads without decompressing the set.
+type ComponentHeader struct {
+	N          int                     `json:"n"`
+	ObservedAt time.Time               `json:"observed_at"`
+	Changes    []model.ComponentChange `json:"changes,omitempty"`
+	Thread     int                     `json:"thread,omitempty"`
+}
+
+// componentSet is the compressed part of a stored component version: the set, each
+// component with when it entered its status (Since) and when it last left operational
+// (Down, zero while operational), and the alerts.
+type componentSet struct {
+	PageStatus      string            `json:"page_status,omitempty"`
+	PageDescription string            `json:"page_description,omitempty"`
+	List            []storedComponent `json:"components"`
+	Alerts          map[string]string `json:"alerts,omitempty"`
+}
+
+type storedComponent struct {
+	model.Component `json:",inline"`
+	Down            time.Time `json:"down,omitzero"`
+}
+
+// A stored component version is, like an incident's (EncodeRecord), componentS2, the
+// uvarint length of the header (ComponentHeader as JSON), the header, then the set
+// (componentSet as JSON) as one S2 block. A new version holds the whole set: the set in
+// force at any time is one read, and S2 packs the repeated keys of a big page to a
+// fraction.
+const componentS2 = 0x01
+
+// EncodeComponentVersion is the stored form of v, whose components carry their Since;
+// down gives, by key, when each component not operational last left operational.
+func EncodeComponentVersion(v *model.ComponentVersion, down map[string]time.Time) ([]byte, error) {
+	set := componentSet{PageStatus: v.Components.PageStatus, PageDescription: v.Components.PageDescription,
+		List: make([]storedComponent, len(v.Components.List)), Alerts: v.Alerts}
+	for i, c := range v.Components.List {
+		set.List[i] = storedComponent{Component: c, Down: down[c.Key()]}
+	}
+	data, err := json.Marshal(&set, versionJSON)
+	if err != nil {
+		return nil, err
+	}
+	hdr, err := json.Marshal(&ComponentHeader{N: v.N, ObservedAt: v.ObservedAt, Changes: v.Changes, Thread: v.Thread}, versionJSON)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 1+binary.MaxVarintLen64+len(hdr)+s2.MaxEncodedLen(len(data)))
+	out = append(out, componentS2)
+	out = binary.AppendUvarint(out, uint64(len(hdr)))
+	out = append(out, hdr...)
+	out = append(out, s2.Encode(out[len(out):cap(out)], data)...)
+	return slices.Clip(out), nil
+}
+
+// splitComponentRecord returns a stored component version's header and block.
+func splitComponentRecord(data []byte) (hdr, block []byte, err error) {
+	if len(data) == 0 || data[0] != componentS2 {
+		return nil, nil, errors.New("not a component version record")
+	}
+	n, w := binary.Uvarint(data[1:])
+	if w <= 0 || n > uint64(len(data)-1-w) {
+		return nil, nil, errors.New("damaged component version header")
+	}
+	return data[1+w : 1+w+int(n)], data[1+w+int(n):], nil
+}
+
+// DecodeComponentHeader reads a stored component version's header alone.
+func DecodeComponentHeader(data []byte) (ComponentHeader, error) {
+	var h ComponentHeader
+	hdr, _, err := splitComponentRecord(data)
+	if err == nil {
+		err = json.Unmarshal(hdr, &h, versionJSON)
+	}
+	return h, err
+}
+
+// DecodeComponentVersion reads a stored component version, and by key when each
+// component not operational last left operational.
+func DecodeComponentVersion(data []byte) (*model.ComponentVersion, map[string]time.Time, error) {
+	hdr, block, err := splitComponentRecord(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	var h ComponentHeader
+	if err := json.Unmarshal(hdr, &h, versionJSON); err != nil {
+		return nil, nil, err
+	}
+	n, err := s2.DecodedLen(block)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n > maxBodySize {
+		return nil, nil, fmt.Errorf("component version claims %d bytes, more than %d", n, maxBodySize)
+	}
+	raw, err := s2.Decode(make([]byte, n), block)
+	if err != nil {
+		return nil, nil, err
+	}
+	var set componentSet
+	if err := json.Unmarshal(raw, &set, versionJSON); err != nil {
+		return nil, nil, err
+	}
+	v := &model.ComponentVersion{N: h.N, ObservedAt: h.ObservedAt, Changes: h.Changes, Thread: h.Thread, Alerts: set.Alerts,
+		Components: model.Components{PageStatus: set.PageStatus, PageDescription: set.PageDescription,
+			List: make([]model.Component, len(set.List))}}
+	down := map[string]time.Time{}
+	for i, c := range set.List {
+		v.Components.List[i] = c.Component
+		if !c.Down.IsZero() {
+			down[c.Key()] = c.Down
+		}
+	}
+	return v, down, nil
+}
+
+// ComponentMeta is what the archive keeps of a source's component set beside its
+// versions, so that an unchanged set is told from its fingerprint without a decode.
+type ComponentMeta struct {
+	Latest      uint32   // number of the latest version, 0 for none
+	Fingerprint [32]byte // ComponentFingerprint of the latest version's set
+	Open        uint32   // the root version of the open component thread, 0 when none is
+	// Quiet: the next set read is taken in as a first set, archived without a message
+	// (the page moved to another platform, whose components have other keys).
+	Quiet bool
+}
+
+const componentMetaEncoding = 1
+
+// Marshal encodes m: encoding, latest, fingerprint, open, quiet.
+func (m *ComponentMeta) Marshal() []byte {
+	b := make([]byte, 0, 1+4+32+4+1)
+	b = append(b, componentMetaEncoding)
+	b = binary.BigEndian.AppendUint32(b, m.Latest)
+	b = append(b, m.Fingerprint[:]...)
+	b = binary.BigEndian.AppendUint32(b, m.Open)
+	var q byte
+	if m.Quiet {
+		q = 1
+	}
+	return append(b, q)
+}
+
+// UnmarshalComponentMeta decodes a ComponentMeta; nil data is the zero meta of a
+// source without a component version.
+func UnmarshalComponentMeta(data []byte) (ComponentMeta, error) {
+	var m ComponentMeta
+	if data == nil {
+		return m, nil
+	}
+	if len(data) != 1+4+32+4+1 || data[0] != componentMetaEncoding {
+		return m, errors.New("damaged component meta")
+	}
+	m.Latest = binary.BigEndian.Uint32(data[1:])
+	copy(m.Fingerprint[:], data[5:37])
+	m.Open = binary.BigEndian.Uint32(data[37:])
+	m.Quiet = data[41] == 1
+	return m, nil
+}
+
+// ComponentFingerprint is the hash of what a new component version is made of: the
+// page's status and description, and each component's key, name, group and status, in
+// the set's order (canonical sets have one). Two sets with the same fingerprint make no
+// new version; status_raw and Since are not in it.
+func ComponentFingerprint(cs *model.Components) [32]byte {
+	h := sha256.New()
+	var b []byte
+	field := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	field(cs.PageStatus)
+	field(cs.PageDescription)
+	for _, c := range cs.List {
+		field(c.Key())
+		field(c.Name)
+		field(c.Group)
+		field(string(c.Status))
+		if len(b) > 4096 {
+			h.Write(b)
+			b = b[:0]
+		}
+	}
+	h.Write(b)
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
