@@ -79,6 +79,9 @@ type Defaults struct {
 	Timeout          time.Duration // per poll
 	FailureThreshold int           // failed polls in a row before "cannot read" is posted
 	Maintenance      bool          // read scheduled maintenance
+	// ComponentChanges is whether component changes are told: archive.ComponentChangesNotify
+	// (default) or archive.ComponentChangesArchive (versioned, never told).
+	ComponentChanges string
 }
 
 // HTTP configures the outbound client.
@@ -141,12 +144,13 @@ type Source struct {
 	Schedule         string            // see ParseSchedule
 	Timeout          time.Duration     // per poll
 	Paused           bool              // polled never; archive kept
-	Components       []string          // notify only for incidents touching these (or none)
+	Components       []string          // notify only for incidents touching these (or none), and only of these components
 	MinImpact        model.Impact      // notify only at or above this; empty: no filter
 	Maintenance      bool              // read scheduled maintenance
 	Channel          string            // Slack channel (bot token); empty: Slack.Channel
 	WebhookURL       Secret            // this source's own incoming webhook
 	FailureThreshold int               // failed polls in a row before "cannot read"
+	ComponentChanges string            // archive.ComponentChangesNotify or archive.ComponentChangesArchive
 	Headers          map[string]Secret // extra request headers
 	Endpoints        map[string]string // endpoint name → URL, overriding derived ones
 }

@@ -94,7 +94,7 @@ func TestDefaults(t *testing.T) {
 		Database:    filepath.Join(dir, "watcher.db"),
 		Listen:      "127.0.0.1:8080",
 		OnFirstPoll: "open",
-		Defaults:    Defaults{Schedule: "@every 2m", Timeout: 20 * time.Second, FailureThreshold: 3, Maintenance: true},
+		Defaults:    Defaults{Schedule: "@every 2m", Timeout: 20 * time.Second, FailureThreshold: 3, Maintenance: true, ComponentChanges: "notify"},
 		HTTP: HTTP{
 			UserAgent:   "statuswatch/" + Version + " (+https://github.com/statuswatch/statuswatch)",
 			MaxBody:     32 << 20,
@@ -105,7 +105,7 @@ func TestDefaults(t *testing.T) {
 		Slack:     Slack{MaxQueueAge: 24 * time.Hour},
 		Sources: []Source{{
 			Name: "acme", URL: "https://status.acme.test", Kind: "auto", Schedule: "@every 2m",
-			Timeout: 20 * time.Second, Maintenance: true, FailureThreshold: 3,
+			Timeout: 20 * time.Second, Maintenance: true, FailureThreshold: 3, ComponentChanges: "notify",
 		}},
 	}
 	if !reflect.DeepEqual(cfg, want) {
@@ -172,6 +172,18 @@ defaults:
 			}
 		})
 	}
+
+	t.Run("component_changes", func(t *testing.T) {
+		cfg := mustParse(t, "defaults:\n  component_changes: archive\nsources:\n"+
+			"  - {name: a, url: 'https://a.test'}\n  - {name: b, url: 'https://b.test', component_changes: notify}\n")
+		if a, b := cfg.Source("a").ComponentChanges, cfg.Source("b").ComponentChanges; a != "archive" || b != "notify" {
+			t.Errorf("got a %q, b %q; want archive (inherited), notify (its own)", a, b)
+		}
+		cfg = mustParse(t, "sources:\n  - {name: a, url: 'https://a.test'}\n")
+		if got := cfg.Source("a").ComponentChanges; got != "notify" {
+			t.Errorf("default: got %q, want notify", got)
+		}
+	})
 
 	t.Run("maintenance false with default true", func(t *testing.T) {
 		cfg := mustParse(t, "sources:\n  - {name: a, url: 'https://a.test', maintenance: false}\n  - {name: b, url: 'https://b.test'}\n")

@@ -18,7 +18,7 @@ type meta struct {
 
 // sourceMeta records which inheritable keys a source set itself.
 type sourceMeta struct {
-	schedule, timeout, failureThreshold, maintenance bool
+	schedule, timeout, failureThreshold, maintenance, componentChanges bool
 
 	path string // "sources[i]"
 }
@@ -43,6 +43,7 @@ func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
 				"timeout":           typed(d, &df.Timeout, nil, positiveDuration),
 				"failure_threshold": typed(d, &df.FailureThreshold, nil, atLeast(1)),
 				"maintenance":       typed(d, &df.Maintenance, nil, parseBool),
+				"component_changes": typed(d, &df.ComponentChanges, nil, componentChanges),
 			})
 		},
 		"http": func(path string, v *yaml.Node) error {

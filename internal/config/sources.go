@@ -96,6 +96,7 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		"webhook_url":       wv,
 		"webhook_url_file":  wf,
 		"failure_threshold": typed(d, &s.FailureThreshold, &sm.failureThreshold, atLeast(1)),
+		"component_changes": typed(d, &s.ComponentChanges, &sm.componentChanges, componentChanges),
 		"headers":           d.headers(&s.Headers),
 		"endpoints":         d.endpoints(&s.Endpoints),
 	})

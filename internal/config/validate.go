@@ -32,6 +32,9 @@ func (d *decoder) finish(cfg *Config, m *meta) error {
 		if !sm.maintenance {
 			s.Maintenance = cfg.Defaults.Maintenance
 		}
+		if !sm.componentChanges {
+			s.ComponentChanges = cfg.Defaults.ComponentChanges
+		}
 	}
 
 	if cfg.BaseURL != "" {

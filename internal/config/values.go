@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
 )
 
 func parseBool(s string) (bool, error) {
@@ -65,6 +67,19 @@ func oneOf[T ~string](words ...T) func(string) (T, error) {
 		}
 		return "", fmt.Errorf("must be one of %s, found %q", strings.Join(list, ", "), s)
 	}
+}
+
+// componentChanges parses a component_changes value, suggesting the nearest for a
+// misspelt one.
+func componentChanges(s string) (string, error) {
+	words := []string{archive.ComponentChangesNotify, archive.ComponentChangesArchive}
+	v, err := oneOf(words...)(s)
+	if err != nil {
+		if best := nearest(s, words); best != "" {
+			err = fmt.Errorf("%w (did you mean %s?)", err, best)
+		}
+	}
+	return v, err
 }
 
 // checkURL says what is wrong with a URL that must be absolute http(s), or "" if nothing.

@@ -73,6 +73,7 @@ func (d *decoder) parse(data []byte) (*Config, error) {
 			Timeout:          DefaultTimeout,
 			FailureThreshold: DefaultFailureThreshold,
 			Maintenance:      true,
+			ComponentChanges: archive.ComponentChangesNotify,
 		},
 		HTTP: HTTP{
 			MaxBody:     DefaultMaxBody,
