@@ -151,7 +151,8 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 		res.State.SetPageTitle(res.Snapshot.PageTitle)
 	}
 	out.PageTitle = res.State.PageTitle()
-	policy := archive.Policy{FirstPoll: p.OnFirstPoll, Pass: Filter(src)}
+	policy := archive.Policy{FirstPoll: p.OnFirstPoll, Pass: Filter(src),
+		ComponentChanges: src.ComponentChanges, Watch: WatchComponent(src)}
 	if res.Snapshot == nil && !res.StateChanged(state) {
 		// Every endpoint 304 or byte-identical: nothing to write, unless incidents missed
 		// once by the last parsed answer are now missed a second time in a row.
@@ -280,6 +281,20 @@ func Filter(src *config.Source) func(inc *model.Incident) bool {
 			}
 		}
 		return false
+	}
+}
+
+// WatchComponent is the notification gate of a source's components list for component
+// changes: a component is watched when the list is empty, names it, or names its group
+// (a page's group, "Git Operations", for every component under it). A paused source
+// watches none. The archive keeps every component whatever it says.
+func WatchComponent(src *config.Source) func(c model.Component) bool {
+	return func(c model.Component) bool {
+		if src.Paused {
+			return false
+		}
+		return len(src.Components) == 0 || slices.Contains(src.Components, c.Name) ||
+			c.Group != "" && slices.Contains(src.Components, c.Group)
 	}
 }
 

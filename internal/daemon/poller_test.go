@@ -132,6 +132,29 @@ func TestFilter(t *testing.T) {
 	}
 }
 
+func TestWatchComponent(t *testing.T) {
+	api := model.Component{Name: "API", Group: "Core"}
+	tests := []struct {
+		name string
+		src  config.Source
+		c    model.Component
+		want bool
+	}{
+		{"no list watches all", config.Source{}, api, true},
+		{"named", config.Source{Components: []string{"Web", "API"}}, api, true},
+		{"its group named", config.Source{Components: []string{"Core"}}, api, true},
+		{"not named", config.Source{Components: []string{"Web"}}, api, false},
+		{"paused", config.Source{Paused: true}, api, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := WatchComponent(&tt.src)(tt.c); got != tt.want {
+				t.Errorf("WatchComponent: got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 // BenchmarkPollByteIdentical is a poll whose body is byte-identical to the last and comes
 // without an ETag: one GET over loopback, a hash, no parse, nothing written (docs/design.md §8).
 func BenchmarkPollByteIdentical(b *testing.B) {
