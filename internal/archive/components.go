@@ -24,6 +24,10 @@ const (
 // componentsChanged reports whether the recording's component set makes a new version:
 // it differs from the latest version's by its fingerprint, or is the first. It only
 // reads the component meta, so an unchanged set costs one key and a hash.
+//
+// A set without a single component after one with some is taken as not read: pages
+// have served empty lists during their own outages (as policy.Vanished says of
+// incidents), and taking it would tell every alerted component gone, then back.
 func (r *recording) componentsChanged(state *bolt.Bucket) (bool, error) {
 	if r.comps == nil {
 		return false, nil
@@ -31,6 +35,9 @@ func (r *recording) componentsChanged(state *bolt.Bucket) (bool, error) {
 	m, err := codec.UnmarshalComponentMeta(layout.Get(state, layout.KeyComponents))
 	if err != nil {
 		return false, fmt.Errorf("archive: record %s: %w", r.source, err)
+	}
+	if len(r.comps.List) == 0 && m.Count > 0 {
+		return false, nil
 	}
 	return m.Latest == 0 || m.Fingerprint != r.compsFP, nil
 }
@@ -94,7 +101,7 @@ func (w *writer) components(src *bolt.Bucket) error {
 	if err := bucket.Put(layout.ComponentKey(uint32(v.N)), data); err != nil {
 		return err
 	}
-	m = codec.ComponentMeta{Latest: uint32(v.N), Fingerprint: r.compsFP, Open: uint32(out.Open)}
+	m = codec.ComponentMeta{Latest: uint32(v.N), Fingerprint: r.compsFP, Open: uint32(out.Open), Count: uint32(len(cur.List))}
 	if err := w.state.Put(layout.KeyComponents, m.Marshal()); err != nil {
 		return err
 	}

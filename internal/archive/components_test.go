@@ -364,3 +364,26 @@ func TestComponentsAfterMigration(t *testing.T) {
 		t.Errorf("then a degradation: got %+v, want one message", res)
 	}
 }
+
+// A poll that read no component set (nil Components) leaves the set alone, whatever
+// else it records, and so does one that read an empty set after a set with components;
+// an empty first set is versioned.
+func TestComponentsNotRead(t *testing.T) {
+	ts := MustOpen(t)
+	ts.record(csnap(at(1), []model.Component{component("API", cDeg)}, inc("a1")), all, nil)
+	res := ts.record(snap(at(2), inc("a1", status(model.StatusResolved))), all, nil)
+	if res.Changed != 1 || res.Components != 0 {
+		t.Errorf("got %+v, want an incident version and no component version", res)
+	}
+	if v := ts.componentsLatest(); v.N != 1 || len(v.Components.List) != 1 {
+		t.Errorf("set: got %+v", v)
+	}
+	before := ts.fileState()
+	ts.record(csnap(at(3), nil, inc("a1", status(model.StatusResolved))), all, nil)
+	ts.assertNoWrite(before)
+
+	ts2 := MustOpen(t)
+	if res := ts2.record(csnap(at(1), nil), all, nil); res.Components != 1 {
+		t.Errorf("empty first set: got %+v, want version 1", res)
+	}
+}

@@ -138,6 +138,7 @@ type ComponentMeta struct {
 	Latest      uint32   // number of the latest version, 0 for none
 	Fingerprint [32]byte // ComponentFingerprint of the latest version's set
 	Open        uint32   // the root version of the open component thread, 0 when none is
+	Count       uint32   // the components of the latest version
 	// Quiet: the next set read is taken in as a first set, archived without a message
 	// (the page moved to another platform, whose components have other keys).
 	Quiet bool
@@ -145,13 +146,17 @@ type ComponentMeta struct {
 
 const componentMetaEncoding = 1
 
-// Marshal encodes m: encoding, latest, fingerprint, open, quiet.
+// componentMetaSize is the length of an encoded ComponentMeta.
+const componentMetaSize = 1 + 4 + 32 + 4 + 4 + 1
+
+// Marshal encodes m: encoding, latest, fingerprint, open, count, quiet.
 func (m *ComponentMeta) Marshal() []byte {
-	b := make([]byte, 0, 1+4+32+4+1)
+	b := make([]byte, 0, componentMetaSize)
 	b = append(b, componentMetaEncoding)
 	b = binary.BigEndian.AppendUint32(b, m.Latest)
 	b = append(b, m.Fingerprint[:]...)
 	b = binary.BigEndian.AppendUint32(b, m.Open)
+	b = binary.BigEndian.AppendUint32(b, m.Count)
 	var q byte
 	if m.Quiet {
 		q = 1
@@ -166,13 +171,14 @@ func UnmarshalComponentMeta(data []byte) (ComponentMeta, error) {
 	if data == nil {
 		return m, nil
 	}
-	if len(data) != 1+4+32+4+1 || data[0] != componentMetaEncoding {
+	if len(data) != componentMetaSize || data[0] != componentMetaEncoding {
 		return m, errors.New("damaged component meta")
 	}
 	m.Latest = binary.BigEndian.Uint32(data[1:])
 	copy(m.Fingerprint[:], data[5:37])
 	m.Open = binary.BigEndian.Uint32(data[37:])
-	m.Quiet = data[41] == 1
+	m.Count = binary.BigEndian.Uint32(data[41:])
+	m.Quiet = data[45] == 1
 	return m, nil
 }
 

@@ -43,7 +43,7 @@ func TestComponentVersionRoundTrip(t *testing.T) {
 }
 
 func TestComponentMetaRoundTrip(t *testing.T) {
-	m := ComponentMeta{Latest: 7, Open: 5, Quiet: true}
+	m := ComponentMeta{Latest: 7, Open: 5, Count: 300, Quiet: true}
 	m.Fingerprint[0], m.Fingerprint[31] = 1, 2
 	got, err := UnmarshalComponentMeta(m.Marshal())
 	if err != nil || got != m {

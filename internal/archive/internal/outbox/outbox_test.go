@@ -146,3 +146,65 @@ func TestThreads(t *testing.T) {
 		return nil
 	})
 }
+
+func TestMessageThread(t *testing.T) {
+	for _, tt := range []struct {
+		m    model.Message
+		want string
+	}{
+		{model.Message{IncidentID: "a", Event: model.EventChanged}, "a"},
+		{model.Message{IncidentID: "a", Event: model.EventComponentDegraded}, "a"},
+		{model.Message{Event: model.EventComponentRecovered}, model.ComponentThread},
+		{model.Message{Event: model.EventComponentDegraded}, model.ComponentThread},
+		{model.Message{Event: model.EventSourceDown}, ""},
+	} {
+		if got := MessageThread(&tt.m); got != tt.want {
+			t.Errorf("MessageThread(%s %q): got %q, want %q", tt.m.Event, tt.m.IncidentID, got, tt.want)
+		}
+	}
+}
+
+// A reply in the component thread owes its root an update, as one in an incident's
+// thread does; a source event owes none.
+func TestComponentThreadRootEdit(t *testing.T) {
+	db := newDB(t)
+	var reply, down uint64
+	update(t, db, func(tx *bolt.Tx) error {
+		src := layout.Source(tx, "acme")
+		b, err := src.CreateBucket(layout.BucketComponents)
+		if err != nil {
+			return err
+		}
+		if err := b.Put(layout.ComponentKey(1), []byte{1}); err != nil {
+			return err
+		}
+		if err := SetComponentThread(tx, "acme", 2, "C", "1"); !errors.Is(err, layout.ErrNotFound) {
+			t.Errorf("SetComponentThread(2): got %v, want ErrNotFound", err)
+		}
+		if err := SetComponentThread(tx, "acme", 1, "C", "1"); err != nil {
+			return err
+		}
+		if reply, err = Put(tx, model.Message{Source: "acme", Version: 1, Event: model.EventComponentRecovered}); err != nil {
+			return err
+		}
+		down, err = Put(tx, model.Message{Source: "acme", Event: model.EventSourceDown})
+		return err
+	})
+	update(t, db, func(tx *bolt.Tx) error {
+		if err := MarkSent(tx, down, true); err != nil {
+			return err
+		}
+		if err := MarkSent(tx, reply, true); err != nil {
+			return err
+		}
+		th, ok, err := ReadThread(tx, "acme", model.ComponentThread)
+		if err != nil || !ok || th.Edit != reply || th.Version != 1 || th.TS != "1" {
+			t.Errorf("component thread: got %+v, %v, %v", th, ok, err)
+		}
+		owed, err := RootEdits(tx)
+		if err != nil || len(owed) != 1 || owed[0].ID != reply {
+			t.Errorf("RootEdits: got %+v, %v", owed, err)
+		}
+		return nil
+	})
+}
