@@ -80,3 +80,65 @@ func BenchmarkRecordChanged(b *testing.B) {
 		}
 	}
 }
+
+// benchComponents is a page of 300 components (one per data centre), the first bad of
+// them major_outage.
+func benchComponents(bad int) *model.Components {
+	cs := &model.Components{PageStatus: "none", List: make([]model.Component, 300)}
+	for i := range cs.List {
+		cs.List[i] = model.Component{ID: fmt.Sprintf("dc%04d", i), Name: fmt.Sprintf("Data centre %03d", i),
+			Group: "Data centres", Status: model.ComponentOperational, StatusRaw: "operational"}
+		if i < bad {
+			cs.List[i].Status = model.ComponentMajorOutage
+		}
+	}
+	return cs
+}
+
+// BenchmarkRecordComponentsUnchanged is a poll that read a 300-component page, changed
+// in nothing that is versioned: a canonical copy, a hash, one key read, nothing written.
+func BenchmarkRecordComponentsUnchanged(b *testing.B) {
+	s := benchStore(b)
+	sn := benchSnapshot(t0)
+	sn.Components = benchComponents(0)
+	if _, err := s.Record("acme", sn, nil, nil, Policy{}); err != nil {
+		b.Fatal(err)
+	}
+	fi, _ := os.Stat(s.Path())
+	sn = benchSnapshot(t0.Add(time.Minute))
+	sn.Components = benchComponents(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := s.Record("acme", sn, nil, nil, Policy{})
+		if err != nil || res != (Result{}) {
+			b.Fatalf("Record: %+v, %v", res, err)
+		}
+	}
+	after, _ := os.Stat(s.Path())
+	b.ReportMetric(float64(after.Size()-fi.Size())/float64(b.N), "file-B/op")
+}
+
+// BenchmarkRecordComponentChanged is a poll where one component of a 300-component page
+// flips: one component version (the whole set, compressed) and one message.
+func BenchmarkRecordComponentChanged(b *testing.B) {
+	s := benchStore(b)
+	sn := benchSnapshot(t0)
+	sn.Components = benchComponents(0)
+	if _, err := s.Record("acme", sn, nil, nil, Policy{}); err != nil {
+		b.Fatal(err)
+	}
+	fi, _ := os.Stat(s.Path())
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n++
+		sn.FetchedAt = t0.Add(time.Duration(n) * time.Minute)
+		sn.Components = benchComponents(n % 2)
+		res, err := s.Record("acme", sn, nil, nil, Policy{})
+		if err != nil || res.Components != n+1 || res.Messages != 1 {
+			b.Fatalf("Record: %+v, %v", res, err)
+		}
+	}
+	after, _ := os.Stat(s.Path())
+	b.ReportMetric(float64(after.Size()-fi.Size())/float64(b.N), "file-B/op")
+}

@@ -125,12 +125,14 @@ func spells(prev *model.ComponentVersion, prevDown map[string]time.Time, cur *mo
 	out := *cur
 	out.List = make([]model.Component, len(cur.List))
 	down := map[string]time.Time{}
-	for i, c := range cur.List {
-		var b model.Component
-		ok := false
-		if prev != nil {
-			b, ok = prev.Components.Find(c.Key())
+	before := map[string]model.Component{}
+	if prev != nil {
+		for _, b := range prev.Components.List {
+			before[b.Key()] = b
 		}
+	}
+	for i, c := range cur.List {
+		b, ok := before[c.Key()]
 		c.Since = at
 		if ok && b.Status == c.Status {
 			c.Since = b.Since

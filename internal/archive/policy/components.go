@@ -192,14 +192,25 @@ func (p Policy) ComponentMessages(in ComponentVersionIn) ComponentVersionOut {
 	}
 	worse := map[string]bool{} // thread → one of its changes got worse
 	told := map[string]bool{}
+	var byKey map[string]*model.Component // built for the first change that needs it
 	for i := range out.Changes {
 		c := &out.Changes[i]
 		thread, alerted := alerts[c.Key]
-		cur, _ := in.Cur.Find(c.Key)
 		switch {
 		case c.To != "" && c.To.Level() > max(c.From.Level(), 0):
-			if !notify || !alerted && !p.watched(cur) {
+			if !notify {
 				continue
+			}
+			if !alerted && p.Watch != nil {
+				if byKey == nil {
+					byKey = make(map[string]*model.Component, len(in.Cur.List))
+					for j := range in.Cur.List {
+						byKey[in.Cur.List[j].Key()] = &in.Cur.List[j]
+					}
+				}
+				if cur := byKey[c.Key]; cur == nil || !p.Watch(*cur) {
+					continue
+				}
 			}
 			if c.To == model.ComponentMaintenance && !alerted && maintained(in.Open, c.Component, in.At) {
 				continue
@@ -265,11 +276,6 @@ func componentEvent(worse bool) model.Event {
 		return model.EventComponentDegraded
 	}
 	return model.EventComponentRecovered
-}
-
-// watched reports whether the source watches component c.
-func (p Policy) watched(c model.Component) bool {
-	return p.Watch == nil || p.Watch(c)
 }
 
 // maintained reports whether an open maintenance lists the component by name and holds
