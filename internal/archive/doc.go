@@ -1,6 +1,7 @@
 // Package archive is statuswatch's only storage: a bbolt file that keeps every version of
-// every incident, the raw payloads that produced them, each source's fetch and failure
-// state, and the outbox of notifications still to deliver.
+// every incident and of every source's component set, the raw payloads that produced
+// them, each source's fetch and failure state, and the outbox of notifications still to
+// deliver.
 //
 // bbolt stays inside this package: callers get model types, never a transaction or a byte
 // slice that points into the memory map. Every recorded snapshot is one write transaction,

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -40,12 +39,11 @@ type storedComponent struct {
 	Down            time.Time `json:"down,omitzero"`
 }
 
-// A stored component version is, like an incident's (EncodeRecord), componentS2, the
-// uvarint length of the header (ComponentHeader as JSON), the header, then the set
+// A stored component version is a record as an incident's is (EncodeRecord): recordS2,
+// the uvarint length of the header (ComponentHeader as JSON), the header, then the set
 // (componentSet as JSON) as one S2 block. A new version holds the whole set: the set in
 // force at any time is one read, and S2 packs the repeated keys of a big page to a
-// fraction.
-const componentS2 = 0x01
+// fraction (300 components: about 5 KB).
 
 // EncodeComponentVersion is the stored form of v, whose components carry their Since;
 // down gives, by key, when each component not operational last left operational.
@@ -63,24 +61,16 @@ func EncodeComponentVersion(v *model.ComponentVersion, down map[string]time.Time
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, 1+binary.MaxVarintLen64+len(hdr)+s2.MaxEncodedLen(len(data)))
-	out = append(out, componentS2)
-	out = binary.AppendUvarint(out, uint64(len(hdr)))
-	out = append(out, hdr...)
-	out = append(out, s2.Encode(out[len(out):cap(out)], data)...)
-	return slices.Clip(out), nil
+	return record(hdr, data), nil
 }
 
 // splitComponentRecord returns a stored component version's header and block.
 func splitComponentRecord(data []byte) (hdr, block []byte, err error) {
-	if len(data) == 0 || data[0] != componentS2 {
-		return nil, nil, errors.New("not a component version record")
+	hdr, block, ok, err := splitRecord(data)
+	if err == nil && !ok {
+		err = errors.New("not a component version record")
 	}
-	n, w := binary.Uvarint(data[1:])
-	if w <= 0 || n > uint64(len(data)-1-w) {
-		return nil, nil, errors.New("damaged component version header")
-	}
-	return data[1+w : 1+w+int(n)], data[1+w+int(n):], nil
+	return hdr, block, err
 }
 
 // DecodeComponentHeader reads a stored component version's header alone.

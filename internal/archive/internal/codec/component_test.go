@@ -35,7 +35,7 @@ func TestComponentVersionRoundTrip(t *testing.T) {
 	if err != nil || h.N != 3 || !h.ObservedAt.Equal(at) || h.Thread != 3 || !reflect.DeepEqual(h.Changes, v.Changes) {
 		t.Errorf("header: got %+v, %v", h, err)
 	}
-	for _, bad := range [][]byte{nil, {'{'}, {componentS2, 200}, data[:len(data)-3]} {
+	for _, bad := range [][]byte{nil, {'{'}, {recordS2, 200}, data[:len(data)-3]} {
 		if _, _, err := DecodeComponentVersion(bad); err == nil {
 			t.Errorf("DecodeComponentVersion(%x): no error", bad)
 		}

@@ -1,7 +1,8 @@
 // Package codec is the stored form of the archive's values: version records, incident
-// metas, raw bodies and fetch states, bytes in and model types out, with no storage of
-// its own (internal/archive keeps them in bbolt, under the keys of its layout). Every
-// form written before still reads: a form is added beside the old, never instead.
+// metas, component set versions and metas, raw bodies and fetch states, bytes in and
+// model types out, with no storage of its own (internal/archive keeps them in bbolt,
+// under the keys of its layout). Every form written before still reads: a form is added
+// beside the old, never instead.
 package codec
 
 import (
@@ -108,12 +109,17 @@ func EncodeRecord(v *model.Version) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return record(hdr, data), nil
+}
+
+// record is recordS2, the uvarint length of hdr, hdr, and data as one S2 block.
+func record(hdr, data []byte) []byte {
 	out := make([]byte, 0, 1+binary.MaxVarintLen64+len(hdr)+s2.MaxEncodedLen(len(data)))
 	out = append(out, recordS2)
 	out = binary.AppendUvarint(out, uint64(len(hdr)))
 	out = append(out, hdr...)
 	out = append(out, s2.Encode(out[len(out):cap(out)], data)...)
-	return slices.Clip(out), nil
+	return slices.Clip(out)
 }
 
 // splitRecord returns a record's header and compressed version, ok false for a record
