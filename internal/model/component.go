@@ -147,3 +147,28 @@ func (c ComponentChange) Worsened() bool { return c.From != "" && c.To != "" && 
 func (c ComponentChange) Recovered() bool {
 	return c.From != "" && c.From != ComponentOperational && c.To == ComponentOperational
 }
+
+// ToldIn returns the changes of v that the message of a thread says: incidentID is the
+// message's IncidentID, "" for the component thread.
+func (v *ComponentVersion) ToldIn(incidentID string) []ComponentChange {
+	var out []ComponentChange
+	for _, c := range v.Changes {
+		if c.Told && c.Incident == incidentID {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// AlertedIn returns the components of v whose spell away from operational is told in
+// thread (ComponentThread, or an incident's URL id): what that thread's root shows
+// now. None means every spell told there is over.
+func (v *ComponentVersion) AlertedIn(thread string) []Component {
+	var out []Component
+	for _, c := range v.Components.List {
+		if v.Alerts[c.Key()] == thread {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -61,3 +61,27 @@ func TestComponentsSortAndKey(t *testing.T) {
 		t.Error("Find by group and name: not found")
 	}
 }
+
+func TestComponentVersionToldAndAlerted(t *testing.T) {
+	api := Component{Name: "API", Status: ComponentDegraded}
+	web := Component{Name: "Web", Status: ComponentMajorOutage}
+	v := ComponentVersion{N: 2, Components: Components{List: []Component{api, web, {Name: "DNS", Status: ComponentOperational}}},
+		Changes: []ComponentChange{
+			{Key: api.Key(), Told: true},
+			{Key: web.Key(), Told: true, Incident: "i1"},
+			{Key: "name:\x00DNS", NameBefore: "dns"},
+		},
+		Alerts: map[string]string{api.Key(): ComponentThread, web.Key(): "i1"}}
+	if got := v.ToldIn(""); len(got) != 1 || got[0].Key != api.Key() {
+		t.Errorf("ToldIn(\"\"): got %+v", got)
+	}
+	if got := v.ToldIn("i1"); len(got) != 1 || got[0].Key != web.Key() {
+		t.Errorf("ToldIn(i1): got %+v", got)
+	}
+	if got := v.AlertedIn(ComponentThread); len(got) != 1 || got[0].Name != "API" {
+		t.Errorf("AlertedIn(component thread): got %+v", got)
+	}
+	if got := v.AlertedIn("i2"); len(got) != 0 {
+		t.Errorf("AlertedIn(i2): got %+v", got)
+	}
+}
