@@ -174,11 +174,15 @@ type ComponentVersionOut struct {
 //     A spell never told is never told to end: maintenance→operational after a quiet
 //     window says nothing.
 //   - A rename or a group change alone is archived quietly.
-//   - A told change goes into the thread of an announced incident open after the poll,
-//     or maintenance inside its window, that lists the component by name (incidents before maintenances,
-//     then the worst impact, then the latest start, then the id); else into the thread
-//     its spell was told in so far; else the component thread, which the first such
-//     change opens and which closes when no component is alerted in it.
+//   - The change that starts a told spell goes into the thread of an announced incident
+//     open after the poll, or maintenance inside its window, that lists the component
+//     by name (incidents before maintenances, then the worst impact, then the latest
+//     start, then the id); else into the component thread, which the first such change
+//     opens and which closes when no component is alerted in it. Every later change of
+//     the spell, its end included, replies in the same thread, whatever opens or closes
+//     meanwhile: a root "Actions degraded — no incident posted" must end showing the
+//     recovery, and an incident's thread shows the end of the spells it took even after
+//     the incident was resolved.
 //   - One message per thread per poll: its Event is component_degraded when one of its
 //     changes got worse, else component_recovered.
 //   - The first set, and every set under component_changes: archive, tell nothing and
@@ -215,10 +219,8 @@ func (p Policy) ComponentMessages(in ComponentVersionIn) ComponentVersionOut {
 			if c.To == model.ComponentMaintenance && !alerted && maintained(in.Open, c.Component, in.At) {
 				continue
 			}
-			if inc := openFor(in.Open, c.Component, in.At); inc != "" {
-				thread = inc
-			} else if !alerted {
-				thread = model.ComponentThread
+			if !alerted {
+				thread = cmp.Or(openFor(in.Open, c.Component, in.At), model.ComponentThread)
 			}
 			alerts[c.Key] = thread
 			worse[thread] = true
@@ -230,12 +232,6 @@ func (p Policy) ComponentMessages(in ComponentVersionIn) ComponentVersionOut {
 			}
 			if !notify {
 				continue
-			}
-			if inc := openFor(in.Open, c.Component, in.At); inc != "" {
-				thread = inc
-			}
-			if _, still := alerts[c.Key]; still {
-				alerts[c.Key] = thread
 			}
 		}
 		c.Told = true
