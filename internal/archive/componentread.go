@@ -34,6 +34,45 @@ func (s *Store) ComponentsLatest(source string) (*model.ComponentVersion, error)
 	return v, nil
 }
 
+// ComponentSummary is what a dashboard shows of a source's component set: its latest
+// version, when that was observed, how many components it has and how many of them are
+// not operational, the worst status among them (operational for none), and the page's
+// status and description.
+type ComponentSummary struct {
+	Version         int
+	ObservedAt      time.Time
+	Components      int
+	NotOperational  int
+	Worst           model.ComponentStatus
+	PageStatus      string
+	PageDescription string
+}
+
+// ComponentSummaries returns the summary of every source with a component set, by
+// name, from the component metas alone: a dashboard of a thousand sources decodes no
+// set.
+func (s *Store) ComponentSummaries() (map[string]ComponentSummary, error) {
+	out := map[string]ComponentSummary{}
+	err := s.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
+			m, err := componentMeta(tx, string(name))
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if m.Latest > 0 {
+				out[string(name)] = ComponentSummary{Version: int(m.Latest), ObservedAt: m.ObservedAt,
+					Components: int(m.Count), NotOperational: int(m.NotOperational), Worst: m.Worst,
+					PageStatus: m.PageStatus, PageDescription: m.PageDescription}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, wrapErr("component summaries", err)
+	}
+	return out, nil
+}
+
 // ComponentsAt returns the version of a source's component set in force at t: the
 // latest observed at or before t; nil when none was archived by t.
 func (s *Store) ComponentsAt(source string, t time.Time) (*model.ComponentVersion, error) {

@@ -101,7 +101,17 @@ func (w *writer) components(src *bolt.Bucket) error {
 	if err := bucket.Put(layout.ComponentKey(uint32(v.N)), data); err != nil {
 		return err
 	}
-	m = codec.ComponentMeta{Latest: uint32(v.N), Fingerprint: r.compsFP, Open: uint32(out.Open), Count: uint32(len(cur.List))}
+	m = codec.ComponentMeta{Latest: uint32(v.N), Fingerprint: r.compsFP, Open: uint32(out.Open), ObservedAt: r.at,
+		Count: uint32(len(cur.List)), Worst: model.ComponentOperational,
+		PageStatus: cur.PageStatus, PageDescription: cur.PageDescription}
+	for _, c := range cur.List {
+		if c.Status != model.ComponentOperational {
+			m.NotOperational++
+		}
+		if c.Status.Worse(m.Worst) {
+			m.Worst = c.Status
+		}
+	}
 	if err := w.state.Put(layout.KeyComponents, m.Marshal()); err != nil {
 		return err
 	}

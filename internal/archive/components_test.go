@@ -225,6 +225,12 @@ func TestComponentPolicies(t *testing.T) {
 	if v := ts.componentsLatest(); v.Components.PageDescription != "Partial System Outage" || len(v.Changes) != 0 {
 		t.Errorf("page status: got %+v", v.Components)
 	}
+	sums, err := ts.ComponentSummaries()
+	want := ComponentSummary{Version: 5, ObservedAt: at(5), Components: 2, NotOperational: 2, Worst: cDeg,
+		PageStatus: "minor", PageDescription: "Partial System Outage"}
+	if err != nil || len(sums) != 1 || sums["acme"] != want {
+		t.Errorf("ComponentSummaries: got %+v, %v; want acme: %+v", sums, err, want)
+	}
 	if _, err := ts.Record("acme", s, nil, nil, Policy{ComponentChanges: "loud"}); err == nil {
 		t.Error("unknown component_changes: no error")
 	}

@@ -123,35 +123,50 @@ func DecodeComponentVersion(data []byte) (*model.ComponentVersion, map[string]ti
 }
 
 // ComponentMeta is what the archive keeps of a source's component set beside its
-// versions, so that an unchanged set is told from its fingerprint without a decode.
+// versions: an unchanged set is told from its fingerprint without a decode, and a
+// dashboard of every source reads what it shows of each set from here alone.
 type ComponentMeta struct {
 	Latest      uint32   // number of the latest version, 0 for none
 	Fingerprint [32]byte // ComponentFingerprint of the latest version's set
 	Open        uint32   // the root version of the open component thread, 0 when none is
-	Count       uint32   // the components of the latest version
 	// Quiet: the next set read is taken in as a first set, archived without a message
 	// (the page moved to another platform, whose components have other keys).
 	Quiet bool
+	// What the latest version shows: when it was observed, its components, how many of
+	// them are not operational and the worst status among them (operational for none),
+	// and the page's status and description.
+	ObservedAt      time.Time
+	Count           uint32
+	NotOperational  uint32
+	Worst           model.ComponentStatus
+	PageStatus      string
+	PageDescription string
 }
 
 const componentMetaEncoding = 1
 
-// componentMetaSize is the length of an encoded ComponentMeta.
-const componentMetaSize = 1 + 4 + 32 + 4 + 4 + 1
-
-// Marshal encodes m: encoding, latest, fingerprint, open, count, quiet.
+// Marshal encodes m: encoding, latest, fingerprint, open, quiet, the observation time
+// as Unix seconds and nanoseconds, count, not operational, then worst, page status and
+// page description each length-prefixed.
 func (m *ComponentMeta) Marshal() []byte {
-	b := make([]byte, 0, componentMetaSize)
+	b := make([]byte, 0, 64+len(m.Worst)+len(m.PageStatus)+len(m.PageDescription))
 	b = append(b, componentMetaEncoding)
 	b = binary.BigEndian.AppendUint32(b, m.Latest)
 	b = append(b, m.Fingerprint[:]...)
 	b = binary.BigEndian.AppendUint32(b, m.Open)
-	b = binary.BigEndian.AppendUint32(b, m.Count)
 	var q byte
 	if m.Quiet {
 		q = 1
 	}
-	return append(b, q)
+	b = append(b, q)
+	b = appendTime(b, m.ObservedAt)
+	b = binary.BigEndian.AppendUint32(b, m.Count)
+	b = binary.BigEndian.AppendUint32(b, m.NotOperational)
+	for _, s := range []string{string(m.Worst), m.PageStatus, m.PageDescription} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
 }
 
 // UnmarshalComponentMeta decodes a ComponentMeta; nil data is the zero meta of a
@@ -161,14 +176,31 @@ func UnmarshalComponentMeta(data []byte) (ComponentMeta, error) {
 	if data == nil {
 		return m, nil
 	}
-	if len(data) != componentMetaSize || data[0] != componentMetaEncoding {
-		return m, errors.New("damaged component meta")
+	damaged := errors.New("damaged component meta")
+	const fixed = 1 + 4 + 32 + 4 + 1 + 12 + 4 + 4
+	if len(data) < fixed || data[0] != componentMetaEncoding {
+		return m, damaged
 	}
 	m.Latest = binary.BigEndian.Uint32(data[1:])
 	copy(m.Fingerprint[:], data[5:37])
 	m.Open = binary.BigEndian.Uint32(data[37:])
-	m.Count = binary.BigEndian.Uint32(data[41:])
-	m.Quiet = data[45] == 1
+	m.Quiet = data[41] == 1
+	m.ObservedAt, _ = readTime(data[42:])
+	m.Count = binary.BigEndian.Uint32(data[54:])
+	m.NotOperational = binary.BigEndian.Uint32(data[58:])
+	rest := data[fixed:]
+	var strs [3]string
+	for i := range strs {
+		n, w := binary.Uvarint(rest)
+		if w <= 0 || n > uint64(len(rest)-w) {
+			return ComponentMeta{}, damaged
+		}
+		strs[i], rest = string(rest[w:w+int(n)]), rest[w+int(n):]
+	}
+	if len(rest) != 0 {
+		return ComponentMeta{}, damaged
+	}
+	m.Worst, m.PageStatus, m.PageDescription = model.ComponentStatus(strs[0]), strs[1], strs[2]
 	return m, nil
 }
 

@@ -43,7 +43,8 @@ func TestComponentVersionRoundTrip(t *testing.T) {
 }
 
 func TestComponentMetaRoundTrip(t *testing.T) {
-	m := ComponentMeta{Latest: 7, Open: 5, Count: 300, Quiet: true}
+	m := ComponentMeta{Latest: 7, Open: 5, Count: 300, Quiet: true, ObservedAt: time.Date(2026, 7, 1, 12, 0, 0, 5, time.UTC),
+		NotOperational: 2, Worst: model.ComponentMajorOutage, PageStatus: "major", PageDescription: "Partial System Outage"}
 	m.Fingerprint[0], m.Fingerprint[31] = 1, 2
 	got, err := UnmarshalComponentMeta(m.Marshal())
 	if err != nil || got != m {
@@ -54,6 +55,15 @@ func TestComponentMetaRoundTrip(t *testing.T) {
 	}
 	if _, err := UnmarshalComponentMeta([]byte{1, 2}); err == nil {
 		t.Error("short meta: no error")
+	}
+	data := m.Marshal()
+	for _, bad := range [][]byte{data[:len(data)-1], append(data, 0)} {
+		if _, err := UnmarshalComponentMeta(bad); err == nil {
+			t.Errorf("meta of %d bytes (%d good): no error", len(bad), len(data))
+		}
+	}
+	if z, err := UnmarshalComponentMeta((&ComponentMeta{}).Marshal()); err != nil || z != (ComponentMeta{}) {
+		t.Errorf("zero: got %+v, %v", z, err)
 	}
 }
 
