@@ -41,3 +41,13 @@ func TestTimeKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestComponentKeyOrder: component versions sort by number.
+func TestComponentKeyOrder(t *testing.T) {
+	ns := []uint32{1, 2, 255, 256, 65536, math.MaxUint32}
+	for i := 1; i < len(ns); i++ {
+		if bytes.Compare(ComponentKey(ns[i-1]), ComponentKey(ns[i])) >= 0 {
+			t.Errorf("ComponentKey(%d) sorts at or after ComponentKey(%d)", ns[i-1], ns[i])
+		}
+	}
+}
