@@ -152,7 +152,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	}
 	out.PageTitle = res.State.PageTitle()
 	policy := archive.Policy{FirstPoll: p.OnFirstPoll, Pass: Filter(src),
-		ComponentChanges: src.ComponentChanges, Watch: WatchComponent(src)}
+		ComponentChanges: src.ComponentChanges, Watch: WatchComponent(src), QuietMaintenance: !src.Maintenance}
 	if res.Snapshot == nil && !res.StateChanged(state) {
 		// Every endpoint 304 or byte-identical: nothing to write, unless incidents missed
 		// once by the last parsed answer are now missed a second time in a row.

@@ -167,7 +167,8 @@ type ComponentVersionOut struct {
 //   - A component getting worse (a new one counts as worse when it is not operational)
 //     is told when it is watched (Policy.Watch) or its spell is told already, unless it
 //     went to maintenance inside a maintenance window of its own (an open maintenance
-//     listing it, in progress or scheduled now). It is then alerted.
+//     listing it, in progress or scheduled now), or at all under QuietMaintenance. It
+//     is then alerted.
 //   - A change of an alerted component that makes it better, back to operational, or
 //     takes it off the page is told, watched or not, as an incident's later changes are
 //     once its thread is started. Back to operational, or gone, it is no longer alerted.
@@ -216,7 +217,7 @@ func (p Policy) ComponentMessages(in ComponentVersionIn) ComponentVersionOut {
 					continue
 				}
 			}
-			if c.To == model.ComponentMaintenance && !alerted && maintained(in.Open, c.Component, in.At) {
+			if c.To == model.ComponentMaintenance && !alerted && (p.QuietMaintenance || maintained(in.Open, c.Component, in.At)) {
 				continue
 			}
 			if !alerted {

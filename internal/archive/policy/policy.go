@@ -35,6 +35,10 @@ type Policy struct {
 	// Watch reports whether a component is watched (the source's components list); nil
 	// watches every one. Like Pass it gates messages only.
 	Watch func(c model.Component) bool
+	// QuietMaintenance: a component's flip to maintenance is never told, as for a source
+	// that does not read scheduled maintenance (maintenance: false), whose windows the
+	// archive cannot know.
+	QuietMaintenance bool
 }
 
 // Check refuses a first-poll policy or a component_changes value it does not know.
