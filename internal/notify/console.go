@@ -33,6 +33,8 @@ func (c *Console) Send(_ context.Context, n *Notification) (Receipt, error) {
 		fmt.Fprintf(&b, "== %s\n", DigestLine(n.Digest))
 	case n.Flood != nil:
 		writeFlood(&b, n)
+	case n.Components != nil:
+		writeComponents(&b, n)
 	case n.Message.IncidentID == "":
 		fmt.Fprintf(&b, "== %s\n", Headline(*n))
 		if n.Message.Text != "" {
@@ -95,5 +97,25 @@ func writeFlood(b *strings.Builder, n *Notification) {
 			fmt.Fprintf(b, ": %s", f.Link)
 		}
 		b.WriteString("\n")
+	}
+}
+
+// writeComponents prints a component message: its headline, then its lines when the
+// headline does not say it all, the incident whose thread took it, and the source's
+// page. The console threads nothing: a message opens the component thread only when
+// its version did.
+func writeComponents(b *strings.Builder, n *Notification) {
+	fmt.Fprintf(b, "== %s\n", ComponentHeadline(n, false))
+	lines := ComponentLines(n.Components, n.Told())
+	if len(lines) > 1 || n.ComponentOpens(false) {
+		for _, l := range lines {
+			fmt.Fprintf(b, "- %s\n", l)
+		}
+	}
+	if n.IncidentTitle != "" {
+		fmt.Fprintf(b, "In the thread of the incident: %s\n", n.IncidentTitle)
+	}
+	if n.SourceLink != "" {
+		fmt.Fprintf(b, "Components: %s\n", n.SourceLink)
 	}
 }

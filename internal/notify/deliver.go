@@ -122,6 +122,9 @@ type state struct {
 	// threads are roots posted by this process, by incident key: a fallback for when
 	// SetThread failed, so the replies still find their thread.
 	threads map[string]Thread
+	// componentThreads are component threads posted by this process, by source, for the
+	// same reason.
+	componentThreads map[string]componentThreadRoot
 	// delivered are messages Slack took whose MarkSent failed: never send them again.
 	delivered map[uint64]bool
 	resume    chan struct{}
@@ -138,13 +141,14 @@ func (d *Deliverer) state() *state {
 	defer d.mu.Unlock()
 	if d.st == nil {
 		d.st = &state{
-			dests:     map[string]*destState{},
-			paused:    map[string]string{},
-			plain:     map[string]bool{},
-			edits:     map[string]*Notification{},
-			threads:   map[string]Thread{},
-			delivered: map[uint64]bool{},
-			resume:    make(chan struct{}, 1),
+			dests:            map[string]*destState{},
+			paused:           map[string]string{},
+			plain:            map[string]bool{},
+			edits:            map[string]*Notification{},
+			threads:          map[string]Thread{},
+			componentThreads: map[string]componentThreadRoot{},
+			delivered:        map[uint64]bool{},
+			resume:           make(chan struct{}, 1),
 		}
 	}
 	return d.st

@@ -14,6 +14,9 @@ import (
 // was already posted (its thread is stored).
 func (d *Deliverer) notification(m *model.Message, dest Destination) (*Notification, error) {
 	n := &Notification{Message: *m, SourceTitle: d.title(m.Source)}
+	if IsComponentMessage(m) {
+		return d.componentNotification(n, dest)
+	}
 	if m.IncidentID == "" {
 		return n, nil
 	}

@@ -41,6 +41,17 @@ type Notification struct {
 	// of a source, when there were more than Deliverer.MaxPerPoll; Message then carries
 	// only a Source, for routing.
 	Flood *Flood
+	// Components is, for a component message (IsComponentMessage), the version of the
+	// source's component set it tells: Told gives its changes told in this message's
+	// thread. Thread is then the incident's thread (Message.IncidentID set) or the
+	// source's component thread; Version is nil.
+	Components *model.ComponentVersion
+	// IncidentTitle is, for a component message in an incident's thread, the incident's
+	// title, for where no thread shows it (a webhook, a root never posted).
+	IncidentTitle string
+	// SourceLink is, for a component message, the source's page in our UI, which lists
+	// its components (empty when base_url is not set).
+	SourceLink string
 }
 
 // Flood stands for the incident messages one poll of one source wrote, when there were
@@ -101,9 +112,10 @@ type SourceCount struct {
 }
 
 // Root reports whether n starts a thread: an incident message with no thread to reply
-// to. A sink that threads posts it as the incident's card.
+// to. A sink that threads posts it as the incident's card. A component message never
+// starts an incident's thread (ComponentOpens says when it starts the component thread).
 func (n *Notification) Root() bool {
-	return n.Thread == nil && n.Message.IncidentID != "" && n.Digest == nil
+	return n.Thread == nil && n.Message.IncidentID != "" && n.Digest == nil && n.Components == nil
 }
 
 // Destination is where a source's messages go, as the Deliverer needs to know it.
@@ -163,6 +175,14 @@ type Outbox interface {
 	MarkReplySent(id uint64) error
 	ClearRootEdit(source, id string, msg uint64) error
 	RootEdits() ([]model.Message, error)
+	// ComponentVersion, ComponentThread and SetComponentThread serve component messages:
+	// the version of the component set a message tells, and the source's component
+	// thread (its root's channel, ts and component version). Latest names the incident
+	// whose thread takes one.
+	ComponentVersion(source string, n int) (*model.ComponentVersion, error)
+	ComponentThread(source string) (channel, ts string, version int, err error)
+	SetComponentThread(source string, version int, channel, ts string) error
+	Latest(source, id string) (*model.Incident, error)
 }
 
 // Headline is the one-line title of a notification, shared by every sink.
@@ -173,6 +193,9 @@ func Headline(n Notification) string {
 		return fmt.Sprintf("%s: cannot read the status page", n.SourceTitle)
 	case model.EventSourceUp:
 		return fmt.Sprintf("%s: status page readable again", n.SourceTitle)
+	}
+	if n.Components != nil {
+		return ComponentHeadline(&n, false)
 	}
 	if n.Version == nil {
 		return n.SourceTitle

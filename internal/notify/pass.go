@@ -49,11 +49,17 @@ func (it *item) incidents() []string {
 	return ks
 }
 
+// incidentKey names the thread a message goes to, for ordering and root edits: its
+// incident's, or the source's component thread (model.ComponentThread, which no URL id
+// can be) for a component message of no incident; "" for none.
 func incidentKey(m *model.Message) string {
-	if m.IncidentID == "" {
-		return ""
+	switch {
+	case m.IncidentID != "":
+		return m.Source + "/" + m.IncidentID
+	case IsComponentMessage(m):
+		return m.Source + "/" + model.ComponentThread
 	}
-	return m.Source + "/" + m.IncidentID
+	return ""
 }
 
 // cycleResult is what one pass did.
@@ -281,7 +287,8 @@ type pollKey struct {
 
 // floods collapses the incident messages of any one poll of a source that wrote more
 // than MaxPerPoll of them into one flood item, placed where the first of them was; the
-// others stay as they are. A flood's incidents get no thread of their own: a later
+// others stay as they are, component messages among them (one per thread and poll, and
+// short by themselves). A flood's incidents get no thread of their own: a later
 // message of one of them starts its thread, with the catch-up line of a late root.
 func (d *Deliverer) floods(items []item) []item {
 	limit := cmp.Or(d.MaxPerPoll, DefaultMaxPerPoll)
@@ -290,8 +297,9 @@ func (d *Deliverer) floods(items []item) []item {
 	}
 	key := func(m *model.Message) pollKey { return pollKey{m.Source, m.CreatedAt.UnixNano()} }
 	counts := map[pollKey]int{}
+	flooding := func(m *model.Message) bool { return m.IncidentID != "" && !IsComponentMessage(m) }
 	for i := range items {
-		if m := items[i].msg; m.IncidentID != "" {
+		if m := items[i].msg; flooding(m) {
 			counts[key(m)]++
 		}
 	}
@@ -299,7 +307,7 @@ func (d *Deliverer) floods(items []item) []item {
 	floods := map[pollKey]int{} // → index in out
 	for _, it := range items {
 		k := key(it.msg)
-		if it.msg.IncidentID == "" || counts[k] <= limit {
+		if !flooding(it.msg) || counts[k] <= limit {
 			out = append(out, it)
 			continue
 		}
@@ -430,8 +438,11 @@ func (d *Deliverer) sent(ctx context.Context, it *item, n *Notification, rcpt Re
 			res.errs = append(res.errs, fmt.Errorf("message %d: remember thread: %w", m.ID, err))
 		}
 	}
+	if it.dest.Threads && n.ComponentOpens(true) && rcpt.TS != "" {
+		d.rememberComponentThread(n, rcpt, res)
+	}
 	t, threaded := d.Notifier.(Threader)
-	editRoot := threaded && n.Thread != nil && n.Version != nil
+	editRoot := threaded && n.Thread != nil && n.editsRoot()
 	// A reply's root update is owed from its mark-sent on, whatever happens to this
 	// process: a crash, or a restart while Slack refuses it, must not leave the root
 	// showing an older status.

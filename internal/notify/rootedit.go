@@ -36,7 +36,7 @@ func (d *Deliverer) loadEdits(res *cycleResult) {
 			res.errs = append(res.errs, fmt.Errorf("message %d: owed root update: %w", m.ID, err))
 			continue
 		}
-		if n == nil || n.Thread == nil || n.Version == nil {
+		if n == nil || n.Thread == nil || !n.editsRoot() {
 			continue
 		}
 		key := incidentKey(m)
@@ -144,4 +144,15 @@ func (d *Deliverer) retryEdits(ctx context.Context, now time.Time, res *cycleRes
 		}
 		d.editRoot(ctx, t, dest, n, res)
 	}
+}
+
+// editsRoot reports whether n, a reply, calls for its root's update: a change set of an
+// incident, or a component message in the component thread, whose root shows the
+// components alerted there. A component message in an incident's thread changes
+// nothing its root shows.
+func (n *Notification) editsRoot() bool {
+	if n.Components != nil {
+		return n.Message.IncidentID == ""
+	}
+	return n.Version != nil
 }
