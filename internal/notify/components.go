@@ -161,20 +161,26 @@ func nameList(names []string, shown int, sep string) string {
 	return fmt.Sprintf("%s%s %d more", strings.Join(names[:shown], ", "), sep, len(names)-shown)
 }
 
-// ComponentRootLine is the component thread's root as it stands at version v: the
-// components alerted there and their state ("GitHub: Actions degraded, Pages in major
-// outage and 2 more — no incident posted"), or, once none is, that they are back
-// ("GitHub: all components operational again" when the page shows every component
-// operational, else "GitHub: the components of this thread are operational again").
+// ComponentRootLine is the component thread's root as it stands at version v:
+// "GitHub: " and its ComponentRootState.
 func ComponentRootLine(sourceTitle string, v *model.ComponentVersion) string {
+	return sourceTitle + ": " + ComponentRootState(v)
+}
+
+// ComponentRootState is what the component thread's root says at version v: the
+// components alerted there and their state ("Actions degraded, Pages in major outage
+// and 2 more — no incident posted"), or, once none is, that they are back ("all
+// components operational again" when the page shows every component operational, else
+// "the components of this thread are operational again").
+func ComponentRootState(v *model.ComponentVersion) string {
 	alerted := v.AlertedIn(model.ComponentThread)
 	if len(alerted) == 0 {
 		for _, c := range v.Components.List {
 			if c.Status != model.ComponentOperational {
-				return sourceTitle + ": the components of this thread are operational again"
+				return "the components of this thread are operational again"
 			}
 		}
-		return sourceTitle + ": all components operational again"
+		return "all components operational again"
 	}
 	// Worst first, then in the page's order.
 	slices.SortStableFunc(alerted, func(a, b model.Component) int { return cmp.Compare(b.Status.Level(), a.Status.Level()) })
@@ -182,20 +188,32 @@ func ComponentRootLine(sourceTitle string, v *model.ComponentVersion) string {
 	for i, c := range alerted {
 		names[i] = ComponentName(c.Name) + " " + ComponentState(c.Status)
 	}
-	return fmt.Sprintf("%s: %s — no incident posted", sourceTitle, nameList(names, rootNamed, " and"))
+	return nameList(names, rootNamed, " and") + " — no incident posted"
+}
+
+// ComponentRootWorst is the worst status among the components alerted in the
+// component thread at version v; operational when none is.
+func ComponentRootWorst(v *model.ComponentVersion) model.ComponentStatus {
+	worst := model.ComponentOperational
+	for _, c := range v.AlertedIn(model.ComponentThread) {
+		if c.Status.Worse(worst) {
+			worst = c.Status
+		}
+	}
+	return worst
 }
 
 // ComponentHeadline is the one-line title of a component message: the root line when
-// it opens the component thread (threaded as for ComponentOpens), else "GitHub ·
-// Actions: operational → degraded" for one change, "GitHub · 3 component changes" for
-// more.
+// it opens the component thread (threaded as for ComponentOpens), else its one line
+// ("GitHub · Actions: operational → degraded", "GitHub · 15 components operational
+// again: …"), or "GitHub · 3 component changes" over several.
 func ComponentHeadline(n *Notification, threaded bool) string {
 	if n.ComponentOpens(threaded) {
 		return ComponentRootLine(n.SourceTitle, n.Components)
 	}
 	told := n.Told()
-	if len(told) == 1 {
-		return n.SourceTitle + " · " + ComponentLine(n.Components, told[0])
+	if lines := ComponentLines(n.Components, told); len(lines) == 1 {
+		return n.SourceTitle + " · " + lines[0]
 	}
 	return fmt.Sprintf("%s · %d component changes", n.SourceTitle, len(told))
 }

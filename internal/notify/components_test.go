@@ -104,3 +104,221 @@ func TestComponentNoiseConsole(t *testing.T) {
 		t.Errorf("%d lines", n)
 	}
 }
+
+// slackState is a message's text as Slack shows it now, and its blocks' JSON.
+func (e *env) slackText(ch, label string) (string, string) {
+	e.t.Helper()
+	for ts, l := range e.ts {
+		if l == label {
+			m, ok := e.fs.Message(ch, ts)
+			if !ok {
+				e.t.Fatalf("no message %s in %s", label, ch)
+			}
+			return m.Text, strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(m.Blocks))
+		}
+	}
+	e.t.Fatalf("no message %s", label)
+	return "", ""
+}
+
+// TestComponentSlackLife: a component's life without an incident, in Slack: the first
+// worsening opens a root, the later changes and the recovery reply in its thread, and
+// the root is edited to the current state after each, across a restart; the next spell
+// opens a new root.
+func TestComponentSlackLife(t *testing.T) {
+	e := newEnv(t, map[string]string{"acme": "#status"})
+	d := e.deliverer()
+	web := comp("Web", model.ComponentOperational)
+	poll := func(s model.ComponentStatus, after time.Duration) {
+		t.Helper()
+		e.clock.advance(after)
+		e.pollComponents("acme", []model.Component{comp("Actions", s), web})
+		if sent, queued, err := e.drain(d); err != nil || sent != 1 || queued != 0 {
+			t.Fatalf("Drain: sent %d, queued %d, %v", sent, queued, err)
+		}
+	}
+	e.pollComponents("acme", []model.Component{comp("Actions", model.ComponentOperational), web})
+	e.drain(d)
+	wantCalls(t, "first set", e.calls())
+
+	poll(model.ComponentDegraded, 0)
+	wantCalls(t, "degraded", e.calls(), "chat.postMessage #status → m1")
+	if text, blocks := e.slackText("C0001", "m1"); text != "Acme: Actions degraded — no incident posted" ||
+		!strings.Contains(blocks, `:large_yellow_circle: *Acme*: Actions degraded — no incident posted\n• Actions: operational → degraded`) ||
+		!strings.Contains(blocks, `<https://watch.example.com/sources/acme|Components in statuswatch>`) {
+		t.Errorf("root: got %q\n%s", text, blocks)
+	}
+
+	e.restart()
+	d = e.deliverer()
+	poll(model.ComponentMajorOutage, 10*time.Minute)
+	wantCalls(t, "major outage, after a restart", e.calls(),
+		"chat.postMessage C0001 thread=m1 → m2",
+		"chat.update C0001 ts=m1")
+	if text, _ := e.slackText("C0001", "m2"); text != "Acme · Actions: degraded → major outage" {
+		t.Errorf("reply: got %q", text)
+	}
+	if text, blocks := e.slackText("C0001", "m1"); text != "Acme: Actions in major outage — no incident posted" ||
+		!strings.Contains(blocks, `:red_circle: *Acme*: Actions in major outage — no incident posted`) ||
+		!strings.Contains(blocks, `Last change 2026-07-01 12:13 UTC: Actions: degraded → major outage`) {
+		t.Errorf("root after the reply: got %q\n%s", text, blocks)
+	}
+
+	poll(model.ComponentOperational, 11*time.Minute)
+	wantCalls(t, "recovered", e.calls(),
+		"chat.postMessage C0001 thread=m1 → m3",
+		"chat.update C0001 ts=m1")
+	if text, _ := e.slackText("C0001", "m3"); text != "Acme · Actions operational again after 23m" {
+		t.Errorf("recovery: got %q", text)
+	}
+	if text, blocks := e.slackText("C0001", "m1"); text != "Acme: all components operational again" ||
+		!strings.Contains(blocks, `:white_check_mark: *Acme*: all components operational again`) {
+		t.Errorf("root after the recovery: got %q\n%s", text, blocks)
+	}
+
+	poll(model.ComponentPartialOutage, time.Hour)
+	wantCalls(t, "the next spell", e.calls(), "chat.postMessage #status → m4")
+	if text, _ := e.slackText("C0001", "m4"); text != "Acme: Actions in partial outage — no incident posted" {
+		t.Errorf("second root: got %q", text)
+	}
+	if got := len(e.fs.Replies("C0001", e.tsOf("m1"))); got != 2 {
+		t.Errorf("replies to the first root: %d, want 2", got)
+	}
+}
+
+// tsOf is the Slack ts of message label.
+func (e *env) tsOf(label string) string {
+	for ts, l := range e.ts {
+		if l == label {
+			return ts
+		}
+	}
+	return ""
+}
+
+// TestComponentSlackIncidentThread: a change of a component an open incident names
+// goes into that incident's thread, and leaves its root as it is; another component's
+// change of the same poll opens the component thread.
+func TestComponentSlackIncidentThread(t *testing.T) {
+	e := newEnv(t, map[string]string{"acme": "#status"})
+	d := e.deliverer()
+	op, deg := model.ComponentOperational, model.ComponentDegraded
+	e.pollComponents("acme", []model.Component{comp("Actions", op), comp("Pages", op)})
+	a := inc("a1", model.StatusInvestigating, "Actions are slow.")
+	a.Components = []string{"Actions"}
+	e.pollComponents("acme", []model.Component{comp("Actions", deg), comp("Pages", deg)}, a)
+	if _, _, err := e.drain(d); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, "incident and components", e.calls(),
+		"chat.postMessage #status → m1",
+		"chat.postMessage C0001 thread=m1 → m2",
+		"chat.postMessage #status → m3")
+	if text, _ := e.slackText("C0001", "m2"); text != "Acme · Actions: operational → degraded" {
+		t.Errorf("reply in the incident's thread: got %q", text)
+	}
+	if text, _ := e.slackText("C0001", "m3"); text != "Acme: Pages degraded — no incident posted" {
+		t.Errorf("component root: got %q", text)
+	}
+	if root, _ := e.fs.Message("C0001", e.tsOf("m1")); root.Edits != 0 {
+		t.Errorf("incident root edited %d times", root.Edits)
+	}
+	e.pollComponents("acme", []model.Component{comp("Actions", op), comp("Pages", deg)}, a)
+	e.drain(d)
+	wantCalls(t, "recovery in the incident's thread", e.calls(), "chat.postMessage C0001 thread=m1 → m4")
+	if text, _ := e.slackText("C0001", "m4"); text != "Acme · Actions operational again after 1m" {
+		t.Errorf("recovery: got %q", text)
+	}
+}
+
+// TestComponentSlackNoise: a 300-component page where 14 components go to maintenance
+// and one to a major outage in one poll: one root, one summary line per status, within
+// Slack's limits.
+func TestComponentSlackNoise(t *testing.T) {
+	e := newEnv(t, map[string]string{"acme": "#status"})
+	d := e.deliverer()
+	op := model.ComponentOperational
+	e.pollComponents("acme", bigPage(300, 0, op, op))
+	page := bigPage(300, 14, model.ComponentMaintenance, op)
+	page[299].Status = model.ComponentMajorOutage
+	e.pollComponents("acme", page)
+	e.drain(d)
+	wantCalls(t, "noise", e.calls(), "chat.postMessage #status → m1")
+	text, blocks := e.slackText("C0001", "m1")
+	if want := "Acme: dc-300 in major outage, dc-001 under maintenance, dc-002 under maintenance and 12 more — no incident posted"; text != want {
+		t.Errorf("root: got %q, want %q", text, want)
+	}
+	want := `• 1 component in major outage: dc-300\n• 14 components under maintenance: dc-001, dc-002, dc-003, dc-004, dc-005, and 9 more`
+	if !strings.Contains(blocks, want) {
+		t.Errorf("root: want %s in\n%s", want, blocks)
+	}
+	// All 300 back at once: one reply, two lines.
+	e.pollComponents("acme", bigPage(300, 0, op, op))
+	e.drain(d)
+	wantCalls(t, "all back", e.calls(), "chat.postMessage C0001 thread=m1 → m2", "chat.update C0001 ts=m1")
+	text, _ = e.slackText("C0001", "m2")
+	if want := "Acme · 15 components operational again: dc-001, dc-002, dc-003, dc-004, dc-005, and 10 more"; text != want {
+		t.Errorf("reply: got %q, want %q", text, want)
+	}
+}
+
+// TestComponentSlackEscapes: a vendor's component names cannot ping the channel or
+// smuggle a link, in the root, its edit and the replies.
+func TestComponentSlackEscapes(t *testing.T) {
+	e := newEnv(t, map[string]string{"acme": "#status"})
+	d := e.deliverer()
+	evil := "<!channel> & <https://evil.example|Actions>"
+	e.pollComponents("acme", []model.Component{comp(evil, model.ComponentOperational)})
+	e.pollComponents("acme", []model.Component{comp(evil, model.ComponentDegraded)})
+	e.drain(d)
+	e.pollComponents("acme", []model.Component{comp(evil, model.ComponentOperational)})
+	e.drain(d)
+	e.calls()
+	if text, _ := e.slackText("C0001", "m2"); text != "Acme · &lt;!channel&gt; &amp; &lt;https://evil.example|Actions&gt; operational again after 1m" {
+		t.Errorf("reply: got %q", text)
+	}
+	for _, c := range []string{"m1", "m2"} {
+		text, blocks := e.slackText("C0001", c)
+		for _, s := range []string{text, blocks} {
+			if strings.Contains(s, "<!channel>") || strings.Contains(s, "<https://evil") {
+				t.Errorf("%s: unescaped: %s", c, s)
+			}
+		}
+		if !strings.Contains(blocks, "&lt;!channel&gt; &amp; &lt;https://evil.example|Actions&gt;") {
+			t.Errorf("%s: got %s", c, blocks)
+		}
+	}
+}
+
+// TestComponentSlackWebhook: through a webhook there are no threads: each component
+// message goes on its own, and one in an incident's thread names the incident.
+func TestComponentSlackWebhook(t *testing.T) {
+	e := newEnv(t, map[string]string{"acme": "hook:acme"})
+	d := e.deliverer()
+	op, deg := model.ComponentOperational, model.ComponentDegraded
+	e.pollComponents("acme", []model.Component{comp("Actions", op), comp("Pages", op)})
+	e.pollComponents("acme", []model.Component{comp("Actions", op), comp("Pages", deg)})
+	a := inc("a1", model.StatusInvestigating, "Actions are slow.")
+	a.Components = []string{"Actions"}
+	e.pollComponents("acme", []model.Component{comp("Actions", deg), comp("Pages", op)}, a)
+	if _, _, err := e.drain(d); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, "webhook", e.calls(), "webhook acme → m1", "webhook acme → m2", "webhook acme → m3", "webhook acme → m4")
+	var got []string
+	for _, m := range e.fs.Messages("webhook/acme") {
+		got = append(got, m.Text)
+	}
+	want := []string{
+		"Acme: Pages degraded — no incident posted",
+		"Acme · New incident: Incident a1 (investigating, major impact)",
+		"Acme · Actions: operational → degraded",
+		"Acme · Pages operational again after 1m",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("webhook texts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if ms := e.fs.Messages("webhook/acme"); len(ms) == 4 && !strings.Contains(string(ms[2].Blocks), "In the thread of the incident: Incident a1") {
+		t.Errorf("in-incident message does not name it: %s", ms[2].Blocks)
+	}
+}

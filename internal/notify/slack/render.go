@@ -35,6 +35,8 @@ func render(n *notify.Notification, webhook bool) message {
 	switch {
 	case n.Digest != nil:
 		m = digestMessage(n.Digest)
+	case n.Components != nil:
+		m = componentMessage(n, webhook)
 	case n.Message.IncidentID == "" || n.Version == nil:
 		m = sourceMessage(n)
 	case webhook && n.Message.Event == model.EventNew:
@@ -53,9 +55,15 @@ func render(n *notify.Notification, webhook bool) message {
 }
 
 // renderRoot builds the root card as chat.update rewrites it after a reply: the
-// incident's current status, impact and latest update.
+// incident's current status, impact and latest update, or for the component thread the
+// state of its components.
 func renderRoot(n *notify.Notification) message {
-	m := card(n, true)
+	var m message
+	if n.Components != nil {
+		m = componentRoot(n)
+	} else {
+		m = card(n, true)
+	}
 	if n.PlainText {
 		m = m.plain()
 	}

@@ -133,7 +133,7 @@ func (s *Notifier) Send(ctx context.Context, n *notify.Notification) (notify.Rec
 	}
 	m := build(n, false)
 	opts := s.options(m, n.PlainText)
-	if n.Thread != nil && n.Digest == nil && n.Message.IncidentID != "" {
+	if n.Thread != nil && n.Digest == nil && (n.Message.IncidentID != "" || n.Components != nil) {
 		ch = n.Thread.Channel
 		opts = append(opts, slackapi.MsgOptionTS(n.Thread.TS))
 		if m.Broadcast {
@@ -147,11 +147,12 @@ func (s *Notifier) Send(ctx context.Context, n *notify.Notification) (notify.Rec
 	return notify.Receipt{Channel: gotCh, TS: ts}, nil
 }
 
-// UpdateRoot rewrites the root in n.Thread to show the incident as of n.Version. Blocks
+// UpdateRoot rewrites the root in n.Thread to show the incident as of n.Version, or the
+// component thread's components as of n.Components. Blocks
 // are always sent, empty for plain text: chat.update keeps the old blocks otherwise, and
 // they would go on showing a stale status.
 func (s *Notifier) UpdateRoot(ctx context.Context, n *notify.Notification) error {
-	if s.api == nil || n.Thread == nil || n.Version == nil {
+	if s.api == nil || n.Thread == nil || n.Version == nil && n.Components == nil {
 		return nil
 	}
 	m := renderRoot(n)
