@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/fakeslack"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
 )
@@ -320,5 +321,105 @@ func TestComponentSlackWebhook(t *testing.T) {
 	}
 	if ms := e.fs.Messages("webhook/acme"); len(ms) == 4 && !strings.Contains(string(ms[2].Blocks), "In the thread of the incident: Incident a1") {
 		t.Errorf("in-incident message does not name it: %s", ms[2].Blocks)
+	}
+}
+
+// TestComponentSlackDelivery: component messages share the outbox's delivery: a 500
+// backs off and retries, a rejected message goes again as plain text, a root posted
+// before a crash is not posted again, and a root never posted (parked) makes the next
+// message of its thread the root.
+func TestComponentSlackDelivery(t *testing.T) {
+	op, deg, major := model.ComponentOperational, model.ComponentDegraded, model.ComponentMajorOutage
+	t.Run("transient, then rejected", func(t *testing.T) {
+		e := newEnv(t, map[string]string{"acme": "#status"})
+		e.pollComponents("acme", []model.Component{comp("Actions", op)})
+		e.pollComponents("acme", []model.Component{comp("Actions", deg)})
+		e.fs.Fail(1, fakeslack.Fault{Method: "chat.postMessage", Status: 500})
+		e.fs.Fail(1, fakeslack.Fault{Method: "chat.postMessage", Error: "invalid_blocks"})
+		if sent, queued, err := e.drain(e.deliverer()); err != nil || sent != 1 || queued != 0 {
+			t.Errorf("Drain: sent %d, queued %d, %v", sent, queued, err)
+		}
+		wantCalls(t, "root", e.calls(),
+			"chat.postMessage #status ✗ Internal Server Error",
+			"chat.postMessage #status ✗ invalid_blocks",
+			"chat.postMessage #status plain → m1")
+		if text, _ := e.slackText("C0001", "m1"); text != ":large_yellow_circle: *Acme*: Actions degraded — no incident posted\n• Actions: operational → degraded\n<https://watch.example.com/sources/acme|Components in statuswatch>" {
+			t.Errorf("plain root: got %q", text)
+		}
+	})
+	t.Run("a root posted before a crash", func(t *testing.T) {
+		e := newEnv(t, map[string]string{"acme": "#status"})
+		e.pollComponents("acme", []model.Component{comp("Actions", op)})
+		e.pollComponents("acme", []model.Component{comp("Actions", deg)})
+		d := e.deliverer()
+		d.Outbox = &failingOutbox{Outbox: e.store, fail: map[uint64]bool{1: true}}
+		e.drain(d)
+		wantCalls(t, "first run", e.calls(), "chat.postMessage #status → m1")
+		e.restart()
+		if sent, queued, err := e.drain(e.deliverer()); err != nil || sent != 1 || queued != 0 {
+			t.Errorf("Drain: sent %d, queued %d, %v", sent, queued, err)
+		}
+		wantCalls(t, "second run", e.calls())
+		e.pollComponents("acme", []model.Component{comp("Actions", major)})
+		e.drain(e.deliverer())
+		wantCalls(t, "reply", e.calls(), "chat.postMessage C0001 thread=m1 → m2", "chat.update C0001 ts=m1")
+	})
+	t.Run("a parked root", func(t *testing.T) {
+		e := newEnv(t, map[string]string{"acme": "#status"})
+		e.pollComponents("acme", []model.Component{comp("Actions", op)})
+		e.pollComponents("acme", []model.Component{comp("Actions", deg)})
+		e.fs.Fail(2, fakeslack.Fault{Method: "chat.postMessage", Error: "msg_too_long"})
+		d := e.deliverer()
+		e.drain(d)
+		if got := len(e.messages(model.MessageParked)); got != 1 {
+			t.Fatalf("parked: %d, want 1", got)
+		}
+		e.calls()
+		e.pollComponents("acme", []model.Component{comp("Actions", major)})
+		e.drain(d)
+		wantCalls(t, "the next message starts the thread", e.calls(), "chat.postMessage #status → m1")
+		if text, blocks := e.slackText("C0001", "m1"); text != "Acme: Actions in major outage — no incident posted" ||
+			!strings.Contains(blocks, "• Actions: degraded → major outage") {
+			t.Errorf("late root: got %q\n%s", text, blocks)
+		}
+		e.pollComponents("acme", []model.Component{comp("Actions", op)})
+		e.drain(d)
+		wantCalls(t, "its reply", e.calls(), "chat.postMessage C0001 thread=m1 → m2", "chat.update C0001 ts=m1")
+	})
+}
+
+// TestComponentSlackLimits: long vendor names on a big page stay within Slack's limits
+// (the fake refuses what Slack would): names are cut, lines are few.
+func TestComponentSlackLimits(t *testing.T) {
+	e := newEnv(t, map[string]string{"acme": "#status"})
+	d := e.deliverer()
+	page := func(statuses ...model.ComponentStatus) []model.Component {
+		var out []model.Component
+		for i := range 300 {
+			c := comp(fmt.Sprintf("%03d %s", i, strings.Repeat("data centre ", 40)), statuses[i%len(statuses)])
+			c.ID = fmt.Sprint(i)
+			out = append(out, c)
+		}
+		return out
+	}
+	op := model.ComponentOperational
+	e.pollComponents("acme", page(op))
+	e.pollComponents("acme", page(model.ComponentMaintenance, model.ComponentDegraded, model.ComponentPartialOutage, model.ComponentMajorOutage))
+	e.pollComponents("acme", page(op, model.ComponentMajorOutage))
+	e.pollComponents("acme", page(op))
+	if sent, queued, err := e.drain(d); err != nil || sent != 3 || queued != 0 {
+		t.Fatalf("Drain: sent %d, queued %d, %v", sent, queued, err)
+	}
+	wantCalls(t, "limits", e.calls(),
+		"chat.postMessage #status → m1",
+		"chat.postMessage C0001 thread=m1 → m2",
+		"chat.update C0001 ts=m1",
+		"chat.postMessage C0001 thread=m1 → m3",
+		"chat.update C0001 ts=m1")
+	for _, m := range []string{"m1", "m2", "m3"} {
+		text, blocks := e.slackText("C0001", m)
+		if len(text) > 4000 || len(blocks) > 12000 {
+			t.Errorf("%s: text %d, blocks %d bytes", m, len(text), len(blocks))
+		}
 	}
 }
