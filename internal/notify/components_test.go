@@ -319,7 +319,7 @@ func TestComponentSlackWebhook(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("webhook texts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if ms := e.fs.Messages("webhook/acme"); len(ms) == 4 && !strings.Contains(string(ms[2].Blocks), "In the thread of the incident: Incident a1") {
+	if ms := e.fs.Messages("webhook/acme"); len(ms) == 4 && !strings.Contains(string(ms[2].Blocks), "Incident: Incident a1") {
 		t.Errorf("in-incident message does not name it: %s", ms[2].Blocks)
 	}
 }

@@ -113,7 +113,7 @@ func writeComponents(b *strings.Builder, n *Notification) {
 		}
 	}
 	if n.IncidentTitle != "" {
-		fmt.Fprintf(b, "In the thread of the incident: %s\n", n.IncidentTitle)
+		fmt.Fprintf(b, "Incident: %s\n", n.IncidentTitle)
 	}
 	if n.SourceLink != "" {
 		fmt.Fprintf(b, "Components: %s\n", n.SourceLink)

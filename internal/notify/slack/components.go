@@ -44,7 +44,7 @@ func componentMessage(n *notify.Notification, webhook bool) message {
 	blocks := []slackapi.Block{section(head)}
 	var ctx []string
 	if n.IncidentTitle != "" && n.Thread == nil {
-		ctx = append(ctx, "In the thread of the incident: "+oneLine(n.IncidentTitle, titleLimit))
+		ctx = append(ctx, "Incident: "+oneLine(n.IncidentTitle, titleLimit))
 	}
 	if ctx = append(ctx, componentLinks(n)...); len(ctx) > 0 {
 		blocks = append(blocks, contextBlock(ctx...))

@@ -145,7 +145,7 @@ func cases(f fixture) []renderCase {
 	digest := &notify.Notification{Message: model.Message{Source: "acme"}, Digest: &notify.Digest{
 		Count: 12, MaxAge: 24 * time.Hour, Link: base + "/",
 		Sources: []notify.SourceCount{{Source: f.source, Count: 3}, {Source: "GitHub", Count: 9}}}}
-	return []renderCase{
+	out := []renderCase{
 		{"bot_root_new", bot(note(f, inc[0], model.EventNew, false))},
 		{"bot_root_no_base_url", bot(noLinks)},
 		{"bot_root_catch_up", bot(catchUp)},
@@ -174,6 +174,7 @@ func cases(f fixture) []renderCase {
 		{"webhook_source_down", hook(down)},
 		{"webhook_digest", hook(digest)},
 	}
+	return append(out, componentCases(f)...)
 }
 
 // TestGolden checks every payload byte for byte; `go test ./internal/notify/... -update`
