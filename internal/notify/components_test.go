@@ -423,3 +423,32 @@ func TestComponentSlackLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestComponentRootEditOwed: the component thread's root update refused until the
+// process stops is done by the next run, from the archive.
+func TestComponentRootEditOwed(t *testing.T) {
+	e := newEnv(t, map[string]string{"acme": "#status"})
+	op, deg := model.ComponentOperational, model.ComponentDegraded
+	e.pollComponents("acme", []model.Component{comp("Actions", op)})
+	e.pollComponents("acme", []model.Component{comp("Actions", deg)})
+	e.drain(e.deliverer())
+	e.calls()
+	e.fs.Fail(100, fakeslack.Fault{Method: "chat.update", Status: 500})
+	e.pollComponents("acme", []model.Component{comp("Actions", op)})
+	e.drain(e.deliverer())
+	if calls := e.calls(); len(calls) < 2 || calls[0] != "chat.postMessage C0001 thread=m1 → m2" || !strings.HasPrefix(calls[1], "chat.update C0001 ✗") {
+		t.Fatalf("first run: got %q", calls)
+	}
+	e.fs.Reset()
+	e.restart()
+	if _, _, err := e.drain(e.deliverer()); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, "next run", e.calls(), "chat.update C0001 ts=m1")
+	if text, _ := e.slackText("C0001", "m1"); text != "Acme: all components operational again" {
+		t.Errorf("root: got %q", text)
+	}
+	if owed, err := e.store.RootEdits(); err != nil || len(owed) != 0 {
+		t.Errorf("owed after the edit: %v, %v", owed, err)
+	}
+}
