@@ -142,39 +142,54 @@ func TestComponentSlackLife(t *testing.T) {
 	e.drain(d)
 	wantCalls(t, "first set", e.calls())
 
-	poll(model.ComponentDegraded, 0)
-	wantCalls(t, "degraded", e.calls(), "chat.postMessage #status → m1")
-	if text, blocks := e.slackText("C0001", "m1"); text != "Acme: Actions degraded — no incident posted" ||
-		!strings.Contains(blocks, `:large_yellow_circle: *Acme*: Actions degraded — no incident posted\n• Actions: operational → degraded`) ||
-		!strings.Contains(blocks, `<https://watch.example.com/sources/acme|Components in statuswatch>`) {
-		t.Errorf("root: got %q\n%s", text, blocks)
+	steps := []struct {
+		name    string
+		status  model.ComponentStatus
+		after   time.Duration
+		restart bool
+		calls   []string
+		reply   string   // the reply's text, "" for none
+		root    string   // the root's text after the step
+		blocks  []string // parts of the root's blocks after the step
+	}{
+		{"degraded: the root", model.ComponentDegraded, 0, false,
+			[]string{"chat.postMessage #status → m1"}, "",
+			"Acme: Actions degraded — no incident posted",
+			[]string{`:large_yellow_circle: *Acme*: Actions degraded — no incident posted\n• Actions: operational → degraded`,
+				`<https://watch.example.com/sources/acme|Components in statuswatch>`}},
+		{"major outage, after a restart: a reply, the root edited", model.ComponentMajorOutage, 10 * time.Minute, true,
+			[]string{"chat.postMessage C0001 thread=m1 → m2", "chat.update C0001 ts=m1"},
+			"Acme · Actions: degraded → major outage",
+			"Acme: Actions in major outage — no incident posted",
+			[]string{`:red_circle: *Acme*: Actions in major outage — no incident posted`,
+				`Last change 2026-07-01 12:13 UTC: Actions: degraded → major outage`}},
+		{"recovered", model.ComponentOperational, 11 * time.Minute, false,
+			[]string{"chat.postMessage C0001 thread=m1 → m3", "chat.update C0001 ts=m1"},
+			"Acme · Actions operational again after 23m",
+			"Acme: all components operational again",
+			[]string{`:white_check_mark: *Acme*: all components operational again`}},
 	}
-
-	e.restart()
-	d = e.deliverer()
-	poll(model.ComponentMajorOutage, 10*time.Minute)
-	wantCalls(t, "major outage, after a restart", e.calls(),
-		"chat.postMessage C0001 thread=m1 → m2",
-		"chat.update C0001 ts=m1")
-	if text, _ := e.slackText("C0001", "m2"); text != "Acme · Actions: degraded → major outage" {
-		t.Errorf("reply: got %q", text)
-	}
-	if text, blocks := e.slackText("C0001", "m1"); text != "Acme: Actions in major outage — no incident posted" ||
-		!strings.Contains(blocks, `:red_circle: *Acme*: Actions in major outage — no incident posted`) ||
-		!strings.Contains(blocks, `Last change 2026-07-01 12:13 UTC: Actions: degraded → major outage`) {
-		t.Errorf("root after the reply: got %q\n%s", text, blocks)
-	}
-
-	poll(model.ComponentOperational, 11*time.Minute)
-	wantCalls(t, "recovered", e.calls(),
-		"chat.postMessage C0001 thread=m1 → m3",
-		"chat.update C0001 ts=m1")
-	if text, _ := e.slackText("C0001", "m3"); text != "Acme · Actions operational again after 23m" {
-		t.Errorf("recovery: got %q", text)
-	}
-	if text, blocks := e.slackText("C0001", "m1"); text != "Acme: all components operational again" ||
-		!strings.Contains(blocks, `:white_check_mark: *Acme*: all components operational again`) {
-		t.Errorf("root after the recovery: got %q\n%s", text, blocks)
+	for i, st := range steps {
+		if st.restart {
+			e.restart()
+			d = e.deliverer()
+		}
+		poll(st.status, st.after)
+		wantCalls(t, st.name, e.calls(), st.calls...)
+		if st.reply != "" {
+			if text, _ := e.slackText("C0001", fmt.Sprintf("m%d", i+1)); text != st.reply {
+				t.Errorf("%s: reply: got %q, want %q", st.name, text, st.reply)
+			}
+		}
+		text, blocks := e.slackText("C0001", "m1")
+		if text != st.root {
+			t.Errorf("%s: root: got %q, want %q", st.name, text, st.root)
+		}
+		for _, b := range st.blocks {
+			if !strings.Contains(blocks, b) {
+				t.Errorf("%s: root: want %s in\n%s", st.name, b, blocks)
+			}
+		}
 	}
 
 	poll(model.ComponentPartialOutage, time.Hour)
