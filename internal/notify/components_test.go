@@ -81,6 +81,17 @@ func bigPage(n, k int, first, s model.ComponentStatus) []model.Component {
 	return out
 }
 
+// pollNoise records two polls of a 300-component page: all operational, then 14 under
+// maintenance and one in a major outage.
+func (e *env) pollNoise() {
+	e.t.Helper()
+	op := model.ComponentOperational
+	e.pollComponents("acme", bigPage(300, 0, op, op))
+	page := bigPage(300, 14, model.ComponentMaintenance, op)
+	page[299].Status = model.ComponentMajorOutage
+	e.pollComponents("acme", page)
+}
+
 // TestComponentNoiseConsole: a poll that changes more than 10 components of a
 // 300-component page says one summary line per status.
 func TestComponentNoiseConsole(t *testing.T) {
@@ -88,11 +99,7 @@ func TestComponentNoiseConsole(t *testing.T) {
 	var out bytes.Buffer
 	d := e.deliverer()
 	d.Notifier = &notify.Console{W: &out}
-	op := model.ComponentOperational
-	e.pollComponents("acme", bigPage(300, 0, op, op))
-	page := bigPage(300, 14, model.ComponentMaintenance, op)
-	page[299].Status = model.ComponentMajorOutage
-	e.pollComponents("acme", page)
+	e.pollNoise()
 	e.drain(d)
 	want := "== Acme: dc-300 in major outage, dc-001 under maintenance, dc-002 under maintenance and 12 more — no incident posted\n" +
 		"- 1 component in major outage: dc-300\n" +
@@ -253,11 +260,7 @@ func TestComponentSlackIncidentThread(t *testing.T) {
 func TestComponentSlackNoise(t *testing.T) {
 	e := newEnv(t, map[string]string{"acme": "#status"})
 	d := e.deliverer()
-	op := model.ComponentOperational
-	e.pollComponents("acme", bigPage(300, 0, op, op))
-	page := bigPage(300, 14, model.ComponentMaintenance, op)
-	page[299].Status = model.ComponentMajorOutage
-	e.pollComponents("acme", page)
+	e.pollNoise()
 	e.drain(d)
 	wantCalls(t, "noise", e.calls(), "chat.postMessage #status → m1")
 	text, blocks := e.slackText("C0001", "m1")
@@ -268,7 +271,8 @@ func TestComponentSlackNoise(t *testing.T) {
 	if !strings.Contains(blocks, want) {
 		t.Errorf("root: want %s in\n%s", want, blocks)
 	}
-	// All 300 back at once: one reply, two lines.
+	// All 300 back at once: one reply, one line.
+	op := model.ComponentOperational
 	e.pollComponents("acme", bigPage(300, 0, op, op))
 	e.drain(d)
 	wantCalls(t, "all back", e.calls(), "chat.postMessage C0001 thread=m1 → m2", "chat.update C0001 ts=m1")
