@@ -32,7 +32,8 @@ func (it *item) first() uint64 {
 	return it.digest[0].ID
 }
 
-// incidents are the incident keys the item stands for, for per-incident ordering.
+// incidents are the thread keys (incidentKey) the item stands for, for per-thread
+// ordering.
 func (it *item) incidents() []string {
 	if it.msg != nil {
 		if k := incidentKey(it.msg); k != "" {

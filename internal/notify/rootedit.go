@@ -39,7 +39,7 @@ func (d *Deliverer) loadEdits(res *cycleResult) {
 		if n == nil || n.Thread == nil || !n.editsRoot() {
 			continue
 		}
-		key := incidentKey(m)
+		key := editKey(n)
 		d.mu.Lock()
 		if cur, ok := st.edits[key]; !ok || cur.Message.ID < m.ID {
 			st.edits[key] = n
@@ -58,7 +58,7 @@ func (d *Deliverer) loadEdits(res *cycleResult) {
 func (d *Deliverer) editRoot(ctx context.Context, t Threader, dest Destination, n *Notification, res *cycleResult) {
 	st := d.state()
 	ds := d.dest(dest.Key)
-	key := incidentKey(&n.Message)
+	key := editKey(n)
 	done := func(res *cycleResult) {
 		m := &n.Message
 		if err := d.Outbox.ClearRootEdit(m.Source, m.IncidentID, m.ID); err != nil {
@@ -155,4 +155,15 @@ func (n *Notification) editsRoot() bool {
 		return n.Message.IncidentID == ""
 	}
 	return n.Version != nil
+}
+
+// editKey names the root update n owes: by its thread, and for the component thread by
+// its root too, since a source's component threads follow one another and the root of
+// one that closed must still be brought to its end when the next one opens.
+func editKey(n *Notification) string {
+	k := incidentKey(&n.Message)
+	if n.Components != nil && n.Message.IncidentID == "" && n.Thread != nil {
+		k += "@" + n.Thread.TS
+	}
+	return k
 }

@@ -1,6 +1,9 @@
 // Package slack is the Slack sink of notify: with a bot token, one thread per incident
 // (a root card, one reply per change set, the root edited to show where the incident
-// stands); with an incoming webhook, one self-contained message per change set. It sends
+// stands) and per spell of a source's components that no incident took (a root
+// "<Vendor>: Actions degraded — no incident posted", replies, the root edited to the
+// components' state); with an incoming webhook, one self-contained message per change
+// set. It sends
 // and classifies; the notify.Deliverer owns pacing, retries, parking and the archive.
 package slack
 
