@@ -471,3 +471,23 @@ func TestComponentRootEditOwed(t *testing.T) {
 		t.Errorf("owed after the edit: %v, %v", owed, err)
 	}
 }
+
+// TestComponentConsoleIncident: on the console, a change an incident's thread took
+// names the incident.
+func TestComponentConsoleIncident(t *testing.T) {
+	e := newEnv(t, nil)
+	var out bytes.Buffer
+	d := e.deliverer()
+	d.Notifier = &notify.Console{W: &out}
+	e.pollComponents("acme", []model.Component{comp("Actions", model.ComponentOperational)})
+	a := inc("a1", model.StatusInvestigating, "Actions are slow.")
+	a.Components = []string{"Actions"}
+	e.pollComponents("acme", []model.Component{comp("Actions", model.ComponentPartialOutage)}, a)
+	e.drain(d)
+	want := "== Acme · Actions: operational → partial outage\n" +
+		"Incident: Incident a1\n" +
+		"Components: https://watch.example.com/sources/acme\n\n"
+	if got := out.String(); !strings.HasSuffix(got, want) || !strings.HasPrefix(got, "== Acme: New incident: Incident a1\n") {
+		t.Errorf("got\n%s\nwant the incident, then\n%s", got, want)
+	}
+}
