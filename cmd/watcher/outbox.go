@@ -116,11 +116,23 @@ func printMessages(e *env, msgs []model.Message) {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATE\tCREATED\tEVENT\tABOUT\tATTEMPTS\tLAST ERROR")
 	for _, m := range msgs {
-		about := m.Source
-		if m.IncidentID != "" {
-			about = fmt.Sprintf("%s/%s v%d", m.Source, m.IncidentID, m.Version)
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", m.ID, m.State, fmtTime(m.CreatedAt), m.Event, about, m.Attempts, oneLine(m.LastError))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", m.ID, m.State, fmtTime(m.CreatedAt), m.Event, messageAbout(m), m.Attempts, oneLine(m.LastError))
 	}
 	tw.Flush()
+}
+
+// messageAbout names what a message announces: an incident's version, a version of the
+// source's component set (in an incident's thread when one took it), or the source.
+func messageAbout(m model.Message) string {
+	switch {
+	case m.Event == model.EventComponentDegraded || m.Event == model.EventComponentRecovered:
+		about := fmt.Sprintf("%s components v%d", m.Source, m.Version)
+		if m.IncidentID != "" {
+			about += fmt.Sprintf(" (in %s/%s's thread)", m.Source, m.IncidentID)
+		}
+		return about
+	case m.IncidentID != "":
+		return fmt.Sprintf("%s/%s v%d", m.Source, m.IncidentID, m.Version)
+	}
+	return m.Source
 }
