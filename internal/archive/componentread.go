@@ -1,16 +1,16 @@
 package archive
 
 // Reads of a source's component set: the set now or at a time, its versions, and the
-// history of its components' statuses. Each is one short read transaction; the set in
-// force at a time is found by a binary search over the versions' headers, which never
-// decompresses a set.
+// history of its components' statuses. Each is one short read transaction around
+// internal/archive/internal/components, which finds the set in force at a time without
+// decompressing a set.
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/components"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -20,12 +20,8 @@ import (
 // component with its Since; nil when none was archived.
 func (s *Store) ComponentsLatest(source string) (*model.ComponentVersion, error) {
 	var v *model.ComponentVersion
-	err := s.view(func(tx *bolt.Tx) error {
-		m, err := componentMeta(tx, source)
-		if err != nil || m.Latest == 0 {
-			return err
-		}
-		v, _, err = loadComponentVersion(componentBucket(tx, source), m.Latest)
+	err := s.view(func(tx *bolt.Tx) (err error) {
+		v, err = components.Latest(tx, source)
 		return err
 	})
 	if err != nil {
@@ -55,7 +51,7 @@ func (s *Store) ComponentSummaries() (map[string]ComponentSummary, error) {
 	out := map[string]ComponentSummary{}
 	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
-			m, err := componentMeta(tx, string(name))
+			m, err := components.Meta(tx, string(name))
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
@@ -77,18 +73,8 @@ func (s *Store) ComponentSummaries() (map[string]ComponentSummary, error) {
 // latest observed at or before t; nil when none was archived by t.
 func (s *Store) ComponentsAt(source string, t time.Time) (*model.ComponentVersion, error) {
 	var v *model.ComponentVersion
-	err := s.view(func(tx *bolt.Tx) error {
-		m, err := componentMeta(tx, source)
-		if err != nil || m.Latest == 0 {
-			return err
-		}
-		b := componentBucket(tx, source)
-		// The first version observed after t, less one.
-		n, err := firstAfter(b, m.Latest, func(at time.Time) bool { return at.After(t) })
-		if err != nil || n == 1 {
-			return err
-		}
-		v, _, err = loadComponentVersion(b, n-1)
+	err := s.view(func(tx *bolt.Tx) (err error) {
+		v, err = components.At(tx, source, t)
 		return err
 	})
 	if err != nil {
@@ -104,7 +90,7 @@ func (s *Store) ComponentVersion(source string, n int) (*model.ComponentVersion,
 	}
 	var v *model.ComponentVersion
 	err := s.view(func(tx *bolt.Tx) (err error) {
-		v, _, err = loadComponentVersion(componentBucket(tx, source), uint32(n))
+		v, _, err = components.Load(components.Bucket(tx, source), uint32(n))
 		return err
 	})
 	if err != nil {
@@ -126,17 +112,8 @@ type ComponentVersionInfo struct {
 func (s *Store) ComponentVersions(source string) ([]ComponentVersionInfo, error) {
 	var out []ComponentVersionInfo
 	err := s.view(func(tx *bolt.Tx) error {
-		b := componentBucket(tx, source)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, v []byte) error {
-			h, err := codec.DecodeComponentHeader(v)
-			if err != nil {
-				return fmt.Errorf("component version %x: %w", k, err)
-			}
+		return components.Headers(tx, source, func(h codec.ComponentHeader) {
 			out = append(out, ComponentVersionInfo{N: h.N, ObservedAt: h.ObservedAt, Changes: h.Changes})
-			return nil
 		})
 	})
 	return out, wrapErr("component versions "+source, err)
@@ -172,23 +149,9 @@ func (s *Store) ComponentHistory(source string, from, to time.Time, limit int) (
 	}
 	limit = min(limit, MaxHistoryLimit)
 	err = s.view(func(tx *bolt.Tx) error {
-		m, err := componentMeta(tx, source)
-		if err != nil || m.Latest == 0 {
-			return err
-		}
-		b := componentBucket(tx, source)
-		n, err := firstAfter(b, m.Latest, func(at time.Time) bool { return !at.Before(from) })
-		if err != nil {
-			return err
-		}
-		c := b.Cursor()
-		for k, v := c.Seek(layout.ComponentKey(n)); k != nil; k, v = c.Next() {
-			h, err := codec.DecodeComponentHeader(v)
-			if err != nil {
-				return fmt.Errorf("component version %x: %w", k, err)
-			}
+		return components.HeadersFrom(tx, source, from, func(h codec.ComponentHeader) bool {
 			if !to.IsZero() && !h.ObservedAt.Before(to) {
-				return nil
+				return false
 			}
 			for _, ch := range h.Changes {
 				if ch.From == ch.To {
@@ -196,47 +159,16 @@ func (s *Store) ComponentHistory(source string, from, to time.Time, limit int) (
 				}
 				if len(events) == limit {
 					more = true
-					return nil
+					return false
 				}
 				events = append(events, ComponentEvent{Key: ch.Key, Component: ch.Component, Group: ch.Group,
 					From: ch.From, To: ch.To, At: h.ObservedAt, Version: h.N})
 			}
-		}
-		return nil
+			return true
+		})
 	})
 	if err != nil {
 		return nil, false, wrapErr("component history "+source, err)
 	}
 	return events, more, nil
-}
-
-// firstAfter is the smallest version number in 1..latest whose observation time
-// satisfies after, latest+1 when none does; after must be false up to some version and
-// true from there on, as observation times only grow.
-func firstAfter(b *bolt.Bucket, latest uint32, after func(time.Time) bool) (uint32, error) {
-	var ferr error
-	i := sort.Search(int(latest), func(i int) bool {
-		data := layout.Get(b, layout.ComponentKey(uint32(i+1)))
-		if data == nil {
-			ferr = fmt.Errorf("component version %d: %w", i+1, ErrNotFound)
-			return true
-		}
-		h, err := codec.DecodeComponentHeader(data)
-		if err != nil {
-			ferr = fmt.Errorf("component version %d: %w", i+1, err)
-			return true
-		}
-		return after(h.ObservedAt)
-	})
-	return uint32(i + 1), ferr
-}
-
-// componentMeta reads a source's component meta, the zero meta when it has none.
-func componentMeta(tx *bolt.Tx, source string) (codec.ComponentMeta, error) {
-	return codec.UnmarshalComponentMeta(layout.Get(layout.Sub(layout.Source(tx, source), layout.BucketState), layout.KeyComponents))
-}
-
-// componentBucket is a source's bucket of component versions, nil when it has none.
-func componentBucket(tx *bolt.Tx, source string) *bolt.Bucket {
-	return layout.Sub(layout.Source(tx, source), layout.BucketComponents)
 }

@@ -5,10 +5,9 @@ package archive
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
-	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/components"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -32,7 +31,7 @@ func (r *recording) componentsChanged(state *bolt.Bucket) (bool, error) {
 	if r.comps == nil {
 		return false, nil
 	}
-	m, err := codec.UnmarshalComponentMeta(layout.Get(state, layout.KeyComponents))
+	m, err := components.ReadMeta(state)
 	if err != nil {
 		return false, fmt.Errorf("archive: record %s: %w", r.source, err)
 	}
@@ -46,21 +45,11 @@ func (r *recording) componentsChanged(state *bolt.Bucket) (bool, error) {
 // calls for, after the incidents: the open incidents it reads are those of this poll.
 func (w *writer) components(src *bolt.Bucket) error {
 	r := w.r
-	m, err := codec.UnmarshalComponentMeta(w.state.Get(layout.KeyComponents))
+	set, err := components.Open(w.state, src)
 	if err != nil {
 		return err
 	}
-	bucket, err := src.CreateBucketIfNotExists(layout.BucketComponents)
-	if err != nil {
-		return err
-	}
-	var prev *model.ComponentVersion
-	var prevDown map[string]time.Time
-	if m.Latest > 0 {
-		if prev, prevDown, err = loadComponentVersion(bucket, m.Latest); err != nil {
-			return err
-		}
-	}
+	m, prev, prevDown := set.Meta, set.Prev, set.PrevDown
 	var prevSet *model.Components
 	if prev != nil {
 		prevSet = &prev.Components
@@ -70,12 +59,9 @@ func (w *writer) components(src *bolt.Bucket) error {
 		changes = policy.ComponentChanges(prevSet, r.comps)
 	}
 	if !policy.NewComponentVersion(prevSet, r.comps, changes) {
-		// The fingerprint said otherwise (a new hash of the same fields): remember it,
-		// so the next poll takes the fast path again.
-		m.Fingerprint = r.compsFP
-		return w.state.Put(layout.KeyComponents, m.Marshal())
+		return set.Remember(r.compsFP)
 	}
-	cur, down := spells(prev, prevDown, r.comps, r.at)
+	cur, down := components.Spells(prev, prevDown, r.comps, r.at)
 	for i := range changes {
 		if c := &changes[i]; c.Recovered() {
 			c.DownSince = prevDown[c.Key]
@@ -94,25 +80,7 @@ func (w *writer) components(src *bolt.Bucket) error {
 	out := r.rules.ComponentMessages(in)
 	v := model.ComponentVersion{N: in.N, ObservedAt: r.at, Components: *cur, Changes: out.Changes,
 		Thread: out.Thread, Alerts: out.Alerts}
-	data, err := codec.EncodeComponentVersion(&v, down)
-	if err != nil {
-		return err
-	}
-	if err := bucket.Put(layout.ComponentKey(uint32(v.N)), data); err != nil {
-		return err
-	}
-	m = codec.ComponentMeta{Latest: uint32(v.N), Fingerprint: r.compsFP, Open: uint32(out.Open), ObservedAt: r.at,
-		Count: uint32(len(cur.List)), Worst: model.ComponentOperational,
-		PageStatus: cur.PageStatus, PageDescription: cur.PageDescription}
-	for _, c := range cur.List {
-		if c.Status != model.ComponentOperational {
-			m.NotOperational++
-		}
-		if c.Status.Worse(m.Worst) {
-			m.Worst = c.Status
-		}
-	}
-	if err := w.state.Put(layout.KeyComponents, m.Marshal()); err != nil {
+	if err := set.Put(&v, down, r.compsFP, uint32(out.Open)); err != nil {
 		return err
 	}
 	w.res.Components = v.N
@@ -125,41 +93,6 @@ func (w *writer) components(src *bolt.Bucket) error {
 		w.res.Messages++
 	}
 	return nil
-}
-
-// spells is cur with each component's Since — when it entered its status — and, by
-// key, when each component not operational left operational: carried over from prev
-// for a component whose status stayed, at for one that changed (or is new), and for one
-// that went from one bad status to another, its earlier leaving.
-func spells(prev *model.ComponentVersion, prevDown map[string]time.Time, cur *model.Components, at time.Time) (*model.Components, map[string]time.Time) {
-	out := *cur
-	out.List = make([]model.Component, len(cur.List))
-	down := map[string]time.Time{}
-	before := map[string]model.Component{}
-	if prev != nil {
-		for _, b := range prev.Components.List {
-			before[b.Key()] = b
-		}
-	}
-	for i, c := range cur.List {
-		b, ok := before[c.Key()]
-		c.Since = at
-		if ok && b.Status == c.Status {
-			c.Since = b.Since
-		}
-		if c.Status != model.ComponentOperational {
-			switch d := prevDown[c.Key()]; {
-			case ok && b.Status != model.ComponentOperational && !d.IsZero():
-				down[c.Key()] = d
-			case ok && b.Status == c.Status:
-				down[c.Key()] = b.Since
-			default:
-				down[c.Key()] = at
-			}
-		}
-		out.List[i] = c
-	}
-	return &out, down
 }
 
 // openIncidents lists the source's incidents and maintenances open after this poll's
@@ -185,17 +118,4 @@ func (w *writer) openIncidents() ([]policy.OpenIncident, error) {
 		return nil
 	})
 	return out, err
-}
-
-// loadComponentVersion decodes component version n.
-func loadComponentVersion(b *bolt.Bucket, n uint32) (*model.ComponentVersion, map[string]time.Time, error) {
-	data := layout.Get(b, layout.ComponentKey(n))
-	if data == nil {
-		return nil, nil, fmt.Errorf("component version %d: %w", n, ErrNotFound)
-	}
-	v, down, err := codec.DecodeComponentVersion(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("component version %d: %w", n, err)
-	}
-	return v, down, nil
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/components"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	bolt "go.etcd.io/bbolt"
 )
@@ -71,13 +72,8 @@ func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 		}
 		// The new platform's components have other keys: its first set is taken in as
 		// a first set, quietly, rather than as every component leaving and coming.
-		if cm, err := codec.UnmarshalComponentMeta(st.Get(layout.KeyComponents)); err != nil {
+		if err := components.Quiet(st); err != nil {
 			return err
-		} else if cm.Latest > 0 && !cm.Quiet {
-			cm.Quiet = true
-			if err := st.Put(layout.KeyComponents, cm.Marshal()); err != nil {
-				return err
-			}
 		}
 		return st.Put(layout.KeyKind, []byte(kind))
 	})
