@@ -8,6 +8,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -113,7 +114,7 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 			}
 		}
 		if w.evidence && len(bodies) > 0 {
-			if err := r.storeSnapshot(tx, src.Bucket(layout.BucketSnapshots)); err != nil {
+			if err := snapshot.Put(tx, src.Bucket(layout.BucketSnapshots), r.at, r.bodies, r.store.bodies); err != nil {
 				return err
 			}
 		}

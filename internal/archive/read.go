@@ -3,7 +3,6 @@ package archive
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -274,36 +274,11 @@ func (s *Store) Version(source, id string, n int) (*model.Version, error) {
 // A version's Snapshot field is such a time: SnapshotAt(source, parse(v.Snapshot)) gives
 // the payload that produced it.
 func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body, error) {
-	var idx snapshotIndex
+	var idx snapshot.Index
 	var compressed [][]byte
-	err := s.view(func(tx *bolt.Tx) error {
-		snapshots := layout.Sub(layout.Source(tx, source), layout.BucketSnapshots)
-		if snapshots == nil {
-			return ErrNotFound
-		}
-		key := s.timeKey(t)
-		c := snapshots.Cursor()
-		k, v := c.Seek(key)
-		if k == nil || !bytes.Equal(k, key) {
-			if k == nil {
-				k, v = c.Last()
-			} else {
-				k, v = c.Prev()
-			}
-		}
-		if k == nil {
-			return ErrNotFound
-		}
-		if err := json.Unmarshal(v, &idx); err != nil {
-			return fmt.Errorf("snapshot %x: %w", k, err)
-		}
-		bodies := tx.Bucket(layout.BucketBodies)
-		for _, b := range idx.Bodies {
-			// Copy the compressed bytes out and decompress after the transaction, to
-			// keep it short.
-			compressed = append(compressed, bytes.Clone(bodies.Get([]byte(b.Hash))))
-		}
-		return nil
+	err := s.view(func(tx *bolt.Tx) (err error) {
+		idx, compressed, err = snapshot.At(tx, source, s.timeKey(t))
+		return err
 	})
 	if err != nil {
 		return time.Time{}, nil, wrapErr("snapshot "+source, err)

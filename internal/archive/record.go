@@ -2,8 +2,6 @@ package archive
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -13,6 +11,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -297,7 +296,7 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 		}
 	}
 	if w.evidence {
-		if err := r.storeSnapshot(tx, src.Bucket(layout.BucketSnapshots)); err != nil {
+		if err := snapshot.Put(tx, src.Bucket(layout.BucketSnapshots), r.at, r.bodies, r.store.bodies); err != nil {
 			return res, fmt.Errorf("archive: record %s: %w", r.source, err)
 		}
 	}
@@ -472,48 +471,4 @@ func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool) erro
 		w.res.Messages++
 	}
 	return err
-}
-
-// snapshotIndex is what a snapshot key maps to: which body each endpoint had.
-type snapshotIndex struct {
-	FetchedAt time.Time `json:"fetched_at"`
-	Bodies    []bodyRef `json:"bodies"`
-}
-
-type bodyRef struct {
-	Endpoint string `json:"endpoint"`
-	Hash     string `json:"hash"`
-}
-
-// storeSnapshot stores the raw bodies not yet archived and the snapshot's index entry.
-func (r *recording) storeSnapshot(tx *bolt.Tx, snapshots *bolt.Bucket) error {
-	bodies := tx.Bucket(layout.BucketBodies)
-	idx := snapshotIndex{FetchedAt: r.at}
-	for _, b := range r.bodies {
-		hash := b.Hash
-		if b.Data == nil {
-			if hash != "" {
-				idx.Bodies = append(idx.Bodies, bodyRef{b.Endpoint, hash})
-			}
-			continue
-		}
-		if hash == "" || bodies.Get([]byte(hash)) == nil {
-			// Hash only what is about to be stored: a wrong hash from the caller would
-			// file these bytes under another body's name for good.
-			sum := sha256.Sum256(b.Data)
-			got := hex.EncodeToString(sum[:])
-			if hash != "" && hash != got {
-				return fmt.Errorf("body %s: hash %s does not match its data (%s)", b.Endpoint, hash, got)
-			}
-			hash = got
-			if bodies.Get([]byte(hash)) == nil {
-				if err := bodies.Put([]byte(hash), r.store.bodies.Compress(b.Data)); err != nil {
-					return fmt.Errorf("body %s: %w", b.Endpoint, err)
-				}
-			}
-		}
-		idx.Bodies = append(idx.Bodies, bodyRef{b.Endpoint, hash})
-	}
-	slices.SortFunc(idx.Bodies, func(a, b bodyRef) int { return strings.Compare(a.Endpoint, b.Endpoint) })
-	return layout.PutJSON(snapshots, layout.TimeKey(r.at), &idx)
 }
