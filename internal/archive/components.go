@@ -8,6 +8,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/components"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -99,15 +100,11 @@ func (w *writer) components(src *bolt.Bucket) error {
 // writes, for the component rules.
 func (w *writer) openIncidents() ([]policy.OpenIncident, error) {
 	var out []policy.OpenIncident
-	err := w.incidents.ForEach(func(k, v []byte) error {
-		m, err := codec.UnmarshalMeta(v)
-		if err != nil {
-			return fmt.Errorf("incident %s: %w", k, err)
-		}
+	err := incident.EachMeta(w.incidents, func(k []byte, m codec.Meta) error {
 		if !m.Open || m.Removed || m.Migrated {
 			return nil
 		}
-		ver, err := loadVersion(w.versions, string(k), m.Latest)
+		ver, err := incident.Load(w.versions, string(k), m.Latest)
 		if err != nil {
 			return fmt.Errorf("incident %s: %w", k, err)
 		}

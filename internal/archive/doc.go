@@ -12,7 +12,8 @@
 // The rules a Record applies are internal/archive/policy's, pure. Beneath the Store,
 // which owns the transactions, are its internal packages: layout, the file's tree of
 // buckets and keys and the migrations from older layouts; codec, the stored form of
-// every value; and, each inside a transaction the Store holds, outbox, the queue of
-// messages and Slack threads; components, the versions of each source's component set;
-// snapshot, the raw payloads behind the versions.
+// every value; and, each inside a transaction the Store holds, incident, the metas and
+// versions of each source's incidents; components, the versions of each source's
+// component set; snapshot, the raw payloads behind the versions; outbox, the queue of
+// messages and Slack threads.
 package archive

@@ -1,11 +1,10 @@
 package archive
 
 import (
-	"fmt"
 	"time"
 
-	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/components"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	bolt "go.etcd.io/bbolt"
 )
@@ -38,31 +37,11 @@ func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 			return err
 		}
 		if incidents := src.Bucket(layout.BucketIncidents); incidents != nil {
-			type entry struct {
-				id []byte
-				m  codec.Meta
-			}
-			var todo []entry
-			err := incidents.ForEach(func(k, v []byte) error {
-				m, err := codec.UnmarshalMeta(v)
-				if err != nil {
-					return fmt.Errorf("incident %s: %w", k, err)
-				}
-				if !m.Removed && !m.Migrated {
-					m.Migrated, m.RemovedAt, m.FirstMissed = true, at, time.Time{}
-					todo = append(todo, entry{append([]byte(nil), k...), m})
-				}
-				return nil
-			})
+			n, err := incident.Freeze(incidents, at)
 			if err != nil {
 				return err
 			}
-			for _, e := range todo {
-				if err := incidents.Put(e.id, e.m.Marshal()); err != nil {
-					return err
-				}
-			}
-			frozen = len(todo)
+			frozen = n
 		}
 		st := src.Bucket(layout.BucketState)
 		for _, k := range [][]byte{layout.KeyFetch, layout.KeyPending, layout.KeyFirst} {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
@@ -94,11 +95,7 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 		w := r.writer(tx, src, &res)
 		var todo []missed
 		if w.incidents != nil {
-			err := w.incidents.ForEach(func(k, v []byte) error {
-				m, err := codec.UnmarshalMeta(v)
-				if err != nil {
-					return fmt.Errorf("incident %s: %w", k, err)
-				}
+			err := incident.EachMeta(w.incidents, func(k []byte, m codec.Meta) error {
 				if action := policy.ConfirmFor(snap.OpenOnly, archived(&m)); action != policy.MissNone {
 					todo = append(todo, missed{id: string(k), meta: m, action: action})
 				}

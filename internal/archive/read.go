@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -35,11 +36,11 @@ func (s *Store) Latest(source, id string) (*model.Incident, error) {
 	var inc *model.Incident
 	err := s.view(func(tx *bolt.Tx) error {
 		src := layout.Source(tx, source)
-		m, ok, err := loadMeta(layout.Sub(src, layout.BucketIncidents), id)
+		m, ok, err := incident.LoadMeta(layout.Sub(src, layout.BucketIncidents), id)
 		if err != nil || !ok {
 			return err
 		}
-		v, err := loadVersion(layout.Sub(src, layout.BucketVersions), id, m.Latest)
+		v, err := incident.Load(layout.Sub(src, layout.BucketVersions), id, m.Latest)
 		if err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 				if err != nil {
 					return fmt.Errorf("%s/%s: %w", name, k, err)
 				}
-				ver, err := loadVersion(versions, string(k), m.Latest)
+				ver, err := incident.Load(versions, string(k), m.Latest)
 				if err != nil {
 					return fmt.Errorf("%s/%s: %w", name, k, err)
 				}
@@ -152,7 +153,7 @@ func (s *Store) Versions(source, id string) ([]model.Version, error) {
 	id = model.URLID(id)
 	var out []model.Version
 	err := s.view(func(tx *bolt.Tx) error {
-		return eachVersion(tx, source, id, func(v []byte) error {
+		return incident.Each(tx, source, id, func(v []byte) error {
 			ver, err := codec.DecodeVersion(v)
 			if err == nil {
 				out = append(out, *ver)
@@ -164,28 +165,6 @@ func (s *Store) Versions(source, id string) ([]model.Version, error) {
 		return nil, wrapErr("versions "+source+"/"+id, err)
 	}
 	return out, nil
-}
-
-// eachVersion calls fn with each stored version of an incident, oldest first; the bytes
-// live as long as tx. ErrNotFound when there is none.
-func eachVersion(tx *bolt.Tx, source, id string, fn func(v []byte) error) error {
-	versions := layout.Sub(layout.Source(tx, source), layout.BucketVersions)
-	if versions == nil {
-		return ErrNotFound
-	}
-	prefix := layout.VersionPrefix(id)
-	c := versions.Cursor()
-	n := 0
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		if err := fn(v); err != nil {
-			return fmt.Errorf("%x: %w", k[len(prefix):], err)
-		}
-		n++
-	}
-	if n == 0 {
-		return ErrNotFound
-	}
-	return nil
 }
 
 // VersionInfo is a version as a list of versions shows it, read without its incident.
@@ -206,7 +185,7 @@ func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
 	var out []VersionInfo
 	var first []byte // version 1's record, when its summary is to be derived
 	err := s.view(func(tx *bolt.Tx) error {
-		return eachVersion(tx, source, id, func(v []byte) error {
+		return incident.Each(tx, source, id, func(v []byte) error {
 			h, derive, err := codec.DecodeHeader(v)
 			if err != nil {
 				return err
@@ -236,7 +215,7 @@ func (s *Store) VersionCount(source, id string) (int, error) {
 	id = model.URLID(id)
 	var n int
 	err := s.view(func(tx *bolt.Tx) error {
-		m, ok, err := loadMeta(layout.Sub(layout.Source(tx, source), layout.BucketIncidents), id)
+		m, ok, err := incident.LoadMeta(layout.Sub(layout.Source(tx, source), layout.BucketIncidents), id)
 		if err == nil && !ok {
 			err = ErrNotFound
 		}
@@ -257,7 +236,7 @@ func (s *Store) Version(source, id string, n int) (*model.Version, error) {
 	}
 	var v *model.Version
 	err := s.view(func(tx *bolt.Tx) (err error) {
-		v, err = loadVersion(layout.Sub(layout.Source(tx, source), layout.BucketVersions), id, uint32(n))
+		v, err = incident.Load(layout.Sub(layout.Source(tx, source), layout.BucketVersions), id, uint32(n))
 		return err
 	})
 	if err != nil {
@@ -301,58 +280,6 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 // in) the whole archive. Records written before impacts were kept fall back to a decode.
 func (s *Store) OpenCounts(source string) (map[model.Impact]int, error) {
 	counts := map[model.Impact]int{}
-	err := s.view(func(tx *bolt.Tx) error {
-		src := layout.Source(tx, source)
-		incidents := layout.Sub(src, layout.BucketIncidents)
-		if incidents == nil {
-			return nil
-		}
-		return incidents.ForEach(func(k, v []byte) error {
-			m, err := codec.UnmarshalMeta(v)
-			if err != nil {
-				return fmt.Errorf("incident %s: %w", k, err)
-			}
-			if !m.Open || m.Removed || m.Migrated {
-				return nil
-			}
-			impact := m.Impact
-			if impact == "" {
-				ver, err := loadVersion(layout.Sub(src, layout.BucketVersions), string(k), m.Latest)
-				if err != nil {
-					return err
-				}
-				impact = ver.Incident.Impact
-			}
-			counts[impact]++
-			return nil
-		})
-	})
+	err := s.view(func(tx *bolt.Tx) error { return incident.CountOpen(layout.Source(tx, source), counts) })
 	return counts, wrapErr("open counts "+source, err)
-}
-
-// loadVersion decodes version n of an incident.
-func loadVersion(versions *bolt.Bucket, id string, n uint32) (*model.Version, error) {
-	data := layout.Get(versions, layout.VersionKey(id, n))
-	if data == nil {
-		return nil, fmt.Errorf("version %d: %w", n, ErrNotFound)
-	}
-	v, err := codec.DecodeVersion(data)
-	if err != nil {
-		return nil, fmt.Errorf("version %d: %w", n, err)
-	}
-	return v, nil
-}
-
-// loadMeta reads an incident's meta from a source's incidents bucket; ok is false when the
-// incident is not archived.
-func loadMeta(incidents *bolt.Bucket, id string) (m codec.Meta, ok bool, err error) {
-	v := layout.Get(incidents, []byte(id))
-	if v == nil {
-		return m, false, nil
-	}
-	m, err = codec.UnmarshalMeta(v)
-	if err != nil {
-		return m, false, fmt.Errorf("incident %s: %w", id, err)
-	}
-	return m, true, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
@@ -216,7 +217,7 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 	incidents := layout.Sub(src, layout.BucketIncidents)
 	for i := range r.seen {
 		si := &r.seen[i]
-		m, known, err := loadMeta(incidents, si.id)
+		m, known, err := incident.LoadMeta(incidents, si.id)
 		if err != nil {
 			return nil, fmt.Errorf("archive: record %s: %w", r.source, err)
 		}
@@ -339,7 +340,7 @@ func (w *writer) seen(firstPoll bool, t touched) error {
 	}
 	var prev *model.Incident
 	if t.known {
-		v, err := loadVersion(w.versions, t.id, m.Latest)
+		v, err := incident.Load(w.versions, t.id, m.Latest)
 		if err != nil {
 			return err
 		}
@@ -387,7 +388,7 @@ func (w *writer) missed(ms missed) error {
 		return w.putMeta(ms.id, &m)
 	}
 	// policy.MissResolve: an open-only page stopped listing it twice in a row.
-	v, err := loadVersion(w.versions, ms.id, m.Latest)
+	v, err := incident.Load(w.versions, ms.id, m.Latest)
 	if err != nil {
 		return err
 	}
@@ -427,11 +428,7 @@ func (w *writer) version(id string, m *codec.Meta, inc *model.Incident, fp [32]b
 	if n > 1 { // version 1's is derived when read (codec.EncodeVersion)
 		v.Changes, v.Summary = changes, diff.Summary(changes)
 	}
-	data, err := codec.EncodeRecord(&v)
-	if err != nil {
-		return err
-	}
-	if err := w.versions.Put(layout.VersionKey(id, n), data); err != nil {
+	if err := incident.Put(w.versions, id, &v); err != nil {
 		return err
 	}
 	m.Latest, m.Fingerprint = n, fp
@@ -453,9 +450,7 @@ func (w *writer) version(id string, m *codec.Meta, inc *model.Incident, fp [32]b
 	return w.putMeta(id, m)
 }
 
-func (w *writer) putMeta(id string, m *codec.Meta) error {
-	return w.incidents.Put([]byte(id), m.Marshal())
-}
+func (w *writer) putMeta(id string, m *codec.Meta) error { return incident.PutMeta(w.incidents, id, m) }
 
 // message writes an outbox row for an incident.
 func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool) error {

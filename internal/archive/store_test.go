@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -804,7 +805,7 @@ func TestStore(t *testing.T) {
 			ts.take()
 			ts.db.Update(func(tx *bolt.Tx) error {
 				b := layout.Source(tx, "acme").Bucket(layout.BucketIncidents)
-				m, _, _ := loadMeta(b, "a1")
+				m, _, _ := incident.LoadMeta(b, "a1")
 				m.Fingerprint = [32]byte{}
 				return b.Put([]byte("a1"), m.Marshal())
 			})

@@ -1,0 +1,143 @@
+// Package incident is the archive's storage of each source's incidents, inside a bbolt
+// transaction the caller holds: each incident's meta (codec.Meta) in the source's bucket
+// "incidents", by URL id, and its versions, numbered from 1, in the source's flat bucket
+// "versions" (layout.VersionKey). What makes a new version and what it announces are
+// internal/archive/policy's and internal/diff's; internal/archive's Record applies them
+// and writes here.
+package incident
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// LoadMeta reads an incident's meta from a source's incidents bucket; ok is false when
+// the incident is not archived.
+func LoadMeta(incidents *bolt.Bucket, id string) (m codec.Meta, ok bool, err error) {
+	v := layout.Get(incidents, []byte(id))
+	if v == nil {
+		return m, false, nil
+	}
+	m, err = codec.UnmarshalMeta(v)
+	if err != nil {
+		return m, false, fmt.Errorf("incident %s: %w", id, err)
+	}
+	return m, true, nil
+}
+
+// PutMeta writes an incident's meta.
+func PutMeta(incidents *bolt.Bucket, id string, m *codec.Meta) error {
+	return incidents.Put([]byte(id), m.Marshal())
+}
+
+// EachMeta calls fn with the URL id and the meta of every incident of a source's
+// incidents bucket, in id order; the id's bytes live as long as the transaction.
+func EachMeta(incidents *bolt.Bucket, fn func(id []byte, m codec.Meta) error) error {
+	return incidents.ForEach(func(k, v []byte) error {
+		m, err := codec.UnmarshalMeta(v)
+		if err != nil {
+			return fmt.Errorf("incident %s: %w", k, err)
+		}
+		return fn(k, m)
+	})
+}
+
+// Load decodes version n of an incident from a source's versions bucket.
+func Load(versions *bolt.Bucket, id string, n uint32) (*model.Version, error) {
+	data := layout.Get(versions, layout.VersionKey(id, n))
+	if data == nil {
+		return nil, fmt.Errorf("version %d: %w", n, layout.ErrNotFound)
+	}
+	v, err := codec.DecodeVersion(data)
+	if err != nil {
+		return nil, fmt.Errorf("version %d: %w", n, err)
+	}
+	return v, nil
+}
+
+// Put writes version v of an incident to a source's versions bucket.
+func Put(versions *bolt.Bucket, id string, v *model.Version) error {
+	data, err := codec.EncodeRecord(v)
+	if err != nil {
+		return err
+	}
+	return versions.Put(layout.VersionKey(id, uint32(v.N)), data)
+}
+
+// Each calls fn with each stored version of an incident, oldest first; the bytes live
+// as long as tx. layout.ErrNotFound when there is none.
+func Each(tx *bolt.Tx, source, id string, fn func(v []byte) error) error {
+	versions := layout.Sub(layout.Source(tx, source), layout.BucketVersions)
+	if versions == nil {
+		return layout.ErrNotFound
+	}
+	prefix := layout.VersionPrefix(id)
+	c := versions.Cursor()
+	n := 0
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if err := fn(v); err != nil {
+			return fmt.Errorf("%x: %w", k[len(prefix):], err)
+		}
+		n++
+	}
+	if n == 0 {
+		return layout.ErrNotFound
+	}
+	return nil
+}
+
+// CountOpen adds to counts, by impact, the open incidents of source bucket src, from
+// their metas alone; a meta written before impacts were kept falls back to a decode.
+func CountOpen(src *bolt.Bucket, counts map[model.Impact]int) error {
+	incidents := layout.Sub(src, layout.BucketIncidents)
+	if incidents == nil {
+		return nil
+	}
+	return EachMeta(incidents, func(k []byte, m codec.Meta) error {
+		if !m.Open || m.Removed || m.Migrated {
+			return nil
+		}
+		impact := m.Impact
+		if impact == "" {
+			ver, err := Load(layout.Sub(src, layout.BucketVersions), string(k), m.Latest)
+			if err != nil {
+				return err
+			}
+			impact = ver.Incident.Impact
+		}
+		counts[impact]++
+		return nil
+	})
+}
+
+// Freeze marks every incident of a source's incidents bucket not removed or migrated
+// already as migrated at at, its misses forgotten, and returns how many it marked.
+func Freeze(incidents *bolt.Bucket, at time.Time) (int, error) {
+	type entry struct {
+		id []byte
+		m  codec.Meta
+	}
+	var todo []entry
+	err := EachMeta(incidents, func(k []byte, m codec.Meta) error {
+		if !m.Removed && !m.Migrated {
+			m.Migrated, m.RemovedAt, m.FirstMissed = true, at, time.Time{}
+			todo = append(todo, entry{append([]byte(nil), k...), m})
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range todo {
+		if err := incidents.Put(e.id, e.m.Marshal()); err != nil {
+			return 0, err
+		}
+	}
+	return len(todo), nil
+}
