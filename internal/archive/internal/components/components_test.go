@@ -1,12 +1,12 @@
 package components
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout/layouttest"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -24,14 +24,7 @@ func set(statuses ...model.ComponentStatus) *model.Components {
 // TestVersions writes three versions through Open and Put, then reads them back by
 // number, by time and by header, with the meta summarising the latest.
 func TestVersions(t *testing.T) {
-	db, err := bolt.Open(filepath.Join(t.TempDir(), "watcher.db"), 0o600, &bolt.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Update(func(tx *bolt.Tx) error { return layout.Upgrade(tx, 0, t0) }); err != nil {
-		t.Fatal(err)
-	}
+	db := layouttest.Open(t, t0, "acme")
 	sets := []*model.Components{
 		set(model.ComponentOperational, model.ComponentOperational),
 		set(model.ComponentDegraded, model.ComponentOperational),
@@ -39,10 +32,7 @@ func TestVersions(t *testing.T) {
 	}
 	for i, cs := range sets {
 		err := db.Update(func(tx *bolt.Tx) error {
-			src, err := layout.CreateSource(tx, "acme")
-			if err != nil {
-				return err
-			}
+			src := layout.Source(tx, "acme")
 			s, err := Open(src.Bucket(layout.BucketState), src)
 			if err != nil {
 				return err
@@ -56,7 +46,7 @@ func TestVersions(t *testing.T) {
 			t.Fatalf("version %d: %v", i+1, err)
 		}
 	}
-	err = db.View(func(tx *bolt.Tx) error {
+	err := db.View(func(tx *bolt.Tx) error {
 		m, err := Meta(tx, "acme")
 		if err != nil {
 			return err

@@ -2,12 +2,12 @@ package incident
 
 import (
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout/layouttest"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -17,19 +17,9 @@ var t0 = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 // TestStorage writes incidents' versions and metas, reads them back, counts the open
 // ones by impact and freezes them.
 func TestStorage(t *testing.T) {
-	db, err := bolt.Open(filepath.Join(t.TempDir(), "watcher.db"), 0o600, &bolt.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	err = db.Update(func(tx *bolt.Tx) error {
-		if err := layout.Upgrade(tx, 0, t0); err != nil {
-			return err
-		}
-		src, err := layout.CreateSource(tx, "acme")
-		if err != nil {
-			return err
-		}
+	db := layouttest.Open(t, t0, "acme")
+	err := db.Update(func(tx *bolt.Tx) error {
+		src := layout.Source(tx, "acme")
 		incidents, versions := src.Bucket(layout.BucketIncidents), src.Bucket(layout.BucketVersions)
 		for _, c := range []struct {
 			id     string

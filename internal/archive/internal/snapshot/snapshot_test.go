@@ -2,12 +2,12 @@ package snapshot
 
 import (
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout/layouttest"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -17,11 +17,7 @@ var t0 = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 // TestPutAtFind stores three snapshots, reads the one in force at a time, and prunes
 // all but the one in force at the cutoff, with the body only the pruned one used.
 func TestPutAtFind(t *testing.T) {
-	db, err := bolt.Open(filepath.Join(t.TempDir(), "watcher.db"), 0o600, &bolt.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := layouttest.Open(t, t0, "acme")
 	c, err := codec.NewBodies()
 	if err != nil {
 		t.Fatal(err)
@@ -33,13 +29,7 @@ func TestPutAtFind(t *testing.T) {
 		{{Endpoint: "b", Data: []byte("two")}},
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		if err := layout.Upgrade(tx, 0, t0); err != nil {
-			return err
-		}
-		src, err := layout.CreateSource(tx, "acme")
-		if err != nil {
-			return err
-		}
+		src := layout.Source(tx, "acme")
 		for i, bs := range bodies {
 			if err := Put(tx, src.Bucket(layout.BucketSnapshots), t0.Add(time.Duration(i)*time.Hour), bs, c); err != nil {
 				return err
