@@ -1,6 +1,6 @@
 // Package fakepage serves fake vendor status pages on loopback for tests, the fleet
-// benchmark and the demo: a Statuspage page whose incidents a test steps through their life,
-// with strong ETags, real 304s and a log of every request.
+// benchmark and the demo: a Statuspage page whose incidents and component states a test
+// steps through their life, with strong ETags, real 304s and a log of every request.
 package fakepage
 
 import (
@@ -86,6 +86,7 @@ type Statuspage struct {
 	mu           sync.Mutex
 	incidents    []Incident
 	maintenances []Incident
+	components   []PageComponent   // nil: the one operational API component
 	bodies       map[string][]byte // path → body, rebuilt on Set
 	etags        map[string]string // path → strong ETag of its body, with bodies
 	fail         int               // answer the next fail requests with 500
@@ -130,12 +131,10 @@ func (p *Statuspage) render() map[string][]byte {
 	if p.bodies != nil {
 		return p.bodies
 	}
-	// A page and component shaped like Statuspage's own (12-character ids, page_id, group
+	// A page and components shaped like Statuspage's own (12-character ids, page_id, group
 	// and showcase fields), so provider detection recognises the fake as Statuspage.
 	page := map[string]any{"id": pageID, "name": p.Name, "url": "", "time_zone": "Etc/UTC", "updated_at": "2026-01-01T00:00:00Z"}
-	component := map[string]any{"id": "fkcmp0api001", "name": "API", "status": "operational", "page_id": pageID,
-		"group": false, "showcase": true, "group_id": nil, "position": 1, "only_show_if_degraded": false,
-		"description": nil, "start_date": nil, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
+	components, status := summaryComponents(p.components)
 	inc := p.incidents
 	if inc == nil {
 		inc = []Incident{}
@@ -154,7 +153,7 @@ func (p *Statuspage) render() map[string][]byte {
 	b := map[string][]byte{
 		"/api/v2/incidents.json":              mustJSON(map[string]any{"page": page, "incidents": inc}),
 		"/api/v2/scheduled-maintenances.json": mustJSON(map[string]any{"page": page, "scheduled_maintenances": mnt}),
-		"/api/v2/summary.json":                mustJSON(map[string]any{"page": page, "components": []any{component}, "incidents": []any{}, "scheduled_maintenances": []any{}, "status": map[string]string{"indicator": "none", "description": "All Systems Operational"}}),
+		"/api/v2/summary.json":                mustJSON(map[string]any{"page": page, "components": components, "incidents": []any{}, "scheduled_maintenances": []any{}, "status": status}),
 	}
 	for _, in := range append(append([]Incident(nil), inc...), mnt...) {
 		b["/api/v2/incidents/"+in.ID+".json"] = mustJSON(map[string]any{"page": page, "incident": in})

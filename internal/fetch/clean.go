@@ -33,6 +33,16 @@ func Clean(s *model.Snapshot) {
 			pm.Body, pm.HTML = CleanText(pm.Body), CleanText(pm.HTML)
 		}
 	}
+	if cs := s.Components; cs != nil {
+		cs.PageStatus, cs.PageDescription = CleanText(cs.PageStatus), CleanText(cs.PageDescription)
+		for i := range cs.List {
+			c := &cs.List[i]
+			for _, p := range []*string{&c.ID, &c.Name, &c.Group, &c.StatusRaw} {
+				*p = CleanText(*p)
+			}
+		}
+		cs.Sort() // a cleaned name may sort elsewhere
+	}
 }
 
 // CleanText is sanitize.Text: valid UTF-8 without control or invisible format

@@ -114,8 +114,8 @@ func (o V2Optional) gone(t *testing.T) {
 	}
 }
 
-// brokenSummary: the summary gives only the page's name; a broken
-// one is kept as evidence and the poll goes on.
+// brokenSummary: the summary gives the page's name and the component states; a broken
+// one is kept as evidence and the poll goes on without them (no components read).
 func (o V2Optional) brokenSummary(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -137,6 +137,9 @@ func (o V2Optional) brokenSummary(t *testing.T) {
 			}
 			if res.Snapshot == nil || len(res.Snapshot.Incidents) == 0 || res.Snapshot.PageTitle == "" {
 				t.Fatalf("got snapshot %+v, want the incidents and the list's page name", res.Snapshot)
+			}
+			if res.Snapshot.Components != nil {
+				t.Errorf("got components %+v from a broken summary, want none read", res.Snapshot.Components)
 			}
 			st, ok := res.State[fetch.EndpointSummary]
 			if tc.r.Status == 0 && (!ok || st.Hash == "") {

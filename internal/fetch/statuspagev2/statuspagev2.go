@@ -59,7 +59,33 @@ type page struct {
 }
 
 type summary struct {
-	Page *page `json:"page"`
+	Page       *page              `json:"page"`
+	Status     *pageStatus        `json:"status"`
+	Components []summaryComponent `json:"components"`
+}
+
+// pageStatus is the summary's status object: the page's overall indicator (none, minor,
+// major, critical, maintenance) and its sentence ("Partial System Outage").
+type pageStatus struct {
+	Indicator   string `json:"indicator"`
+	Description string `json:"description"`
+}
+
+// summaryComponent is one component of the summary. Atlassian's pages list a group as a
+// component with group true, whose members name it by group_id; incident.io's copy has
+// neither field.
+type summaryComponent struct {
+	ID      fetch.FlexID `json:"id"`
+	Name    string       `json:"name"`
+	Status  string       `json:"status"`
+	Group   bool         `json:"group"`
+	GroupID fetch.FlexID `json:"group_id"`
+}
+
+// Summary is what summary.json says: the page's name and its component states.
+type Summary struct {
+	Page       string
+	Components *model.Components
 }
 
 type incidentDocument struct {
@@ -137,37 +163,80 @@ func (o Options) DecodeList(contentType string, body []byte, key string) (*List,
 	return l, nil
 }
 
-// ReadSummary reads summary.json for the page's name, when the poll asks for it
-// (Request.Summary) and the page is not remembered to have none. The summary is
-// optional: a page without one (404, 410) is remembered so for AbsentRetry, and one that
-// cannot be read or decoded is logged, its body kept as evidence, and the poll goes on.
-// ok is false when no name was read; the error is only that of a poll cut short.
-func ReadSummary(ctx context.Context, pl *fetch.Poll) (name string, ok bool, err error) {
-	if !pl.Req.Summary || fetch.SkipAbsent(pl.Req.State[fetch.EndpointSummary], pl.Req.Now) {
-		return "", false, nil
+// ReadSummary reads summary.json, conditionally, on every poll the page is not
+// remembered to have none: the page's name and its component states, which change without
+// an incident and so cannot wait for one. nil when there was nothing to parse (304,
+// byte-identical) or nothing to read: the summary is optional, so a page without one
+// (404, 410) is remembered so for AbsentRetry, and one that cannot be read or decoded is
+// logged, its body kept as evidence, and the poll goes on. The error is only that of a
+// poll cut short.
+func ReadSummary(ctx context.Context, pl *fetch.Poll) (*Summary, error) {
+	if fetch.SkipAbsent(pl.Req.State[fetch.EndpointSummary], pl.Req.Now) {
+		return nil, nil
 	}
-	name, ok, err = fetch.ReadEndpoint(ctx, pl, fetch.EndpointSummary, "api/v2/summary.json", DecodeSummary)
+	s, _, err := fetch.ReadEndpoint(ctx, pl, fetch.EndpointSummary, "api/v2/summary.json", DecodeSummary)
 	switch {
 	case ctx.Err() != nil:
-		return "", false, ctx.Err()
+		return nil, ctx.Err()
 	case fetch.Gone(err):
 		pl.Absent(fetch.EndpointSummary, "summary", err)
 	case err != nil:
 		pl.GoesOnWithout(fetch.EndpointSummary, "summary", err)
 	}
-	return name, ok, nil
+	return s, nil
 }
 
-// DecodeSummary decodes summary.json for the page's name.
-func DecodeSummary(contentType string, body []byte) (string, error) {
+// DecodeSummary decodes summary.json: the page's name and its components (an absent
+// list is none: incident.io leaves empty lists out).
+func DecodeSummary(contentType string, body []byte) (*Summary, error) {
 	var s summary
 	if err := fetch.DecodeJSONObject(contentType, body, &s); err != nil {
-		return "", err
+		return nil, err
 	}
 	if s.Page == nil {
-		return "", fmt.Errorf("%w: no \"page\" object", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"page\" object", fetch.ErrMalformed)
 	}
-	return strings.TrimSpace(s.Page.Name), nil
+	var st pageStatus
+	if s.Status != nil {
+		st = *s.Status
+	}
+	return &Summary{Page: strings.TrimSpace(s.Page.Name), Components: components(st, s.Components)}, nil
+}
+
+// ComponentWords are the component states of the Statuspage v2 API (incident.io's copy
+// uses the same words).
+var ComponentWords = fetch.ComponentWords{
+	"operational":          model.ComponentOperational,
+	"under_maintenance":    model.ComponentMaintenance,
+	"degraded_performance": model.ComponentDegraded,
+	"partial_outage":       model.ComponentPartialOutage,
+	"major_outage":         model.ComponentMajorOutage,
+}
+
+// components normalises the summary's components. A group (group true) is not listed
+// itself: Statuspage shows it as a heading whose state is the worst of its members', so
+// listed beside them it would report each change twice (the statuspage exporters and
+// StatusGator list only the members, under their group). A member names its group by
+// group_id; one whose group is not in the list has none.
+func components(st pageStatus, list []summaryComponent) *model.Components {
+	groups := map[fetch.FlexID]string{}
+	for _, c := range list {
+		if c.Group && c.ID != "" {
+			groups[c.ID] = c.Name
+		}
+	}
+	out := make([]model.Component, 0, len(list))
+	for _, c := range list {
+		if c.Group {
+			continue
+		}
+		group := ""
+		if c.GroupID != "" {
+			group = groups[c.GroupID]
+		}
+		out = append(out, ComponentWords.Component(string(c.ID), c.Name, group, c.Status))
+	}
+	return fetch.NewComponents(st.Indicator, st.Description, out)
 }
 
 // DecodeIncident decodes a per-incident document, {"incident": {...}}.

@@ -89,8 +89,8 @@ func checkV2Summary(contentType string, body []byte) (string, string, string) {
 
 // poll reads, in this order: incidents.json; when Source.Maintenance,
 // scheduled-maintenances.json; feed.atom, or when the page has none (a 4xx), its
-// /proxy/<host>, or nothing; and when req.Summary, summary.json (the page's name). All
-// conditionally. The incident lists and the feed (or proxy) build the incidents together:
+// /proxy/<host>, or nothing; and summary.json (the page's name and the component
+// states, on every poll). All conditionally. The incident lists and the feed (or proxy) build the incidents together:
 // when one of them changed, those that did not are read again in full, so no incident is
 // built half from a body that was not parsed.
 //
@@ -145,17 +145,10 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 		return nil, err
 	}
 
-	pageTitle, summaryParsed, err := statuspagev2.ReadSummary(ctx, pl)
-	if err != nil {
-		return nil, err
-	}
-	if !fetch.ToParse(lists[0].Resp) && !summaryParsed {
-		return nil, nil // nothing changed: the group was not read again, so nothing to parse
-	}
-
 	now = now.UTC()
-	snap := &model.Snapshot{Source: src.Name, FetchedAt: now, PageTitle: pageTitle, Incidents: []model.Incident{}}
-	if fetch.ToParse(lists[0].Resp) {
+	snap := &model.Snapshot{Source: src.Name, FetchedAt: now, Incidents: []model.Incident{}}
+	changed := fetch.ToParse(lists[0].Resp)
+	if changed {
 		var incidents []model.Incident
 		for _, g := range lists {
 			key := "incidents"
@@ -199,6 +192,22 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 		if incidents != nil {
 			snap.Incidents = incidents
 		}
+	}
+
+	// The summary last, once the incident list is known to be readable: a poll that
+	// fails on it does not ask for the summary.
+	sum, err := statuspagev2.ReadSummary(ctx, pl)
+	if err != nil {
+		return nil, err
+	}
+	if !changed && sum == nil {
+		return nil, nil // nothing changed: the group was not read again, so nothing to parse
+	}
+	if sum != nil {
+		if sum.Page != "" {
+			snap.PageTitle = sum.Page // the summary's name wins over the lists'
+		}
+		snap.Components = sum.Components
 	}
 	return snap, nil
 }

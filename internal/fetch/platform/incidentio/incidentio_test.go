@@ -95,8 +95,8 @@ func TestIncidentIORealPayloads(t *testing.T) {
 			if _, err := (statuspagev2.Options{}).DecodeList("application/json", body, "scheduled_maintenances"); !errors.Is(err, fetch.ErrMalformed) {
 				t.Errorf("statuspage: got %v, want ErrMalformed for a missing list", err)
 			}
-			if name, err := statuspagev2.DecodeSummary("application/json", body); err != nil || name != tc.page {
-				t.Errorf("summary: got %q, %v", name, err)
+			if sum, err := statuspagev2.DecodeSummary("application/json", body); err != nil || sum.Page != tc.page {
+				t.Errorf("summary: got %+v, %v", sum, err)
 			}
 		})
 	}
@@ -244,16 +244,21 @@ func TestIncidentIOPoll(t *testing.T) {
 		}
 	}
 
-	// Second poll, identical: no validators, so every body comes back and is recognised
-	// by its hash; nothing is parsed.
+	if s.Components == nil || len(s.Components.List) != 25 || s.Components.PageStatus != "minor" {
+		t.Errorf("first poll: got components %+v, want the summary's 25", s.Components)
+	}
+
+	// Second poll, identical: no validators, so every body comes back (the summary too,
+	// read on every poll for the component states) and is recognised by its hash;
+	// nothing is parsed.
 	r2, err := p.Poll(ctx, fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pSummary}; !slices.Equal(got, want) {
 		t.Errorf("second poll: got requests %v, want %v", got, want)
 	}
-	if r2.Snapshot != nil || r2.StateChanged(r1.State) || r2.Requests != 3 {
+	if r2.Snapshot != nil || r2.StateChanged(r1.State) || r2.Requests != 4 {
 		t.Errorf("second poll: got snapshot %v, state changed %v, %d requests", r2.Snapshot, r2.StateChanged(r1.State), r2.Requests)
 	}
 	for _, b := range r2.Bodies {
@@ -271,17 +276,20 @@ func TestIncidentIOPoll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIncidents, pMaintenances}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIncidents, pMaintenances, pSummary}; !slices.Equal(got, want) {
 		t.Errorf("feed changed: got requests %v, want %v", got, want)
 	}
 	if r3.Snapshot == nil || !reflect.DeepEqual(r3.Snapshot.Incidents[0].Components, []string{"ChatGPT Work", "Compliance API", "Login"}) {
 		t.Fatalf("feed changed: got %+v", r3.Snapshot)
 	}
-	if len(r3.Bodies) != 3 || r3.Requests != 5 {
+	if r3.Snapshot.Components != nil {
+		t.Errorf("feed changed: got components %+v from an unchanged summary, want none read", r3.Snapshot.Components)
+	}
+	if len(r3.Bodies) != 4 || r3.Requests != 6 {
 		t.Errorf("feed changed: got %d bodies, %d requests; want one body per endpoint", len(r3.Bodies), r3.Requests)
 	}
 	for _, b := range r3.Bodies {
-		if b.Data == nil {
+		if b.Data == nil && b.Endpoint != fetch.EndpointSummary {
 			t.Errorf("feed changed: body %s without data: every body of the group was parsed", b.Endpoint)
 		}
 	}
@@ -295,7 +303,7 @@ func TestIncidentIOPoll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pMaintenances, pIIOFeed}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pMaintenances, pIIOFeed, pSummary}; !slices.Equal(got, want) {
 		t.Errorf("incidents changed: got requests %v, want %v", got, want)
 	}
 	u := r4.Snapshot.Incidents[0].Updates[0]
@@ -312,6 +320,7 @@ func TestIncidentIOConditional(t *testing.T) {
 	real := iioData(t, "cohere-statuspage-compat-summary-2026-07-23.json")
 	page.Set(pIncidents, fetchtest.Route{Body: real, ETag: `W/"i1"`})
 	page.Set(pMaintenances, fetchtest.Route{Body: real, ETag: `W/"m1"`})
+	page.Set(pSummary, fetchtest.Route{Body: real, ETag: `W/"s1"`})
 	page.Set(pIIOFeed, fetchtest.Route{Status: http.StatusNotFound, Body: []byte("not found"), ContentType: "text/plain"})
 	srv := fetchtest.NewServer(t, page)
 	p := iioProvider(t)
@@ -323,7 +332,7 @@ func TestIncidentIOConditional(t *testing.T) {
 	}
 	// No feed and no proxy (404): both tried, both remembered as absent; the incidents
 	// stand alone.
-	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy, pSummary}; !slices.Equal(got, want) {
 		t.Errorf("first poll: got requests %v, want %v", got, want)
 	}
 	if r1.Snapshot == nil || r1.Snapshot.PageTitle != "Cohere Status Page" || len(r1.Snapshot.Incidents) != 1 || len(r1.Snapshot.Incidents[0].Components) != 0 {
@@ -339,8 +348,8 @@ func TestIncidentIOConditional(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := page.Requests()
-	if len(got) != 2 || got[0].IfNoneMatch != `W/"i1"` || got[1].IfNoneMatch != `W/"m1"` {
-		t.Errorf("second poll: got %+v, want conditional GETs of the lists only", got)
+	if len(got) != 3 || got[0].IfNoneMatch != `W/"i1"` || got[1].IfNoneMatch != `W/"m1"` || got[2].IfNoneMatch != `W/"s1"` {
+		t.Errorf("second poll: got %+v, want conditional GETs of the lists and the summary only", got)
 	}
 	if r2.Snapshot != nil || r2.StateChanged(r1.State) {
 		t.Errorf("second poll: got %+v, want nothing parsed", r2.Snapshot)
@@ -349,7 +358,7 @@ func TestIncidentIOConditional(t *testing.T) {
 	if _, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow.Add(fetch.AbsentRetry)}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pMaintenances, pIIOFeed, pIIOProxy, pSummary}; !slices.Equal(got, want) {
 		t.Errorf("after %v: got requests %v, want %v", fetch.AbsentRetry, got, want)
 	}
 }
@@ -366,7 +375,7 @@ func TestIncidentIOProxyFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.Paths(), []string{pIncidents, pIIOFeed, pIIOProxy}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pIIOFeed, pIIOProxy, pSummary}; !slices.Equal(got, want) {
 		t.Errorf("got requests %v, want %v (no maintenance: not read)", got, want)
 	}
 	inc := r1.Snapshot.Incidents[0]
@@ -526,4 +535,44 @@ func TestIncidentIOContract(t *testing.T) {
 		},
 		Main: pIncidents,
 	}.Run(t)
+}
+
+// TestIncidentIOSummaryComponents: incident.io's compatible summaries carry the v2
+// component states (no groups); two components of one name stay two, by their ids.
+func TestIncidentIOSummaryComponents(t *testing.T) {
+	for _, tc := range []struct {
+		file, indicator, description string
+		n                            int
+		notOperational               map[string]model.ComponentStatus
+		twice                        string
+	}{
+		{"openai-statuspage-compat-summary-2026-07-22.json", "minor", "Partial System Degradation", 25, nil, "Login"},
+		{"cohere-statuspage-compat-summary-2026-07-23.json", "major", "Partial System Outage", 24,
+			map[string]model.ComponentStatus{"Playground": model.ComponentPartialOutage}, ""},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			sum, err := statuspagev2.DecodeSummary("application/json", iioData(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := sum.Components
+			if cs.PageStatus != tc.indicator || cs.PageDescription != tc.description || len(cs.List) != tc.n {
+				t.Fatalf("got %q %q and %d components, want %q %q and %d", cs.PageStatus, cs.PageDescription, len(cs.List), tc.indicator, tc.description, tc.n)
+			}
+			names := map[string]int{}
+			for _, c := range cs.List {
+				names[c.Name]++
+				want, ok := tc.notOperational[c.Name]
+				if !ok {
+					want = model.ComponentOperational
+				}
+				if c.Status != want || c.StatusRaw == "" || !fetch.ULID.MatchString(c.ID) || c.Group != "" {
+					t.Errorf("%s: got %+v, want %s with its raw word and ULID, no group", c.Name, c, want)
+				}
+			}
+			if tc.twice != "" && names[tc.twice] != 2 {
+				t.Errorf("got %d components named %s, want 2", names[tc.twice], tc.twice)
+			}
+		})
+	}
 }

@@ -88,15 +88,19 @@ func TestPollConditional(t *testing.T) {
 	if !r1.StateChanged(nil) {
 		t.Error("first poll: StateChanged reports no change")
 	}
+	if s.Components == nil || len(s.Components.List) != 11 || s.Components.PageStatus != "minor" {
+		t.Errorf("first poll: got components %+v, want the summary's 11", s.Components)
+	}
 
-	// Second poll: validators sent, every list 304, nothing parsed.
+	// Second poll: validators sent, every list and the summary (read on every poll, for
+	// the component states) 304, nothing parsed.
 	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := page.Requests()
-	if len(got) != 2 || got[0].Path != pIncidents || got[1].Path != pMaintenances {
-		t.Fatalf("second poll: got requests %+v, want incidents and maintenances", got)
+	if len(got) != 3 || got[0].Path != pIncidents || got[1].Path != pMaintenances || got[2].Path != pSummary {
+		t.Fatalf("second poll: got requests %+v, want incidents, maintenances and the summary", got)
 	}
 	for _, req := range got {
 		if req.IfNoneMatch == "" || req.IfModifiedSince != "Tue, 18 Aug 2026 12:09:11 GMT" {
@@ -114,8 +118,8 @@ func TestPollConditional(t *testing.T) {
 			t.Errorf("304 body %s: got %d bytes, want none", b.Endpoint, len(b.Data))
 		}
 	}
-	if r2.Requests != 2 || r2.StateChanged(r1.State) {
-		t.Errorf("got %d requests, state changed %v; want 2, false", r2.Requests, r2.StateChanged(r1.State))
+	if r2.Requests != 3 || r2.StateChanged(r1.State) {
+		t.Errorf("got %d requests, state changed %v; want 3, false", r2.Requests, r2.StateChanged(r1.State))
 	}
 
 	// Third poll: the incidents change, the maintenances do not.
@@ -130,6 +134,9 @@ func TestPollConditional(t *testing.T) {
 	}
 	if want := []model.Listing{{Kind: model.KindIncident}}; !reflect.DeepEqual(r3.Snapshot.Listings, want) {
 		t.Errorf("third poll: got listings %+v, want only incidents (maintenances 304)", r3.Snapshot.Listings)
+	}
+	if r3.Snapshot.Components != nil {
+		t.Errorf("third poll: got components %+v from a 304 summary, want none read", r3.Snapshot.Components)
 	}
 	if r3.State[fetch.EndpointIncidents].ETag != `W/"inc-2"` || r3.State[fetch.EndpointIncidents].LastModified != "" || !r3.StateChanged(r2.State) {
 		t.Errorf("third poll: got state %+v", r3.State[fetch.EndpointIncidents])
@@ -151,6 +158,8 @@ func TestPollUnchangedByHash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One request: the summary answered 404 on the first poll and is left alone for
+	// fetch.AbsentRetry.
 	if r2.Snapshot != nil || r2.Requests != 1 || r2.StateChanged(r1.State) {
 		t.Errorf("byte-identical body: got snapshot %v, %d requests, state changed %v", r2.Snapshot, r2.Requests, r2.StateChanged(r1.State))
 	}
@@ -159,15 +168,17 @@ func TestPollUnchangedByHash(t *testing.T) {
 	}
 }
 
+// TestPollRequests: the summary is read on every poll, whether or not the request asks
+// for it (Request.Summary): the component states cannot wait for a 10th poll.
 func TestPollRequests(t *testing.T) {
 	for _, tc := range []struct {
 		name                 string
 		maintenance, summary bool
 		want                 []string
 	}{
-		{"incidents only", false, false, []string{pIncidents}},
+		{"incidents only", false, false, []string{pIncidents, pSummary}},
 		{"with summary", false, true, []string{pIncidents, pSummary}},
-		{"with maintenance", true, false, []string{pIncidents, pMaintenances}},
+		{"with maintenance", true, false, []string{pIncidents, pMaintenances, pSummary}},
 		{"everything", true, true, []string{pIncidents, pMaintenances, pSummary}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -185,8 +196,8 @@ func TestPollRequests(t *testing.T) {
 			if res.Requests != len(tc.want) || len(res.Bodies) != len(tc.want) {
 				t.Errorf("got Requests %d, %d bodies; want %d", res.Requests, len(res.Bodies), len(tc.want))
 			}
-			if tc.summary != !res.State[fetch.EndpointSummary].Equal(model.EndpointState{}) {
-				t.Errorf("got summary state %+v", res.State[fetch.EndpointSummary])
+			if res.State[fetch.EndpointSummary].Hash == "" || res.Snapshot.Components == nil {
+				t.Errorf("got summary state %+v, components %+v; want both", res.State[fetch.EndpointSummary], res.Snapshot.Components)
 			}
 		})
 	}
@@ -207,10 +218,12 @@ func TestPollEndpoints(t *testing.T) {
 		want      []string
 		wantTitle string
 	}{
-		{"path without slash", model.Source{URL: srv.URL + "/acme"}, []string{"/acme" + pIncidents}, "Example Cloud"},
-		{"path with slash", model.Source{URL: srv.URL + "/acme/"}, []string{"/acme" + pIncidents}, "Example Cloud"},
-		{"query dropped", model.Source{URL: srv.URL + "/acme?utm=x"}, []string{"/acme" + pIncidents}, "Example Cloud"},
-		{"override", model.Source{URL: srv.URL + "/acme", Endpoints: map[string]string{fetch.EndpointIncidents: srv.URL + "/proxy/github/incidents"}}, []string{"/proxy/github/incidents"}, "Example Cloud"},
+		// The summary's page name wins over the list's.
+		{"path without slash", model.Source{URL: srv.URL + "/acme"}, []string{"/acme" + pIncidents, "/acme" + pSummary}, "Claude"},
+		{"path with slash", model.Source{URL: srv.URL + "/acme/"}, []string{"/acme" + pIncidents, "/acme" + pSummary}, "Claude"},
+		{"query dropped", model.Source{URL: srv.URL + "/acme?utm=x"}, []string{"/acme" + pIncidents, "/acme" + pSummary}, "Claude"},
+		{"override", model.Source{URL: srv.URL + "/acme", Endpoints: map[string]string{fetch.EndpointIncidents: srv.URL + "/proxy/github/incidents"}}, []string{"/proxy/github/incidents", "/acme" + pSummary}, "Claude"},
+		{"no summary", model.Source{URL: srv.URL + "/acme", Endpoints: map[string]string{fetch.EndpointSummary: srv.URL + "/none"}}, []string{"/acme" + pIncidents, "/none"}, "Example Cloud"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := p.Poll(context.Background(), fetch.Request{Source: tc.src, Now: fetchtest.PollNow})
@@ -344,7 +357,8 @@ func TestPollMaintenanceWinsDedupe(t *testing.T) {
 	}
 }
 
-// postmortemPage serves one incident in status postmortem whose list JSON lacks the body.
+// postmortemPage serves one incident in status postmortem whose list JSON lacks the body,
+// and no summary: a page's first poll asks for it (404), later ones, given its state, not.
 func postmortemPage(t *testing.T, perIncident []byte) *fetchtest.FakePage {
 	page := fetchtest.NewFakePage()
 	page.Set(pIncidents, fetchtest.Route{Body: fetchtest.IncidentsBody(t, "incidents", fetchtest.RawIncident("pm1", "postmortem"), fetchtest.RawIncident("open1", "investigating"))})
@@ -364,7 +378,7 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.Paths(), []string{pIncidents, "/api/v2/incidents/pm1.json", "/incidents/pm1"}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pIncidents, pSummary, "/api/v2/incidents/pm1.json", "/incidents/pm1"}; !slices.Equal(got, want) {
 		t.Fatalf("first poll: got requests %v, want %v", got, want)
 	}
 	pm := r1.Snapshot.Incidents[0].Postmortem
@@ -374,7 +388,7 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 	if r1.Snapshot.Incidents[1].Postmortem != nil {
 		t.Error("open incident got a postmortem")
 	}
-	if _, ok := r1.State["incident/pm1"]; !ok || r1.Requests != 3 || len(r1.Bodies) != 3 {
+	if _, ok := r1.State["incident/pm1"]; !ok || r1.Requests != 4 || len(r1.Bodies) != 3 {
 		t.Errorf("first poll: got state %+v, %d requests, %d bodies", r1.State, r1.Requests, len(r1.Bodies))
 	}
 	// The lookup is remembered under incident/<id> alone, by the hash of the page that
@@ -386,8 +400,8 @@ func TestPollPostmortemFetchedOnce(t *testing.T) {
 	if want := []string{"incidents", "incident/pm1", "incident-page/pm1"}; !slices.Equal(names, want) {
 		t.Errorf("first poll: got bodies of %v, want %v", names, want)
 	}
-	if st := r1.State["incident/pm1"]; len(r1.State) != 2 || !st.Equal(model.EndpointState{Hash: r1.Bodies[2].Hash}) {
-		t.Errorf("first poll: got state %+v, want incidents and incident/pm1 with the page's hash only", r1.State)
+	if st := r1.State["incident/pm1"]; len(r1.State) != 3 || !st.Equal(model.EndpointState{Hash: r1.Bodies[2].Hash}) || r1.State[fetch.EndpointSummary].Absent.IsZero() {
+		t.Errorf("first poll: got state %+v, want incidents, the summary absent and incident/pm1 with the page's hash only", r1.State)
 	}
 	archived := r1.Snapshot.Incidents[0]
 
@@ -465,8 +479,8 @@ func TestPollPostmortemLookupStateOnDisk(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := page.Paths(); !slices.Equal(got, []string{pIncidents}) {
-			t.Errorf("state %s: got requests %v, want incidents.json only", stored, got)
+		if got := page.Paths(); !slices.Equal(got, []string{pIncidents, pSummary}) {
+			t.Errorf("state %s: got requests %v, want incidents.json and the summary only", stored, got)
 		}
 		if !res.State["incident/pm1"].Equal(state["incident/pm1"]) {
 			t.Errorf("state %s: got lookup state %+v, want it kept", stored, res.State["incident/pm1"])
@@ -482,7 +496,7 @@ func TestPollPostmortemFromIncidentJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.Paths(); !slices.Equal(got, []string{pIncidents, "/api/v2/incidents/pm1.json"}) {
+	if got := page.Paths(); !slices.Equal(got, []string{pIncidents, pSummary, "/api/v2/incidents/pm1.json"}) {
 		t.Errorf("got requests %v, want no HTML page", got)
 	}
 	want := &model.Postmortem{Body: "##### Root cause\nA bad deploy.", Format: model.FormatMarkdown, PublishedAt: time.Date(2026, 3, 7, 15, 0, 0, 0, time.UTC)}
@@ -531,7 +545,7 @@ func TestPollPostmortemLookupFailures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Requests != 3 || res.Snapshot.Incidents[0].Postmortem != nil {
+		if res.Requests != 4 || res.Snapshot.Incidents[0].Postmortem != nil { // with the summary's 404
 			t.Errorf("got %d requests, postmortem %+v", res.Requests, res.Snapshot.Incidents[0].Postmortem)
 		}
 		if _, ok := res.State["incident/pm1"]; !ok {
@@ -546,7 +560,7 @@ func TestPollPostmortemLookupFailures(t *testing.T) {
 		page.Set("/incidents/pm1", fetchtest.Route{Status: 502})
 		srv := fetchtest.NewServer(t, page)
 		p := statuspage(t, fetch.ClientOptions{})
-		prev := model.FetchState{fetch.EndpointIncidents: {ETag: `"old"`, Hash: "old"}}
+		prev := model.FetchState{fetch.EndpointIncidents: {ETag: `"old"`, Hash: "old"}, fetch.EndpointSummary: fetch.AbsentState(fetchtest.PollNow)}
 		res, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{URL: srv.URL}, State: prev, Now: fetchtest.PollNow})
 		if err != nil {
 			t.Fatalf("a failed postmortem lookup failed the poll: %v", err)

@@ -58,9 +58,10 @@ func init() {
 }
 
 // poll reads, in this order and nothing more: incidents.json (conditionally); when
-// Source.Maintenance, scheduled-maintenances.json (conditionally); when req.Summary,
-// summary.json (for the page name); and, once per incident, the postmortem of an incident
-// in status postmortem whose JSON lacks postmortem_body (its JSON, then its HTML page).
+// Source.Maintenance, scheduled-maintenances.json (conditionally); summary.json
+// (conditionally, on every poll: the page name and the component states); and, once per
+// incident, the postmortem of an incident in status postmortem whose JSON lacks
+// postmortem_body (its JSON, then its HTML page).
 func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	req := pl.Req
 	base, err := fetch.BaseURL(req.Source.URL)
@@ -113,12 +114,13 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 		}
 	}
 
-	name, ok, err := statuspagev2.ReadSummary(ctx, pl)
+	sum, err := statuspagev2.ReadSummary(ctx, pl)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		snap.PageTitle = name
+	if sum != nil {
+		snap.PageTitle = sum.Page
+		snap.Components = sum.Components
 		parsed = true
 	}
 

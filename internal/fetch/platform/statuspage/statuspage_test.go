@@ -244,9 +244,9 @@ func TestStatuspageIncidentFiles(t *testing.T) {
 func TestStatuspageSummaries(t *testing.T) {
 	t.Run("github", func(t *testing.T) {
 		body := fetchtest.Testdata(t, "statuspage", "github-summary-2022-11-25.json")
-		name, err := statuspagev2.DecodeSummary("application/json", body)
-		if err != nil || name != "GitHub" {
-			t.Fatalf("got page name %q, %v; want GitHub", name, err)
+		sum, err := statuspagev2.DecodeSummary("application/json", body)
+		if err != nil || sum.Page != "GitHub" {
+			t.Fatalf("got summary %+v, %v; want GitHub", sum, err)
 		}
 		_, incs, _ := decodeList(t, body, "incidents", model.KindIncident)
 		if len(incs) != 1 {
@@ -271,9 +271,9 @@ func TestStatuspageSummaries(t *testing.T) {
 	})
 	t.Run("claude", func(t *testing.T) {
 		body := fetchtest.Testdata(t, "statuspage", "claude-summary-active-incident-2026-07-29.json")
-		name, err := statuspagev2.DecodeSummary("application/json", body)
-		if err != nil || name != "Claude" {
-			t.Fatalf("got page name %q, %v; want Claude", name, err)
+		sum, err := statuspagev2.DecodeSummary("application/json", body)
+		if err != nil || sum.Page != "Claude" {
+			t.Fatalf("got summary %+v, %v; want Claude", sum, err)
 		}
 		_, incs, _ := decodeList(t, body, "incidents", model.KindIncident)
 		if len(incs) != 1 {
@@ -530,6 +530,45 @@ func TestPostmortemFromHTML(t *testing.T) {
 			}
 			if tc.name == "seconds timestamp" && pm != nil && !pm.PublishedAt.Equal(fetchtest.MustTime("2026-03-07T15:00:00Z")) {
 				t.Errorf("got published %v", pm.PublishedAt)
+			}
+		})
+	}
+}
+
+// TestStatuspageSummaryComponents: the component states of real summaries, each word
+// mapped and kept, listed in their one order, with the page status.
+func TestStatuspageSummaryComponents(t *testing.T) {
+	for _, tc := range []struct {
+		file, indicator, description string
+		n                            int
+		notOperational               map[string]model.ComponentStatus
+	}{
+		{"github-summary-2022-11-25.json", "minor", "Minor Service Outage", 11,
+			map[string]model.ComponentStatus{"Packages": model.ComponentPartialOutage}},
+		{"claude-summary-active-incident-2026-07-29.json", "major", "Partial System Outage", 6,
+			map[string]model.ComponentStatus{"claude.ai": model.ComponentMajorOutage, "Claude API (api.anthropic.com)": model.ComponentMajorOutage,
+				"Claude Code": model.ComponentMajorOutage, "Claude Cowork": model.ComponentMajorOutage}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			sum, err := statuspagev2.DecodeSummary("application/json", fetchtest.Testdata(t, "statuspage", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := sum.Components
+			if cs.PageStatus != tc.indicator || cs.PageDescription != tc.description || len(cs.List) != tc.n {
+				t.Fatalf("got %q %q and %d components, want %q %q and %d", cs.PageStatus, cs.PageDescription, len(cs.List), tc.indicator, tc.description, tc.n)
+			}
+			if !slices.IsSortedFunc(cs.List, func(a, b model.Component) int { return strings.Compare(a.Name, b.Name) }) {
+				t.Errorf("components not in their order: %+v", cs.List)
+			}
+			for _, c := range cs.List {
+				want, ok := tc.notOperational[c.Name]
+				if !ok {
+					want = model.ComponentOperational
+				}
+				if c.Status != want || c.StatusRaw == "" || !fetch.StatuspageID.MatchString(c.ID) || c.Group != "" {
+					t.Errorf("%s: got %+v, want %s with its raw word and id, no group", c.Name, c, want)
+				}
 			}
 		})
 	}
