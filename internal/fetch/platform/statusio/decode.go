@@ -24,10 +24,20 @@ type sioDoc struct {
 }
 
 type sioResult struct {
-	Incidents []sioEvent `json:"incidents"`
+	Overall    *sioStatus  `json:"status_overall"`
+	Components []sioStatus `json:"status"`
+	Incidents  []sioEvent  `json:"incidents"`
 	// Maintenance is documented as {"active": [...], "upcoming": [...]}; it has also been
 	// seen as a bare (empty) array, read as the active ones.
 	Maintenance jsontext.Value `json:"maintenance"`
+}
+
+// sioStatus is the page's overall status or one component's: status.io's word and its code.
+type sioStatus struct {
+	ID         fetch.FlexID `json:"id"`
+	Name       string       `json:"name"`
+	Status     string       `json:"status"`
+	StatusCode fetch.FlexID `json:"status_code"`
 }
 
 type sioMaintenance struct {
@@ -62,6 +72,7 @@ type sioNamed struct {
 // sioAPI is a decoded API answer.
 type sioAPI struct {
 	incidents, active, upcoming []sioEvent
+	components                  *model.Components
 }
 
 // decodeStatusIO decodes the API's answer. Without "result" it is not a status: status.io
@@ -77,7 +88,7 @@ func decodeStatusIO(contentType string, body []byte) (*sioAPI, error) {
 		}
 		return nil, fmt.Errorf("%w: no \"result\"", fetch.ErrMalformed)
 	}
-	out := &sioAPI{incidents: doc.Result.Incidents}
+	out := &sioAPI{incidents: doc.Result.Incidents, components: sioComponentStates(doc.Result)}
 	if m := bytes.TrimSpace(doc.Result.Maintenance); len(m) > 0 {
 		switch m[0] {
 		case '{':
@@ -103,6 +114,38 @@ func decodeStatusIO(contentType string, body []byte) (*sioAPI, error) {
 		}
 	}
 	return out, nil
+}
+
+// sioComponentWords maps status.io's status codes (each component's status_code, the
+// same codes as its incident statuses) to the component states. 600, a security event,
+// says nothing of the component's state and gets the unknown word's default.
+var sioComponentWords = fetch.ComponentWords{
+	"100": model.ComponentOperational,
+	"200": model.ComponentMaintenance,
+	"300": model.ComponentDegraded,
+	"400": model.ComponentPartialOutage,
+	"500": model.ComponentMajorOutage,
+}
+
+// sioComponentStates reads the components of the API's answer, by code; StatusRaw keeps
+// status.io's word ("Partial Service Disruption"), or the code when it gives none. Their
+// containers (locations) are not components: a component's status is already the worst
+// of its containers', and status.io's incidents name components the same way. The page
+// status is status_overall's code, its sentence status.io's word.
+func sioComponentStates(r *sioResult) *model.Components {
+	list := make([]model.Component, 0, len(r.Components))
+	for _, c := range r.Components {
+		comp := sioComponentWords.Component(string(c.ID), c.Name, "", string(c.StatusCode))
+		if w := strings.TrimSpace(c.Status); w != "" {
+			comp.StatusRaw = w
+		}
+		list = append(list, comp)
+	}
+	var overall sioStatus
+	if r.Overall != nil {
+		overall = *r.Overall
+	}
+	return fetch.NewComponents(string(overall.StatusCode), overall.Status, list)
 }
 
 func (ev *sioEvent) id() string {

@@ -78,6 +78,7 @@ func init() {
 //   - maintenance: active → in_progress, upcoming → scheduled, with the planned window.
 //   - components: the names of components_affected (containers, i.e. locations, are not
 //     components).
+//   - component states: the API's status list, by status_code (sioComponentWords).
 //   - updates: the messages, with their ids when the API gives them, else the key of an update without id.
 //   - from the feed: an item is an update of the incident its link names
 //     (/pages/incident/<page>/<id>); an incident the API does not list is over: resolved
@@ -170,6 +171,11 @@ func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapsh
 	snap.Listings = []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}}
 	if feed != nil {
 		snap.PageTitle = feed.title
+	}
+	if sChanged {
+		// The component states are the API's: read again only for the feed, its
+		// unchanged answer says nothing new of them.
+		snap.Components = res.components
 	}
 	snap.Incidents = normaliseStatusIO(res, feed, id, base, pl.Req.Archived)
 	return snap, nil

@@ -409,6 +409,13 @@ func TestStatusIOPoll(t *testing.T) {
 		!reflect.DeepEqual(s.Listings, []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}}) {
 		t.Fatalf("first poll: got %+v", s)
 	}
+	wantComps := &model.Components{PageStatus: "400", PageDescription: "Partial Service Disruption", List: []model.Component{
+		{ID: "5b36dc6502d06804c08349f9", Name: "API", Status: model.ComponentMaintenance, StatusRaw: "Planned Maintenance"},
+		{ID: "5b36dc6502d06804c08349f8", Name: "Git Operations", Status: model.ComponentPartialOutage, StatusRaw: "Partial Service Disruption"},
+	}}
+	if !reflect.DeepEqual(s.Components, wantComps) {
+		t.Errorf("first poll: got components %+v, want %+v", s.Components, wantComps)
+	}
 
 	// Second poll: both 304.
 	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
@@ -433,6 +440,9 @@ func TestStatusIOPoll(t *testing.T) {
 	if r3.Snapshot == nil || len(r3.Snapshot.Incidents) != 5 || r3.Requests != 3 {
 		t.Fatalf("third poll: got %+v", r3.Snapshot)
 	}
+	if r3.Snapshot.Components != nil {
+		t.Errorf("third poll: got components %+v from the API read again for the feed, want none", r3.Snapshot.Components)
+	}
 	if got := fetchtest.ByID(t, r3.Snapshot.Incidents, sioClosed).Updates[1].Body; got != "Queue times are normal again. Incident issue" {
 		t.Errorf("third poll: got %q", got)
 	}
@@ -453,6 +463,9 @@ func TestStatusIOPoll(t *testing.T) {
 	page.Requests()
 	if r4.Snapshot == nil || len(r4.Snapshot.Incidents) != 0 || !r4.Snapshot.OpenOnly || r4.Requests != 2 {
 		t.Errorf("fourth poll: got %+v", r4.Snapshot)
+	}
+	if cs := r4.Snapshot.Components; cs == nil || cs.PageStatus != "100" || len(cs.List) == 0 || slices.ContainsFunc(cs.List, func(c model.Component) bool { return c.Status != model.ComponentOperational }) {
+		t.Errorf("fourth poll: got components %+v, want every one operational", cs)
 	}
 	if !r4.State[EndpointFeed].Equal(r3.State[EndpointFeed]) {
 		t.Errorf("fourth poll: feed state %+v, want the previous %+v", r4.State[EndpointFeed], r3.State[EndpointFeed])
@@ -530,4 +543,30 @@ func TestStatusIOContract(t *testing.T) {
 		},
 		Main: pStatus,
 	}.Run(t)
+}
+
+// TestStatusIOComponentWords: every status code a status.io component has, by code (the
+// word kept), and a code outside them.
+func TestStatusIOComponentWords(t *testing.T) {
+	for _, tc := range []struct {
+		code, word string
+		want       model.ComponentStatus
+	}{
+		{"100", "Operational", model.ComponentOperational},
+		{"200", "Planned Maintenance", model.ComponentMaintenance},
+		{"300", "Degraded Performance", model.ComponentDegraded},
+		{"400", "Partial Service Disruption", model.ComponentPartialOutage},
+		{"500", "Service Disruption", model.ComponentMajorOutage},
+		{"600", "Security Event", fetch.UnknownComponentStatus},
+		{"", "", fetch.UnknownComponentStatus},
+	} {
+		cs := sioComponentStates(&sioResult{Components: []sioStatus{{ID: "x", Name: "X", Status: tc.word, StatusCode: fetch.FlexID(tc.code)}}})
+		wantRaw := tc.word
+		if wantRaw == "" {
+			wantRaw = tc.code
+		}
+		if c := cs.List; len(c) != 1 || c[0].Status != tc.want || c[0].StatusRaw != wantRaw {
+			t.Errorf("%s %q: got %+v, want %s", tc.code, tc.word, c, tc.want)
+		}
+	}
 }
