@@ -56,6 +56,8 @@ func init() {
 //     maintenance scheduled before starts_at, in_progress after. StatusRaw keeps
 //     aggregate_state.
 //   - components: the public names of the resources named by the report and its updates.
+//   - component states: every resource, its status by bsComponentWords, under its
+//     section's name; the page status is the page's aggregate_state.
 //   - updates: the status updates, with their ids, oldest first; an update whose resources
 //     all read "resolved" has status resolved (completed), one naming degraded or downtime
 //     investigating, one naming maintenance in_progress, else none.
@@ -71,6 +73,7 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	snap := pl.Snapshot()
 	snap.PageTitle = doc.title
 	snap.Incidents, snap.Listings = doc.normalise(base, pl.Req.Now)
+	snap.Components = doc.components
 	return snap, nil
 }
 
@@ -92,8 +95,11 @@ type bsResource struct {
 }
 
 type bsAttributes struct {
-	CompanyName string `json:"company_name"` // status_page
-	PublicName  string `json:"public_name"`  // status_page_resource
+	CompanyName string       `json:"company_name"`           // status_page
+	PublicName  string       `json:"public_name"`            // status_page_resource
+	Status      string       `json:"status"`                 // status_page_resource
+	SectionID   fetch.FlexID `json:"status_page_section_id"` // status_page_resource
+	Name        string       `json:"name"`                   // status_page_section
 
 	Title             string       `json:"title"`           // status_report
 	ReportType        string       `json:"report_type"`     // status_report
@@ -131,6 +137,8 @@ type bsPage struct {
 	reports   []*bsResource // in the page's order
 	updates   map[fetch.FlexID]*bsResource
 	resources map[fetch.FlexID]string // status_page_resource id → public name
+	// components are the resources' states, under their sections' names.
+	components *model.Components
 }
 
 // decodeBetterStack decodes index.json. A document without a status page in "data" is
@@ -171,6 +179,7 @@ func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
 			page.resources[r.ID] = strings.TrimSpace(r.Attributes.PublicName)
 		}
 	}
+	page.components = bsComponents(doc.Data.Attributes.AggregateState, included)
 	// The page's own list gives the order; a report it does not name is still a report
 	// the page published (included holds nothing else), so it is kept, after the others.
 	taken := map[fetch.FlexID]bool{}
@@ -309,6 +318,37 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 		}
 	}
 	return inc
+}
+
+// bsComponentWords maps a Better Stack resource status. "not_monitored" (a paused
+// monitor, shown grey) claims no trouble and is operational, its word kept.
+var bsComponentWords = fetch.ComponentWords{
+	"operational":   model.ComponentOperational,
+	"not_monitored": model.ComponentOperational,
+	"maintenance":   model.ComponentMaintenance,
+	"degraded":      model.ComponentDegraded,
+	"downtime":      model.ComponentMajorOutage,
+}
+
+// bsComponents reads every resource of the page as a component, under the name of its
+// section (the page's heading over it). A resource group ("ResourceGroup") is one row of
+// the page, whose status Better Stack rolls up: it is listed as one component.
+func bsComponents(pageState string, included []bsResource) *model.Components {
+	sections := map[fetch.FlexID]string{}
+	for _, r := range included {
+		if r.Type == "status_page_section" {
+			sections[r.ID] = r.Attributes.Name
+		}
+	}
+	var list []model.Component
+	for _, r := range included {
+		if r.Type != "status_page_resource" {
+			continue
+		}
+		a := r.Attributes
+		list = append(list, bsComponentWords.Component(string(r.ID), a.PublicName, sections[a.SectionID], a.Status))
+	}
+	return fetch.NewComponents(pageState, "", list)
 }
 
 // bsImpact maps a Better Stack resource status to an impact (degraded → minor,

@@ -381,3 +381,44 @@ func TestBetterStackContract(t *testing.T) {
 		Now:    hfCaptured,
 	}.Run(t)
 }
+
+// TestBetterStackComponents: the real page's resources, each under its section, the one
+// that was down a major outage, the resource group one component; the page status its
+// aggregate_state.
+func TestBetterStackComponents(t *testing.T) {
+	page, err := decodeBetterStack("application/json", fetchtest.Testdata(t, "betterstack", "huggingface-index-2026-07-19.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := page.components
+	want := []model.Component{
+		{ID: "8810148", Name: "AWS CDN", Group: "CDN", Status: model.ComponentOperational, StatusRaw: "operational"},
+		{ID: "8810143", Name: "Google cloud CDN", Group: "CDN", Status: model.ComponentOperational, StatusRaw: "operational"},
+		{ID: "84642", Name: "Git Hosting and Serving", Group: "Current status by service", Status: model.ComponentOperational, StatusRaw: "operational"},
+		{ID: "84641", Name: "Huggingface Hub", Group: "Current status by service", Status: model.ComponentOperational, StatusRaw: "operational"},
+		{ID: "8379105", Name: "Inference Endpoints API", Group: "Inference Endpoints", Status: model.ComponentOperational, StatusRaw: "operational"},
+		{ID: "8379104", Name: "Inference Endpoints UI", Group: "Inference Endpoints", Status: model.ComponentOperational, StatusRaw: "operational"},
+		{ID: "8951453", Name: "Jobs", Group: "Jobs", Status: model.ComponentOperational, StatusRaw: "operational"},
+		{ID: "306621", Name: "Spaces Proxy", Group: "Spaces", Status: model.ComponentMajorOutage, StatusRaw: "downtime"},
+	}
+	if cs.PageStatus != "downtime" || !slices.Equal(cs.List, want) {
+		t.Errorf("got %q and\n%+v\nwant downtime and\n%+v", cs.PageStatus, cs.List, want)
+	}
+}
+
+// TestBetterStackComponentWords: every resource status Better Stack documents, and an
+// unknown word.
+func TestBetterStackComponentWords(t *testing.T) {
+	for raw, want := range map[string]model.ComponentStatus{
+		"operational":   model.ComponentOperational,
+		"not_monitored": model.ComponentOperational,
+		"maintenance":   model.ComponentMaintenance,
+		"degraded":      model.ComponentDegraded,
+		"downtime":      model.ComponentMajorOutage,
+		"rerouted":      fetch.UnknownComponentStatus,
+	} {
+		if got := bsComponentWords.Status(raw); got != want {
+			t.Errorf("%q: got %s, want %s", raw, got, want)
+		}
+	}
+}
