@@ -23,9 +23,12 @@ import (
 // Kind is the provider kind of Cachet status pages.
 const Kind = "cachet"
 
-// EndpointComponents is the endpoint name of /api/v1/components; the incident list
-// is EndpointIncidents ("incidents"), as for Statuspage.
-const EndpointComponents = "components"
+// Endpoint names besides the incident list, EndpointIncidents ("incidents"), as for
+// Statuspage.
+const (
+	EndpointComponents      = "components"       // /api/v1/components
+	EndpointComponentGroups = "component-groups" // /api/v1/components/groups
+)
 
 // cachetListSize is how many incidents a poll asks for: the newest, by id.
 const cachetListSize = 50
@@ -34,15 +37,18 @@ func init() {
 	fetch.Register(fetch.Platform{
 		Kind:          Kind,
 		Poll:          poll,
-		Endpoints:     []string{fetch.EndpointIncidents, EndpointComponents},
-		EndpointPaths: []string{"/api/v1/incidents", "/api/v1/components"},
+		Endpoints:     []string{fetch.EndpointIncidents, EndpointComponents, EndpointComponentGroups},
+		EndpointPaths: []string{"/api/v1/incidents", "/api/v1/components", "/api/v1/components/groups"},
 		Probes:        []fetch.Probe{{Order: 40, Rel: "api/v1/incidents?per_page=5", Check: checkCachet}},
 	})
 }
 
-// poll reads the newest incidents conditionally and, only when they changed and one of them
-// names a component, the component list, without validators: the names are needed every
-// time the incidents are parsed, and caching them between polls is not worth the state.
+// poll reads the newest incidents and the component list, each conditionally; the
+// component list is read again in full when the incidents changed and one of them names a
+// component (the names are needed every time the incidents are parsed), and when it
+// changed, the component groups are read for their names. The component list is optional
+// for the component states: when no incident needs its names, one that cannot be read
+// leaves the states out of the poll (a 404 is remembered for fetch.AbsentRetry).
 //
 // Cachet is a history provider: the incident
 // list holds incidents whatever their state.
@@ -56,6 +62,10 @@ func init() {
 // updates follow with their ids. component_id names the one component, by the names of
 // /api/v1/components.
 //
+// Component states: each enabled component of /api/v1/components, its status code by
+// ctComponentWords (StatusRaw keeps the code), under the name of its group_id's group;
+// Cachet has no page status.
+//
 // Cachet writes times as "2006-01-02 15:04:05" in the zone it is configured with (UTC by
 // default) without saying which: they are read as UTC. RFC 3339 times (newer Laravel) carry
 // their zone and are read as such.
@@ -68,28 +78,102 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 	// and its first page would then be the oldest incidents.
 	rel := "api/v1/incidents?sort=id&order=desc&per_page=" + strconv.Itoa(cachetListSize)
 	list, parsed, err := fetch.ReadEndpoint(ctx, pl, fetch.EndpointIncidents, rel, decodeCachetIncidents)
-	if err != nil || !parsed {
+	if err != nil {
 		return nil, err
 	}
-	var names map[string]string
-	if list.namesComponents() {
-		cu, err := fetch.EndpointURL(pl.Req.Source, EndpointComponents, "api/v1/components?per_page=1000", "")
-		if err != nil {
-			return nil, err
-		}
-		resp, err := pl.Reread(ctx, EndpointComponents, cu)
-		if err != nil {
-			return nil, err
-		}
-		if names, err = decodeCachetComponents(resp.ContentType, resp.Body); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", EndpointComponents, cu, err)
-		}
-	} else {
-		delete(pl.Res.State, EndpointComponents)
+	needNames := parsed && list.namesComponents()
+	comps, changed, err := readComponents(ctx, pl, needNames)
+	if err != nil {
+		return nil, err
+	}
+	if !parsed && !changed {
+		return nil, nil
 	}
 	snap := pl.Snapshot()
-	snap.Incidents, snap.Listings = list.normalise(names, base, pl.Req.Now)
+	if parsed {
+		snap.Incidents, snap.Listings = list.normalise(comps.names(), base, pl.Req.Now)
+	}
+	if changed {
+		snap.Components = comps.states()
+	}
 	return snap, nil
+}
+
+// readComponents reads the component list conditionally, in full when the incidents need
+// its names (needNames: then it failing fails the poll, as names cannot be guessed), and
+// when it changed, the groups. changed reports that the component states were read: the
+// list had a new body and its groups could be named.
+func readComponents(ctx context.Context, pl *fetch.Poll, needNames bool) (cl *ctComponentList, changed bool, err error) {
+	prev, hadPrev := pl.Req.State[EndpointComponents]
+	if !needNames && fetch.SkipAbsent(prev, pl.Req.Now) {
+		return nil, false, nil
+	}
+	cu, err := fetch.EndpointURL(pl.Req.Source, EndpointComponents, "api/v1/components?per_page=1000", "")
+	if err != nil {
+		return nil, false, err
+	}
+	resp, err := pl.Read(ctx, EndpointComponents, cu)
+	if err == nil {
+		changed = fetch.ToParse(resp)
+		if !changed && needNames {
+			resp, err = pl.Reread(ctx, EndpointComponents, cu)
+		}
+	}
+	if err == nil && (changed || needNames) {
+		if cl, err = decodeCachetComponents(resp.ContentType, resp.Body); err != nil {
+			err = fmt.Errorf("%s %s: %w", EndpointComponents, fetch.RedactURL(cu), err)
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		return nil, false, ctx.Err()
+	case err != nil && needNames:
+		return nil, false, err
+	case fetch.Gone(err):
+		pl.Absent(EndpointComponents, "component list", err)
+		return nil, false, nil
+	case err != nil:
+		pl.GoesOnWithout(EndpointComponents, "component list", err)
+		return nil, false, nil
+	case !changed:
+		return cl, false, nil
+	}
+	if cl.groups, err = readGroups(ctx, pl); err != nil {
+		if ctx.Err() != nil {
+			return nil, false, ctx.Err()
+		}
+		// States without their groups' names would read as every component moving out
+		// of its group: left out of this poll, the list's state put back to read it again.
+		pl.GoesOnWithout(EndpointComponentGroups, "component groups", err)
+		if hadPrev {
+			pl.Res.State[EndpointComponents] = prev
+		} else {
+			delete(pl.Res.State, EndpointComponents)
+		}
+		return cl, false, nil
+	}
+	return cl, true, nil
+}
+
+// readGroups reads the component groups' names in full: they are needed whenever the
+// component list changed. A Cachet without the groups endpoint (404, 410) has none.
+func readGroups(ctx context.Context, pl *fetch.Poll) (map[string]string, error) {
+	u, err := fetch.EndpointURL(pl.Req.Source, EndpointComponentGroups, "api/v1/components/groups?per_page=1000", "")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := pl.Lookup(ctx, EndpointComponentGroups, u)
+	switch {
+	case fetch.Gone(err):
+		return map[string]string{}, nil
+	case err != nil:
+		return nil, err
+	}
+	groups, err := decodeCachetGroups(resp.ContentType, resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", EndpointComponentGroups, fetch.RedactURL(u), err)
+	}
+	return groups, nil
 }
 
 // ---- Decoding ----
@@ -131,7 +215,41 @@ type ctNamedRef struct {
 }
 
 type ctComponents struct {
+	Data *[]ctComponent `json:"data"`
+}
+
+// ctComponent is one component of /api/v1/components.
+type ctComponent struct {
+	ID      fetch.FlexID `json:"id"`
+	Name    string       `json:"name"`
+	Status  ctCode       `json:"status"`
+	GroupID ctCode       `json:"group_id"`
+	Enabled *bool        `json:"enabled"`
+}
+
+type ctGroups struct {
 	Data *[]ctNamedRef `json:"data"`
+}
+
+// ctCode is a code Cachet sends as a number or a string; anything else (null, or an
+// object from a Cachet that describes its enums) is read as "not given" rather than
+// failing the list, whose names the incidents need.
+type ctCode string
+
+// UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
+func (c *ctCode) UnmarshalJSON(b []byte) error {
+	var f fetch.FlexID
+	if f.UnmarshalJSON(b) != nil {
+		f = ""
+	}
+	*c = ctCode(f)
+	return nil
+}
+
+// ctComponentList is a decoded component list, with its groups' names once read.
+type ctComponentList struct {
+	list   []ctComponent
+	groups map[string]string // group id → name
 }
 
 // ctList is a decoded incident list.
@@ -168,8 +286,8 @@ func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 	return l, nil
 }
 
-// decodeCachetComponents decodes /api/v1/components into id → name.
-func decodeCachetComponents(contentType string, body []byte) (map[string]string, error) {
+// decodeCachetComponents decodes /api/v1/components.
+func decodeCachetComponents(contentType string, body []byte) (*ctComponentList, error) {
 	var doc ctComponents
 	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
@@ -177,13 +295,63 @@ func decodeCachetComponents(contentType string, body []byte) (map[string]string,
 	if doc.Data == nil {
 		return nil, fmt.Errorf("%w: no \"data\" array", fetch.ErrMalformed)
 	}
-	names := make(map[string]string, len(*doc.Data))
-	for _, c := range *doc.Data {
+	return &ctComponentList{list: *doc.Data}, nil
+}
+
+// decodeCachetGroups decodes /api/v1/components/groups into id → name.
+func decodeCachetGroups(contentType string, body []byte) (map[string]string, error) {
+	var doc ctGroups
+	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
+		return nil, err
+	}
+	if doc.Data == nil {
+		return nil, fmt.Errorf("%w: no \"data\" array", fetch.ErrMalformed)
+	}
+	groups := make(map[string]string, len(*doc.Data))
+	for _, g := range *doc.Data {
+		if n := strings.TrimSpace(g.Name); g.ID != "" && n != "" {
+			groups[string(g.ID)] = n
+		}
+	}
+	return groups, nil
+}
+
+// names maps the components' ids to their names, for the incidents (nil for none).
+func (cl *ctComponentList) names() map[string]string {
+	if cl == nil {
+		return nil
+	}
+	names := make(map[string]string, len(cl.list))
+	for _, c := range cl.list {
 		if n := strings.TrimSpace(c.Name); c.ID != "" && n != "" {
 			names[string(c.ID)] = n
 		}
 	}
-	return names, nil
+	return names
+}
+
+// ctComponentWords maps Cachet's component status codes (1 operational, 2 performance
+// issues, 3 partial outage, 4 major outage; 0 is Cachet 2's "unknown", left to the
+// unknown word's default) and the words a Cachet may send instead of them.
+var ctComponentWords = fetch.ComponentWords{
+	"1": model.ComponentOperational, "operational": model.ComponentOperational,
+	"2": model.ComponentDegraded, "performance_issues": model.ComponentDegraded,
+	"3": model.ComponentPartialOutage, "partial_outage": model.ComponentPartialOutage,
+	"4": model.ComponentMajorOutage, "major_outage": model.ComponentMajorOutage,
+	"under_maintenance": model.ComponentMaintenance,
+}
+
+// states are the enabled components' states (a disabled component is not on the page),
+// each under its group's name.
+func (cl *ctComponentList) states() *model.Components {
+	list := make([]model.Component, 0, len(cl.list))
+	for _, c := range cl.list {
+		if c.Enabled != nil && !*c.Enabled {
+			continue
+		}
+		list = append(list, ctComponentWords.Component(string(c.ID), c.Name, cl.groups[string(c.GroupID)], string(c.Status)))
+	}
+	return fetch.NewComponents("", "", list)
 }
 
 // namesComponents reports whether an incident names a component the list does not name

@@ -8,6 +8,8 @@ package cachet
 // human_status/permalink and "Y-m-d H:i:s" times (github.com/cachethq/cachet,
 // app/Models/Incident.php, app/Presenters/Incident*Presenter.php). Incident 9, status 0
 // "scheduled", is the Cachet ≤ 2.3 shape of a maintenance, kept among the incidents there.
+// synthetic-cachet-component-groups.json is /api/v1/components/groups in the same shape
+// (data + meta.pagination; the group model's id, name, order, collapsed, visible).
 
 import (
 	"bytes"
@@ -32,11 +34,11 @@ var cachetBase, _ = url.Parse("https://status.example.org/")
 
 func cachetNames(t *testing.T) map[string]string {
 	t.Helper()
-	names, err := decodeCachetComponents("application/json", fetchtest.Testdata(t, "cachet", "synthetic-cachet-components.json"))
+	cl, err := decodeCachetComponents("application/json", fetchtest.Testdata(t, "cachet", "synthetic-cachet-components.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return names
+	return cl.names()
 }
 
 func decodeCachetFixture(t *testing.T, body []byte, names map[string]string) ([]model.Incident, []model.Listing) {
@@ -272,15 +274,19 @@ func (q *queryLog) take() []string {
 
 func TestCachetPoll(t *testing.T) {
 	const (
-		pInc  = "/api/v1/incidents"
-		pComp = "/api/v1/components"
-		qInc  = pInc + "?sort=id&order=desc&per_page=50"
-		qComp = pComp + "?per_page=1000"
+		pInc    = "/api/v1/incidents"
+		pComp   = "/api/v1/components"
+		pGroups = "/api/v1/components/groups"
+		qInc    = pInc + "?sort=id&order=desc&per_page=50"
+		qComp   = pComp + "?per_page=1000"
+		qGroups = pGroups + "?per_page=1000"
 	)
 	page := fetchtest.NewFakePage()
 	incidents := fetchtest.Testdata(t, "cachet", "synthetic-cachet-incidents.json")
+	components := fetchtest.Testdata(t, "cachet", "synthetic-cachet-components.json")
 	page.Set(pInc, fetchtest.Route{Body: incidents, ETag: `"i1"`})
-	page.Set(pComp, fetchtest.Route{Body: fetchtest.Testdata(t, "cachet", "synthetic-cachet-components.json"), ETag: `"c1"`})
+	page.Set(pComp, fetchtest.Route{Body: components, ETag: `"c1"`})
+	page.Set(pGroups, fetchtest.Route{Body: fetchtest.Testdata(t, "cachet", "synthetic-cachet-component-groups.json")})
 	log := &queryLog{h: page}
 	srv := fetchtest.NewServer(t, log)
 	p, err := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
@@ -289,38 +295,49 @@ func TestCachetPoll(t *testing.T) {
 	}
 	src := model.Source{Name: "acme", URL: srv.URL, Kind: Kind}
 
+	// First poll: the incidents, the component list (their names, and the component
+	// states) and, as the list is new, the groups' names.
 	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := log.take(); !slices.Equal(got, []string{qInc, qComp}) {
-		t.Fatalf("first poll: got requests %v, want %v", got, []string{qInc, qComp})
+	if got, want := log.take(), []string{qInc, qComp, qGroups}; !slices.Equal(got, want) {
+		t.Fatalf("first poll: got requests %v, want %v", got, want)
 	}
 	page.Requests()
 	if s := r1.Snapshot; s == nil || len(s.Incidents) != 3 || !reflect.DeepEqual(fetchtest.ByID(t, s.Incidents, "12").Components, []string{"API"}) {
 		t.Fatalf("first poll: got %+v", s)
 	}
-	if r1.Requests != 2 || len(r1.Bodies) != 2 || r1.Bodies[1].Endpoint != EndpointComponents || r1.Bodies[1].Data == nil {
+	if r1.Requests != 3 || len(r1.Bodies) != 3 || r1.Bodies[1].Endpoint != EndpointComponents || r1.Bodies[1].Data == nil {
 		t.Errorf("first poll: got %d requests, bodies %+v", r1.Requests, r1.Bodies)
 	}
+	wantStates := &model.Components{List: []model.Component{
+		{ID: "3", Name: "API", Group: "Platform", Status: model.ComponentPartialOutage, StatusRaw: "3"},
+		{ID: "4", Name: "Dashboard", Group: "Platform", Status: model.ComponentOperational, StatusRaw: "1"},
+		{ID: "5", Name: "Database", Group: "Storage", Status: model.ComponentOperational, StatusRaw: "1"},
+	}}
+	if !reflect.DeepEqual(r1.Snapshot.Components, wantStates) {
+		t.Errorf("first poll: got components %+v, want %+v", r1.Snapshot.Components, wantStates)
+	}
 
-	// Second poll: the incidents answer 304; the components are not read at all.
+	// Second poll: the incidents and the component list answer 304: nothing parsed.
 	r2, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
 	reqs := page.Requests()
 	log.take()
-	if len(reqs) != 1 || reqs[0].Path != pInc || reqs[0].IfNoneMatch != `"i1"` {
+	if len(reqs) != 2 || reqs[0].Path != pInc || reqs[0].IfNoneMatch != `"i1"` || reqs[1].Path != pComp || reqs[1].IfNoneMatch != `"c1"` {
 		t.Errorf("second poll: got requests %+v", reqs)
 	}
-	if r2.Snapshot != nil || r2.Requests != 1 || r2.StateChanged(r1.State) {
+	if r2.Snapshot != nil || r2.Requests != 2 || r2.StateChanged(r1.State) {
 		t.Errorf("second poll: got %+v", r2)
 	}
 
-	// Third poll: the incidents changed; the components are read again, without
-	// validators, and their bytes go with the evidence (the archive keeps one copy per
-	// hash; that their hash is remembered does not mean an earlier poll stored them).
+	// Third poll: the incidents changed; the component list (304) is read again, without
+	// validators, for the names, and its bytes go with the evidence (the archive keeps one
+	// copy per hash; that their hash is remembered does not mean an earlier poll stored
+	// them). Its states did not change: none read.
 	page.Set(pInc, fetchtest.Route{Body: bytes.Replace(incidents, []byte("monitoring the results"), []byte("watching the results"), 1), ETag: `"i2"`})
 	r3, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
 	if err != nil {
@@ -328,35 +345,99 @@ func TestCachetPoll(t *testing.T) {
 	}
 	reqs = page.Requests()
 	log.take()
-	if len(reqs) != 2 || reqs[1].Path != pComp || reqs[1].IfNoneMatch != "" {
+	if len(reqs) != 3 || reqs[1].Path != pComp || reqs[1].IfNoneMatch != `"c1"` || reqs[2].Path != pComp || reqs[2].IfNoneMatch != "" {
 		t.Errorf("third poll: got requests %+v", reqs)
 	}
-	if r3.Snapshot == nil || len(r3.Bodies) != 2 || r3.Bodies[1].Data == nil || r3.Bodies[0].Data == nil {
+	if r3.Snapshot == nil || len(r3.Bodies) != 2 || r3.Bodies[1].Data == nil || r3.Bodies[0].Data == nil || r3.Snapshot.Components != nil {
 		t.Errorf("third poll: got %+v", r3)
 	}
 	if u := fetchtest.ByID(t, r3.Snapshot.Incidents, "12").Updates[2]; u.ID != "31" || u.Body != "A fix has been deployed and we are watching the results." {
 		t.Errorf("third poll: got update %+v", u)
 	}
 
-	// Fourth poll: no incident names a component: no second request.
-	page.Set(pInc, fetchtest.Route{Body: []byte(`{"meta":{"pagination":{"total":1,"count":1,"total_pages":1}},"data":[{"id":1,"component_id":0,"name":"x","status":1,"message":"m","created_at":"2026-08-18 10:00:00","updates":[]}]}`)})
+	// Fourth poll: no incident names a component: the list is only asked whether it
+	// changed (304), and its state is kept.
+	page.Set(pInc, fetchtest.Route{Body: []byte(`{"meta":{"pagination":{"total":1,"count":1,"total_pages":1}},"data":[{"id":1,"component_id":0,"name":"x","status":1,"message":"m","created_at":"2026-08-18 10:00:00","updates":[]}]}`), ETag: `"i3"`})
 	r4, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r3.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.Paths(); !slices.Equal(got, []string{pInc}) || r4.Snapshot == nil {
-		t.Errorf("fourth poll: got requests %v, snapshot %v", got, r4.Snapshot)
+	if got := page.Paths(); !slices.Equal(got, []string{pInc, pComp}) || r4.Snapshot == nil || r4.Snapshot.Components != nil {
+		t.Errorf("fourth poll: got requests %v, snapshot %+v", got, r4.Snapshot)
 	}
-	if _, kept := r4.State[EndpointComponents]; kept {
-		t.Error("fourth poll: kept the state of components no longer read")
+	log.take()
+	if !r4.State[EndpointComponents].Equal(r3.State[EndpointComponents]) {
+		t.Error("fourth poll: lost the state of the component list")
 	}
 
-	// The component list failing fails the poll: names cannot be guessed.
+	// Fifth poll: a component changed state without an incident: the states alone.
+	page.Set(pComp, fetchtest.Route{Body: bytes.Replace(components, []byte(`"status": 3,`), []byte(`"status": 1,`), 1), ETag: `"c2"`})
+	r5, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r4.State, Now: fetchtest.PollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := log.take(), []string{qInc, qComp, qGroups}; !slices.Equal(got, want) {
+		t.Errorf("fifth poll: got requests %v, want %v", got, want)
+	}
+	page.Requests()
+	if s := r5.Snapshot; s == nil || len(s.Listings) != 0 || s.Components == nil || s.Components.List[0].Status != model.ComponentOperational {
+		t.Errorf("fifth poll: got %+v, want the component states only", s)
+	}
+
+	// The groups failing: the states are left out, and the list is read again next time.
+	page.Set(pComp, fetchtest.Route{Body: components, ETag: `"c3"`})
+	page.Set(pGroups, fetchtest.Route{Status: http.StatusBadGateway})
+	r6, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r5.State, Now: fetchtest.PollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.Requests()
+	if r6.Snapshot != nil || !r6.State[EndpointComponents].Equal(r5.State[EndpointComponents]) {
+		t.Errorf("groups failing: got %+v, state %+v; want no snapshot, the list's state kept", r6.Snapshot, r6.State[EndpointComponents])
+	}
+
+	// The component list failing fails the poll when the incidents need its names.
 	page.Set(pInc, fetchtest.Route{Body: incidents})
 	page.Set(pComp, fetchtest.Route{Body: []byte("<html>login</html>"), ContentType: "text/html"})
-	r5, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
-	if !errors.Is(err, fetch.ErrMalformed) || r5.Snapshot != nil || r5.Requests != 2 {
-		t.Errorf("bad components: got %+v, %v", r5, err)
+	r7, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
+	if !errors.Is(err, fetch.ErrMalformed) || r7.Snapshot != nil || r7.Requests != 2 {
+		t.Errorf("bad components: got %+v, %v", r7, err)
+	}
+	page.Requests()
+
+	// When they do not, the poll goes on without the states; a 404 is remembered.
+	page.Set(pInc, fetchtest.Route{Body: []byte(`{"data":[{"id":1,"component_id":0,"name":"x","status":1,"message":"m","created_at":"2026-08-18 10:00:00","updates":[]}]}`)})
+	page.Set(pComp, fetchtest.Route{Status: http.StatusNotFound})
+	r8, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
+	if err != nil || r8.Snapshot == nil || r8.Snapshot.Components != nil || r8.State[EndpointComponents].Absent.IsZero() {
+		t.Errorf("no component list: got %+v, %v; want the incidents, the list remembered absent", r8, err)
+	}
+}
+
+// TestCachetComponentWords: every component status code of Cachet, the words a Cachet
+// may send instead, and what is neither.
+func TestCachetComponentWords(t *testing.T) {
+	for raw, want := range map[string]model.ComponentStatus{
+		"1": model.ComponentOperational, "operational": model.ComponentOperational,
+		"2": model.ComponentDegraded, "performance_issues": model.ComponentDegraded,
+		"3": model.ComponentPartialOutage, "partial_outage": model.ComponentPartialOutage,
+		"4": model.ComponentMajorOutage, "major_outage": model.ComponentMajorOutage,
+		"under_maintenance": model.ComponentMaintenance,
+		"0":                 fetch.UnknownComponentStatus,
+		"":                  fetch.UnknownComponentStatus,
+	} {
+		if got := ctComponentWords.Status(raw); got != want {
+			t.Errorf("%q: got %s, want %s", raw, got, want)
+		}
+	}
+	// A status or group sent as an object is "not given", not a failed list; a disabled
+	// component is not on the page.
+	cl, err := decodeCachetComponents("application/json", []byte(`{"data":[{"id":1,"name":"A","status":{"value":2},"group_id":null},{"id":2,"name":"B","status":"4","enabled":false}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs := cl.states().List; len(cs) != 1 || cs[0].Status != fetch.UnknownComponentStatus || cs[0].Group != "" {
+		t.Errorf("got %+v", cs)
 	}
 }
 
@@ -366,7 +447,12 @@ func FuzzCachet(f *testing.F) {
 	fetchtest.AddSeeds(f, "cachet")
 	f.Add([]byte(`{"data":[{"id":"a","status":"x","component_id":"7","updates":[{"id":null,"status":2},{"created_at":"bad"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		names, _ := decodeCachetComponents("application/json", data)
+		var names map[string]string
+		if cl, err := decodeCachetComponents("application/json", data); err == nil {
+			names = cl.names()
+			cl.groups, _ = decodeCachetGroups("application/json", data)
+			cl.states()
+		}
 		l, err := decodeCachetIncidents("application/json", data)
 		if err != nil {
 			return
