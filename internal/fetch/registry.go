@@ -25,6 +25,10 @@ type Platform struct {
 	Poll func(pl *Poll, ctx context.Context) (*model.Snapshot, error)
 	// Endpoints are the names of the endpoints a source's endpoints: may override.
 	Endpoints []string
+	// Components is the endpoint (one of Endpoints) the platform reads its pages'
+	// component states from into Snapshot.Components; "" for a platform that publishes
+	// none, whose snapshots never carry any.
+	Components string
 
 	// Hosts are host names (lower case) that are one of this platform's pages.
 	Hosts []string
@@ -80,6 +84,9 @@ func Register(p Platform) {
 		panic("fetch: provider registered without a kind or a Poll")
 	}
 	p.Endpoints = slices.Compact(slices.Sorted(slices.Values(p.Endpoints)))
+	if p.Components != "" && !slices.Contains(p.Endpoints, p.Components) {
+		panic("fetch: provider " + p.Kind + " reads components from " + p.Components + ", none of its endpoints")
+	}
 	registry[p.Kind] = p
 }
 

@@ -14,8 +14,9 @@ import (
 )
 
 // Contract is what every platform promises, whatever its format: a well-formed poll
-// gives a snapshot of well-formed incidents; the same bodies again give no snapshot and
-// no error (nothing is parsed twice); and an HTML error page, an empty answer or a body
+// gives a snapshot of well-formed incidents, and of well-formed component states when the
+// platform publishes them (Platform.Components); the same bodies again give no snapshot,
+// so no component states, and no error (nothing is parsed twice); and an HTML error page, an empty answer or a body
 // cut short on its main endpoint is a failed poll (fetch.ErrMalformed), never a healthy
 // page. A platform's tests run it with the routes of one good poll.
 type Contract struct {
@@ -67,10 +68,21 @@ func (c Contract) Run(t *testing.T) {
 		for _, inc := range r1.Snapshot.Incidents {
 			CheckIncident(t, inc)
 		}
+		// A platform that publishes component states reads them on a page's first poll;
+		// one that publishes none never says it read any.
+		if pf, _ := fetch.Lookup(c.Kind); pf.Components != "" {
+			if r1.Snapshot.Components == nil {
+				t.Errorf("first poll: got no component states, want those of %s", pf.Components)
+			}
+			CheckComponents(t, r1.Snapshot.Components)
+		} else if r1.Snapshot.Components != nil {
+			t.Errorf("first poll: got component states %+v from a platform that publishes none", r1.Snapshot.Components)
+		}
 		if r1.Requests == 0 || len(r1.Bodies) == 0 || len(r1.State) == 0 {
 			t.Errorf("first poll: got %d requests, %d bodies, state %v; want each", r1.Requests, len(r1.Bodies), r1.State)
 		}
-		// The same bytes again: nothing to parse, no snapshot, no error.
+		// The same bytes again: nothing to parse, no snapshot (so no component states:
+		// an unchanged answer says nothing new of them), no error.
 		r2, err := poll(t, c.Routes, r1.State)
 		if err != nil || r2.Snapshot != nil {
 			t.Fatalf("unchanged poll: got snapshot %v, error %v; want none", r2.Snapshot != nil, err)

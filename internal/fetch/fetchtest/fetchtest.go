@@ -320,3 +320,28 @@ func RawIncident(id, status string) map[string]any {
 		"components": []map[string]any{},
 	}
 }
+
+// CheckComponents checks a component set as every platform must build it: a list (never
+// nil), each component named, in one of the five states, its key once, in the one order
+// (model.Components.Sort). A nil set passes: nothing was read.
+func CheckComponents(t testing.TB, cs *model.Components) {
+	t.Helper()
+	if cs == nil {
+		return
+	}
+	if cs.List == nil {
+		t.Errorf("components: got a nil list, want an empty one for a page without any")
+	}
+	keys := map[string]bool{}
+	for _, c := range cs.List {
+		if c.Name == "" || !c.Status.Valid() || keys[c.Key()] {
+			t.Errorf("bad component %+v (name, one of the five states, a key of its own)", c)
+		}
+		keys[c.Key()] = true
+	}
+	sorted := model.Components{List: slices.Clone(cs.List)}
+	sorted.Sort()
+	if !slices.Equal(sorted.List, cs.List) {
+		t.Errorf("components not in their order: %+v", cs.List)
+	}
+}

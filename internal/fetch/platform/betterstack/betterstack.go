@@ -30,6 +30,7 @@ func init() {
 		Kind:         Kind,
 		Poll:         poll,
 		Endpoints:    []string{EndpointIndex},
+		Components:   EndpointIndex,
 		HostSuffixes: []string{".betteruptime.com", ".betterstack.com"},
 		NotPages: []string{"www.betteruptime.com", "api.betteruptime.com",
 			"www.betterstack.com", "api.betterstack.com", "uptime.betterstack.com",

@@ -38,6 +38,7 @@ func init() {
 		Kind:          Kind,
 		Poll:          poll,
 		Endpoints:     []string{fetch.EndpointIncidents, EndpointComponents, EndpointComponentGroups},
+		Components:    EndpointComponents,
 		EndpointPaths: []string{"/api/v1/incidents", "/api/v1/components", "/api/v1/components/groups"},
 		Probes:        []fetch.Probe{{Order: 40, Rel: "api/v1/incidents?per_page=5", Check: checkCachet}},
 	})

@@ -45,9 +45,10 @@ var incidentIOOptions = statuspagev2.Options{ListSize: 25, LenientLists: true, F
 
 func init() {
 	fetch.Register(fetch.Platform{
-		Kind:      Kind,
-		Poll:      poll,
-		Endpoints: []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointSummary, fetch.EndpointFeed, EndpointProxy},
+		Kind:       Kind,
+		Poll:       poll,
+		Endpoints:  []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointSummary, fetch.EndpointFeed, EndpointProxy},
+		Components: fetch.EndpointSummary,
 		// incident.io's own page, and the pages hosted under its domain without a custom
 		// one: https://statuspage.incident.io/<slug>.
 		Hosts: []string{"status.incident.io", "statuspage.incident.io"},

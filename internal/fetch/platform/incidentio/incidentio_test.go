@@ -531,6 +531,7 @@ func TestIncidentIOContract(t *testing.T) {
 		Routes: map[string]fetchtest.Route{
 			pIncidents:    {Body: real},
 			pMaintenances: {Body: real},
+			pSummary:      {Body: real},
 			pIIOFeed:      {Body: iioData(t, "synthetic-incidentio-feed.atom"), ContentType: "application/atom+xml"},
 		},
 		Main: pIncidents,

@@ -48,6 +48,7 @@ func init() {
 		Kind:         Kind,
 		Poll:         poll,
 		Endpoints:    []string{EndpointPage, EndpointStatus, EndpointFeed},
+		Components:   EndpointStatus,
 		HostSuffixes: []string{".status.io"},
 		NotPages: []string{"www.status.io", "api.status.io", "app.status.io", "kb.status.io",
 			"image.status.io", "cdn.status.io"},

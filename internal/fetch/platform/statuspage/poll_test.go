@@ -639,7 +639,10 @@ func TestStatuspageContract(t *testing.T) {
 	fetchtest.Contract{
 		Kind:   Kind,
 		Source: func(base string) model.Source { return model.Source{Name: "github", URL: base} },
-		Routes: map[string]fetchtest.Route{pIncidents: {Body: fetchtest.Testdata(t, "statuspage", "github-incidents-2026-08-top5.json")}},
-		Main:   pIncidents,
+		Routes: map[string]fetchtest.Route{
+			pIncidents: {Body: fetchtest.Testdata(t, "statuspage", "github-incidents-2026-08-top5.json")},
+			pSummary:   {Body: fetchtest.Testdata(t, "statuspage", "github-summary-2022-11-25.json")},
+		},
+		Main: pIncidents,
 	}.Run(t)
 }

@@ -38,9 +38,10 @@ var options = statuspagev2.Options{ListSize: listSize, Format: model.FormatText}
 
 func init() {
 	fetch.Register(fetch.Platform{
-		Kind:      Kind,
-		Poll:      poll,
-		Endpoints: []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointSummary, EndpointIncident, EndpointIncidentPage},
+		Kind:       Kind,
+		Poll:       poll,
+		Endpoints:  []string{fetch.EndpointIncidents, statuspagev2.EndpointMaintenances, fetch.EndpointSummary, EndpointIncident, EndpointIncidentPage},
+		Components: fetch.EndpointSummary,
 		// Atlassian's own pages run on Statuspage (metastatuspage.com is Statuspage's).
 		Hosts:        []string{"status.atlassian.com", "metastatuspage.com"},
 		HostSuffixes: []string{".statuspage.io", ".status.atlassian.com"},
