@@ -39,9 +39,11 @@ import (
 // Kind is the provider kind of Instatus status pages.
 const Kind = "instatus"
 
-// EndpointHistory names Instatus's /history.atom. Its summary is EndpointSummary
-// (/summary.json).
-const EndpointHistory = "history"
+// Endpoint names besides the summary, EndpointSummary (/summary.json).
+const (
+	EndpointHistory    = "history"    // /history.atom
+	EndpointComponents = "components" // /v2/components.json
+)
 
 // State kept beside the endpoints' (model.FetchState) so that an open item that vanished
 // gets its second miss. The archive resolves an open-only incident after two well-formed
@@ -61,7 +63,8 @@ func init() {
 	fetch.Register(fetch.Platform{
 		Kind:          Kind,
 		Poll:          poll,
-		Endpoints:     []string{fetch.EndpointSummary, EndpointHistory},
+		Endpoints:     []string{fetch.EndpointSummary, EndpointHistory, EndpointComponents},
+		Components:    EndpointComponents,
 		HostSuffixes:  []string{".instatus.com"},
 		NotPages:      []string{"www.instatus.com", "api.instatus.com", "dashboard.instatus.com"},
 		EndpointPaths: []string{"/summary.json"},
@@ -74,9 +77,12 @@ func init() {
 	})
 }
 
-// poll reads summary.json and history.atom, both conditionally, and when one of them
-// changed the other again in full, so the snapshot joins two bodies of the same moment. A
-// page without history feed (a 4xx) is read from its summary alone. The poll after the
+// poll reads summary.json, history.atom and v2/components.json, each conditionally, and
+// when one of them changed the others again in full, so the snapshot joins bodies of the
+// same moment (the component states with the summary's page status). A page without
+// history feed (a 4xx) is read from its summary alone; the component list is optional: one
+// that cannot be read leaves the component states out (a 404 is remembered for
+// fetch.AbsentRetry). The poll after the
 // set of open items changed parses both even when unchanged (instatusRecheck). Instatus
 // snapshots are open-only.
 func poll(r *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
@@ -107,6 +113,14 @@ func poll(r *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 		hist = nil
 	default:
 		return nil, err
+	}
+	comps := readInstatusComponents(r, ctx)
+	// The component states are new when their list or the summary (the page status) is;
+	// a list read again only for the feed says nothing new of them.
+	statesChanged := fetch.ToParse(sum.Resp)
+	if comps != nil {
+		group = append(group, comps)
+		statesChanged = statesChanged || fetch.ToParse(comps.Resp)
 	}
 	if err := r.RereadGroup(ctx, group); err != nil {
 		return nil, err
@@ -151,7 +165,96 @@ func poll(r *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 		Listings:  []model.Listing{{Kind: model.KindIncident}, {Kind: model.KindMaintenance}},
 		Incidents: joinInstatus(open, history, req.Archived),
 	}
+	if comps != nil && statesChanged {
+		if list, err := decodeInstatusComponents(comps.Resp.ContentType, comps.Resp.Body); err != nil {
+			r.GoesOnWithout(EndpointComponents, "component list", fmt.Errorf("%s %s: %w", comps.Name, fetch.RedactURL(comps.URL), err))
+		} else {
+			snap.Components = list.states(s.Page.Status)
+		}
+	}
 	return snap, nil
+}
+
+// readInstatusComponents reads v2/components.json conditionally; nil when the page is
+// remembered to have none or it could not be read (see poll).
+func readInstatusComponents(r *fetch.Poll, ctx context.Context) *fetch.GroupRead {
+	if fetch.SkipAbsent(r.Req.State[EndpointComponents], r.Req.Now) {
+		return nil
+	}
+	g := &fetch.GroupRead{Name: EndpointComponents}
+	var err error
+	if g.URL, err = fetch.EndpointURL(r.Req.Source, EndpointComponents, "v2/components.json", ""); err != nil {
+		r.GoesOnWithout(EndpointComponents, "component list", err)
+		return nil
+	}
+	if g.Resp, err = r.Read(ctx, g.Name, g.URL); err != nil {
+		if fetch.Gone(err) {
+			r.Absent(EndpointComponents, "component list", err)
+		} else if ctx.Err() == nil {
+			r.GoesOnWithout(EndpointComponents, "component list", err)
+		}
+		return nil
+	}
+	return g
+}
+
+// insComponents is v2/components.json: every component, a group's members naming it.
+type insComponents struct {
+	Components *[]struct {
+		ID     string `json:"id"`
+		Name   string `json:"name"`
+		Status string `json:"status"`
+		Group  *struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"group"`
+	} `json:"components"`
+}
+
+// decodeInstatusComponents decodes v2/components.json; without its list it is malformed.
+func decodeInstatusComponents(contentType string, body []byte) (*insComponents, error) {
+	var c insComponents
+	if err := fetch.DecodeJSONObject(contentType, body, &c); err != nil {
+		return nil, err
+	}
+	if c.Components == nil {
+		return nil, fmt.Errorf("%w: no \"components\" array", fetch.ErrMalformed)
+	}
+	return &c, nil
+}
+
+// insComponentWords are Instatus's component states.
+var insComponentWords = fetch.ComponentWords{
+	"operational":         model.ComponentOperational,
+	"undermaintenance":    model.ComponentMaintenance,
+	"degradedperformance": model.ComponentDegraded,
+	"partialoutage":       model.ComponentPartialOutage,
+	"majoroutage":         model.ComponentMajorOutage,
+}
+
+// states are the components' states under their groups' names, the page status the
+// summary's page.status. A group is listed as a component too, its state the worst of
+// its members': like Statuspage's, it is not a component of its own (it would report each
+// change twice).
+func (c *insComponents) states(pageStatus string) *model.Components {
+	groups := map[string]bool{}
+	for _, x := range *c.Components {
+		if x.Group != nil && x.Group.ID != "" {
+			groups[x.Group.ID] = true
+		}
+	}
+	list := make([]model.Component, 0, len(*c.Components))
+	for _, x := range *c.Components {
+		if groups[x.ID] {
+			continue
+		}
+		group := ""
+		if x.Group != nil {
+			group = x.Group.Name
+		}
+		list = append(list, insComponentWords.Component(x.ID, x.Name, group, x.Status))
+	}
+	return fetch.NewComponents(pageStatus, "", list)
 }
 
 // instatusSetHash is a hash of the ids of the open items, in any order.
@@ -256,7 +359,8 @@ type insSummary struct {
 		URL  string `json:"url"`
 		// Status is the page's: UP, HASISSUES, UNDERMAINTENANCE by the documentation, and
 		// undocumented words in the wild (ONEMAJOROUTAGE). It says nothing an incident
-		// does not, so it is read as a string whatever it holds, and not used.
+		// does not, so it is read as a string whatever it holds, and kept only as the
+		// page status of the component states.
 		Status string `json:"status"`
 	} `json:"page"`
 	// The lists are left out when empty (Perplexity's page has no activeMaintenances):

@@ -9,7 +9,14 @@ package instatus
 //     documentation, https://instatus.com/help/api/public-data (items without ids, times as
 //     JavaScript Date strings, a maintenance with a duration);
 //   - synthetic-instatus-history.atom is a page's /history.atom, for which Instatus
-//     documents no schema; its top says what its shape rests on.
+//     documents no schema; its top says what its shape rests on;
+//   - synthetic-instatus-components.json is a page's /v2/components.json, the public
+//     component list beside the summary: no real capture was found, so its shape (a
+//     "components" list of id, name, upper-case status, and group {id, name} naming the
+//     group a member is listed under, the group itself listed too) rests on the clients
+//     that read it, such as the Instatus provider of the home-assistant statuspage monitor
+//     integrations, and Instatus's status words (OPERATIONAL, UNDERMAINTENANCE,
+//     DEGRADEDPERFORMANCE, PARTIALOUTAGE, MAJOROUTAGE).
 
 import (
 	"context"
@@ -31,9 +38,10 @@ import (
 )
 
 const (
-	pInsSummary = "/summary.json"
-	pInsHistory = "/history.atom"
-	insOpenID   = "cmrxt1rlu000f0zlcv4dzmdlr"
+	pInsSummary    = "/summary.json"
+	pInsHistory    = "/history.atom"
+	pInsComponents = "/v2/components.json"
+	insOpenID      = "cmrxt1rlu000f0zlcv4dzmdlr"
 )
 
 // insBase is the page the items' URLs are made under.
@@ -209,6 +217,7 @@ func insPage(t *testing.T) *fetchtest.FakePage {
 	page := fetchtest.NewFakePage()
 	page.Set(pInsSummary, fetchtest.Route{Body: insData(t, "perplexity-summary-2026-07-23.json")})
 	page.Set(pInsHistory, fetchtest.Route{Body: insData(t, "synthetic-instatus-history.atom"), ContentType: "application/atom+xml"})
+	page.Set(pInsComponents, fetchtest.Route{Body: insData(t, "synthetic-instatus-components.json")})
 	return page
 }
 
@@ -240,7 +249,7 @@ func TestInstatusPoll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.Paths(), []string{pInsSummary, pInsHistory}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pInsSummary, pInsHistory, pInsComponents}; !slices.Equal(got, want) {
 		t.Fatalf("first poll: got requests %v, want %v", got, want)
 	}
 	s := r1.Snapshot
@@ -267,7 +276,10 @@ func TestInstatusPoll(t *testing.T) {
 	if mnt := s.Incidents[2]; mnt.Kind != model.KindMaintenance || mnt.Impact != model.ImpactMaintenance {
 		t.Errorf("maintenance: got %+v", mnt)
 	}
-	if r1.Requests != 2 || len(r1.Bodies) != 2 || r1.State[instatusOpenSet].Hash == "" {
+	if cs := s.Components; cs == nil || cs.PageStatus != "ONEMAJOROUTAGE" || len(cs.List) != 5 {
+		t.Errorf("first poll: got components %+v, want the list's five with the summary's page status", cs)
+	}
+	if r1.Requests != 3 || len(r1.Bodies) != 3 || r1.State[instatusOpenSet].Hash == "" {
 		t.Errorf("first poll: got %d requests, %d bodies, state %+v", r1.Requests, len(r1.Bodies), r1.State)
 	}
 
@@ -276,24 +288,28 @@ func TestInstatusPoll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.Paths(); !slices.Equal(got, []string{pInsSummary, pInsHistory}) {
+	if got := page.Paths(); !slices.Equal(got, []string{pInsSummary, pInsHistory, pInsComponents}) {
 		t.Errorf("second poll: got requests %v", got)
 	}
 	if r2.Snapshot != nil || r2.StateChanged(r1.State) {
 		t.Errorf("second poll: got %+v, want nothing parsed", r2.Snapshot)
 	}
 
-	// Third poll: the feed changed; the summary is read again in full.
+	// Third poll: the feed changed; the summary and the component list are read again in
+	// full, the component states not taken from them (neither changed).
 	page.Set(pInsHistory, fetchtest.Route{Body: []byte(strings.Replace(string(insData(t, "synthetic-instatus-history.atom")), "we are monitoring the results", "we keep monitoring", 1))})
 	r3, err := p.Poll(ctx, fetch.Request{Source: src, State: r2.State, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := page.Paths(), []string{pInsSummary, pInsHistory, pInsSummary}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pInsSummary, pInsHistory, pInsComponents, pInsSummary, pInsComponents}; !slices.Equal(got, want) {
 		t.Errorf("feed changed: got requests %v, want %v", got, want)
 	}
 	if r3.Snapshot == nil || r3.Snapshot.Incidents[0].Updates[1].Body != "A fix has been deployed and we keep monitoring." {
 		t.Fatalf("feed changed: got %+v", r3.Snapshot)
+	}
+	if r3.Snapshot.Components != nil {
+		t.Errorf("feed changed: got components %+v, want none read", r3.Snapshot.Components)
 	}
 	if u1, u3 := s.Incidents[0].Updates[1], r3.Snapshot.Incidents[0].Updates[1]; u1.ID != u3.ID {
 		t.Errorf("edited update: got id %s, want %s kept", u3.ID, u1.ID)
@@ -310,8 +326,48 @@ func TestInstatusPoll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := page.Requests(); len(got) != 2 || got[0].IfNoneMatch != `"s1"` || r5.Snapshot != nil {
+	if got := page.Requests(); len(got) != 3 || got[0].IfNoneMatch != `"s1"` || r5.Snapshot != nil {
 		t.Errorf("conditional: got requests %+v, snapshot %v", got, r5.Snapshot)
+	}
+
+	// A component changed state alone: the states are read, with the summary and feed
+	// read again in full.
+	page.Set(pInsComponents, fetchtest.Route{Body: []byte(strings.Replace(string(insData(t, "synthetic-instatus-components.json")), `"MAJOROUTAGE"`, `"OPERATIONAL"`, 1))})
+	r6, err := p.Poll(ctx, fetch.Request{Source: src, State: r5.State, Now: fetchtest.PollNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.Requests()
+	if r6.Snapshot == nil || r6.Snapshot.Components == nil || slices.ContainsFunc(r6.Snapshot.Components.List, func(c model.Component) bool { return c.Status == model.ComponentMajorOutage }) {
+		t.Errorf("component changed: got %+v", r6.Snapshot)
+	}
+}
+
+// TestInstatusComponents: the component list's states, by Instatus's words; a group is not
+// a component of its own, its members carry its name; the page status is the summary's.
+func TestInstatusComponents(t *testing.T) {
+	c, err := decodeInstatusComponents("application/json", insData(t, "synthetic-instatus-components.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.states("HASISSUES")
+	want := &model.Components{PageStatus: "HASISSUES", List: []model.Component{
+		{ID: "cmcmp0000000000000000006", Name: "Billing", Status: model.ComponentMaintenance, StatusRaw: "UNDERMAINTENANCE"},
+		{ID: "cmcmp0000000000000000005", Name: "Computer", Status: model.ComponentMajorOutage, StatusRaw: "MAJOROUTAGE"},
+		{ID: "cmcmp0000000000000000004", Name: "Website", Status: model.ComponentDegraded, StatusRaw: "DEGRADEDPERFORMANCE"},
+		{ID: "cmcmp0000000000000000003", Name: "Chat API", Group: "API", Status: model.ComponentOperational, StatusRaw: "OPERATIONAL"},
+		{ID: "cmcmp0000000000000000002", Name: "Search API", Group: "API", Status: model.ComponentPartialOutage, StatusRaw: "PARTIALOUTAGE"},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%+v\nwant\n%+v", got, want)
+	}
+	if w := insComponentWords.Status("REROUTED"); w != fetch.UnknownComponentStatus {
+		t.Errorf("unknown word: got %s", w)
+	}
+	for _, bad := range []string{`{"page":{}}`, `<html></html>`, ``} {
+		if _, err := decodeInstatusComponents("application/json", []byte(bad)); !errors.Is(err, fetch.ErrMalformed) {
+			t.Errorf("%q: got %v, want ErrMalformed", bad, err)
+		}
 	}
 }
 
@@ -419,7 +475,7 @@ func TestInstatusArchiveInference(t *testing.T) {
 	}
 	page.Requests()
 	res, r := a.poll()
-	if got, want := page.Paths(), []string{pInsSummary, pInsHistory, pInsSummary, pInsHistory}; !slices.Equal(got, want) {
+	if got, want := page.Paths(), []string{pInsSummary, pInsHistory, pInsComponents, pInsSummary, pInsHistory, pInsComponents}; !slices.Equal(got, want) {
 		t.Errorf("second miss: got requests %v, want the unchanged answers read again in full", got)
 	}
 	if res.Snapshot == nil || r.Resolved != 1 {
@@ -483,6 +539,9 @@ func FuzzInstatus(f *testing.F) {
 	}
 	history := instatusHistory(hist, fetchtest.PollNow)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if c, err := decodeInstatusComponents("application/json", data); err == nil {
+			fetchtest.CheckComponents(t, c.states("UP"))
+		}
 		s, err := decodeInstatusSummary("application/json", data)
 		if err != nil {
 			if !errors.Is(err, fetch.ErrMalformed) {
@@ -504,8 +563,9 @@ func TestInstatusContract(t *testing.T) {
 		Kind:   Kind,
 		Source: func(base string) model.Source { return model.Source{Name: "perplexity", URL: base} },
 		Routes: map[string]fetchtest.Route{
-			pInsSummary: {Body: insData(t, "perplexity-summary-2026-07-23.json")},
-			pInsHistory: {Body: insData(t, "synthetic-instatus-history.atom"), ContentType: "application/atom+xml"},
+			pInsSummary:    {Body: insData(t, "perplexity-summary-2026-07-23.json")},
+			pInsHistory:    {Body: insData(t, "synthetic-instatus-history.atom"), ContentType: "application/atom+xml"},
+			pInsComponents: {Body: insData(t, "synthetic-instatus-components.json")},
 		},
 		Main: pInsSummary,
 	}.Run(t)
