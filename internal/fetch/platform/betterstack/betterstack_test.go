@@ -361,6 +361,7 @@ func TestBetterStackPoll(t *testing.T) {
 func FuzzBetterStack(f *testing.F) {
 	fetchtest.AddSeeds(f, "betterstack")
 	f.Add([]byte(`{"data":{"type":"status_page","relationships":{"status_reports":{"data":[{"id":1}]}}},"included":[{"id":1,"type":"status_report","attributes":{"report_type":"maintenance","aggregate_state":"maintenance"},"relationships":{"status_updates":{"data":[{"id":2},{"id":2}]}}},{"id":2,"type":"status_update","attributes":{"message":"<p>x","affected_resources":[{"status_page_resource_id":3,"status":"downtime"}]}}]}`))
+	f.Add([]byte(`{"data":{"type":"status_page","attributes":{"aggregate_state":"degraded"}},"included":[{"id":1,"type":"status_page_section","attributes":{"name":"S"}},{"id":2,"type":"status_page_resource","attributes":{"public_name":"R","status":"rerouted","status_page_section_id":"1"}},{"id":2,"type":"status_page_resource","attributes":{"public_name":"R"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		page, err := decodeBetterStack("application/json", data)
 		if err != nil {
@@ -368,6 +369,7 @@ func FuzzBetterStack(f *testing.F) {
 		}
 		incs, _ := page.normalise(hfBase, hfCaptured)
 		fetchtest.CheckIncidents(t, incs)
+		fetchtest.CheckComponents(t, page.components)
 	})
 }
 

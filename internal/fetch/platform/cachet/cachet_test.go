@@ -446,12 +446,13 @@ func TestCachetComponentWords(t *testing.T) {
 func FuzzCachet(f *testing.F) {
 	fetchtest.AddSeeds(f, "cachet")
 	f.Add([]byte(`{"data":[{"id":"a","status":"x","component_id":"7","updates":[{"id":null,"status":2},{"created_at":"bad"}]}]}`))
+	f.Add([]byte(`{"data":[{"id":1,"name":"A","status":{"value":2},"group_id":[1]},{"id":1,"name":"A","status":"4","enabled":false},{"id":"2","name":"B","status":7,"group_id":"1"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var names map[string]string
 		if cl, err := decodeCachetComponents("application/json", data); err == nil {
 			names = cl.names()
 			cl.groups, _ = decodeCachetGroups("application/json", data)
-			cl.states()
+			fetchtest.CheckComponents(t, cl.states())
 		}
 		l, err := decodeCachetIncidents("application/json", data)
 		if err != nil {

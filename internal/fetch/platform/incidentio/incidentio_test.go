@@ -512,6 +512,9 @@ func FuzzIncidentIO(f *testing.F) {
 				}
 			}
 		}
+		if s, err := statuspagev2.DecodeSummary("application/json", data); err == nil {
+			fetchtest.CheckComponents(t, s.Components)
+		}
 		if _, err := decodeIncidentIOProxy("application/json", data); err != nil && !errors.Is(err, fetch.ErrMalformed) {
 			t.Fatalf("proxy: got %v, want ErrMalformed", err)
 		}

@@ -533,6 +533,7 @@ func TestInstatusArchiveFeedResolves(t *testing.T) {
 func FuzzInstatus(f *testing.F) {
 	fetchtest.AddSeeds(f, "instatus")
 	f.Add([]byte(`{"page":{"status":7},"activeIncidents":[{"url":"/","started":1e400,"impact":null}],"activeMaintenances":[{"id":"m","duration":"-5","start":"Sat Feb 31 2022"}]}`))
+	f.Add([]byte(`{"components":[{"id":"g","name":"G","status":"X"},{"id":"a","name":"A","group":{"id":"g","name":"G"}},{"id":"a","name":"A"},{"name":"","group":{}}]}`))
 	hist, err := historyfeed.Parse(insData(f, "synthetic-instatus-history.atom"))
 	if err != nil {
 		f.Fatal(err)

@@ -490,6 +490,7 @@ func TestStatusIOPoll(t *testing.T) {
 func FuzzStatusIO(f *testing.F) {
 	fetchtest.AddSeeds(f, "statusio")
 	f.Add([]byte(`{"result":{"incidents":[{"id":5,"messages":[{"state":"x","status":[]}]}],"maintenance":[{"_id":"m"}]}}`))
+	f.Add([]byte(`{"result":{"status_overall":{"status_code":"400"},"status":[{"id":1,"name":"A","status_code":600},{"id":1,"name":"B"},{"name":""}]}}`))
 	okAPI, err := decodeStatusIO("", []byte(`{"result":{"incidents":[{"_id":"`+sioOpen+`","name":"x"}]}}`))
 	if err != nil {
 		f.Fatal(err)
@@ -498,6 +499,7 @@ func FuzzStatusIO(f *testing.F) {
 		sioPageIDInPage.FindSubmatch(data)
 		if api, err := decodeStatusIO("application/json", data); err == nil {
 			fetchtest.CheckIncidents(t, normaliseStatusIO(api, nil, sioPage, sioBase, nil))
+			fetchtest.CheckComponents(t, api.components)
 		}
 		if feed, err := decodeStatusIOFeed("", data); err == nil {
 			incs := normaliseStatusIO(okAPI, feed, sioPage, sioBase, func(string) *model.Incident { return nil })

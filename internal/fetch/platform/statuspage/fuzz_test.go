@@ -20,6 +20,7 @@ func FuzzStatuspage(f *testing.F) {
 	fetchtest.AddSeeds(f, "statuspage")
 	f.Add([]byte(`{"incidents":[{"id":"a","postmortem_published_at":true,"incident_updates":[{}]}]}`))
 	f.Add([]byte(`{"incident":{"id":"a","postmortem_body":"x","postmortem_published_at":"2020-01-01T00:00:00Z"}}`))
+	f.Add([]byte(`{"page":{"name":"x"},"status":{"indicator":"major"},"components":[{"id":"g","name":"G","group":true},{"id":1,"name":" ","status":"x","group_id":"g"},{"id":"c","name":"C","group_id":"g","status":"partial_outage"},{"id":"c","name":"C2"}]}`))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, key := range []string{"incidents", "scheduled_maintenances"} {
@@ -34,7 +35,9 @@ func FuzzStatuspage(f *testing.F) {
 				}
 			}
 		}
-		statuspagev2.DecodeSummary("application/json", data)
+		if s, err := statuspagev2.DecodeSummary("application/json", data); err == nil {
+			fetchtest.CheckComponents(t, s.Components)
+		}
 		if in, err := statuspagev2.DecodeIncident("application/json", data); err == nil {
 			options.Normalise(in, model.KindIncident, testBase)
 		}
