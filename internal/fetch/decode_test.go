@@ -37,3 +37,24 @@ func TestCheckJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestFlexID: an id as a string (plain, with escapes, with invalid bytes), a number, null.
+func TestFlexID(t *testing.T) {
+	for in, want := range map[string]FlexID{
+		`"abc"`:        "abc",
+		` " a b " `:    "a b",
+		`"a\"b\u00e9"`: `a"bé`,
+		"\"a\xffb\"":   "a\uFFFDb",
+		`12`:           "12",
+		`null`:         "",
+	} {
+		var f FlexID
+		if err := f.UnmarshalJSON([]byte(in)); err != nil || f != want {
+			t.Errorf("%s: got %q, %v; want %q", in, f, err, want)
+		}
+	}
+	var f FlexID
+	if err := f.UnmarshalJSON([]byte(`{}`)); err == nil {
+		t.Error("an object: got no error")
+	}
+}
