@@ -1,6 +1,7 @@
 // Package statuspagev2 reads the Statuspage public page API v2
-// (https://doers.statuspage.io/api/v2/): its documents decoded and normalised, and the
-// shape of its summary.json judged. Atlassian's own pages serve it (platform/statuspage),
+// (https://doers.statuspage.io/api/v2/): its documents decoded and normalised (the
+// incident lists, the per-incident document, the summary's page name and component
+// states), and the shape of its summary.json judged. Atlassian's own pages serve it (platform/statuspage),
 // and incident.io serves a compatible copy (platform/incidentio); both platforms read it
 // with this code, each under its Options, as the feed-based platforms share historyfeed.
 package statuspagev2
