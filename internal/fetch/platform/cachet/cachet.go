@@ -8,6 +8,7 @@
 package cachet
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/url"
@@ -225,27 +226,33 @@ type ctComponent struct {
 	Name    string       `json:"name"`
 	Status  ctCode       `json:"status"`
 	GroupID ctCode       `json:"group_id"`
-	Enabled *bool        `json:"enabled"`
+	Enabled ctCode       `json:"enabled"` // true, or 1 from a database that has no booleans
 }
 
 type ctGroups struct {
 	Data *[]ctNamedRef `json:"data"`
 }
 
-// ctCode is a code Cachet sends as a number or a string; anything else (null, or an
-// object from a Cachet that describes its enums) is read as "not given" rather than
-// failing the list, whose names the incidents need.
+// ctCode is a code Cachet sends as a number or a string (or a flag, as a boolean or a
+// number); anything else (null, or an object from a Cachet that describes its enums) is
+// read as "not given" rather than failing the list, whose names the incidents need.
 type ctCode string
 
 // UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
 func (c *ctCode) UnmarshalJSON(b []byte) error {
 	var f fetch.FlexID
-	if f.UnmarshalJSON(b) != nil {
+	switch s := string(bytes.TrimSpace(b)); {
+	case s == "true" || s == "false":
+		f = fetch.FlexID(s)
+	case f.UnmarshalJSON(b) != nil:
 		f = ""
 	}
 	*c = ctCode(f)
 	return nil
 }
+
+// disabled reports whether a flag says no: false, 0, "0" or "false".
+func (c ctCode) disabled() bool { return c == "false" || c == "0" }
 
 // ctComponentList is a decoded component list, with its groups' names once read.
 type ctComponentList struct {
@@ -347,7 +354,7 @@ var ctComponentWords = fetch.ComponentWords{
 func (cl *ctComponentList) states() *model.Components {
 	list := make([]model.Component, 0, len(cl.list))
 	for _, c := range cl.list {
-		if c.Enabled != nil && !*c.Enabled {
+		if c.Enabled.disabled() {
 			continue
 		}
 		list = append(list, ctComponentWords.Component(string(c.ID), c.Name, cl.groups[string(c.GroupID)], string(c.Status)))

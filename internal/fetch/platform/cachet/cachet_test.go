@@ -432,12 +432,13 @@ func TestCachetComponentWords(t *testing.T) {
 	}
 	// A status or group sent as an object is "not given", not a failed list; a disabled
 	// component is not on the page.
-	cl, err := decodeCachetComponents("application/json", []byte(`{"data":[{"id":1,"name":"A","status":{"value":2},"group_id":null},{"id":2,"name":"B","status":"4","enabled":false}]}`))
+	cl, err := decodeCachetComponents("application/json", []byte(`{"data":[{"id":1,"name":"A","status":{"value":2},"group_id":null,"enabled":1},
+		{"id":2,"name":"B","status":"4","enabled":false},{"id":3,"name":"C","status":1,"enabled":0},{"id":4,"name":"D","status":1,"enabled":"yes"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cs := cl.states().List; len(cs) != 1 || cs[0].Status != fetch.UnknownComponentStatus || cs[0].Group != "" {
-		t.Errorf("got %+v", cs)
+	if cs := cl.states().List; len(cs) != 2 || cs[0].Status != fetch.UnknownComponentStatus || cs[0].Group != "" || cs[1].Name != "D" {
+		t.Errorf("got %+v, want A (status not given) and D", cs)
 	}
 }
 
