@@ -215,10 +215,11 @@ var ComponentWords = fetch.ComponentWords{
 }
 
 // components normalises the summary's components. A group (group true) is not listed
-// itself: Statuspage shows it as a heading whose state is the worst of its members', so
-// listed beside them it would report each change twice (the statuspage exporters and
-// StatusGator list only the members, under their group). A member names its group by
-// group_id; one whose group is not in the list has none.
+// itself: Statuspage shows it as a heading over its members whose state is the worst of
+// theirs, so listed beside them it would report each change twice, and alert on a name
+// that is no service. (The Prometheus statuspage exporter exports every entry, groups
+// included, one series each; here a member carries its group's name instead.) A member
+// names its group by group_id; one whose group is not in the list has none.
 func components(st pageStatus, list []summaryComponent) *model.Components {
 	groups := map[fetch.FlexID]string{}
 	for _, c := range list {
