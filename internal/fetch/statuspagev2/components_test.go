@@ -1,6 +1,7 @@
 package statuspagev2
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -70,5 +71,25 @@ func TestSummaryWithoutComponents(t *testing.T) {
 	s, err := DecodeSummary("application/json", []byte(`{"page":{"name":"X"}}`))
 	if err != nil || s.Components == nil || s.Components.List == nil || len(s.Components.List) != 0 || s.Components.PageStatus != "" {
 		t.Fatalf("got %+v, %v; want an empty set", s, err)
+	}
+}
+
+// TestSummaryOddComponents: components or a status of an odd type leave the page's name
+// readable, with no components read; what is no summary stays malformed.
+func TestSummaryOddComponents(t *testing.T) {
+	for _, body := range []string{
+		`{"page":{"name":"X"},"components":{"a":1}}`,
+		`{"page":{"name":"X"},"components":[{"id":"a","name":"A","group":"false"}]}`,
+		`{"page":{"name":"X"},"status":"ok","components":[]}`,
+	} {
+		s, err := DecodeSummary("application/json", []byte(body))
+		if err != nil || s.Page != "X" || s.Components != nil {
+			t.Errorf("%s: got %+v, %v; want the name, no components", body, s, err)
+		}
+	}
+	for _, body := range []string{`{"components":{"a":1}}`, `{"page":"X","components":{}}`, `<html>`} {
+		if _, err := DecodeSummary("application/json", []byte(body)); !errors.Is(err, fetch.ErrMalformed) {
+			t.Errorf("%s: got %v, want ErrMalformed", body, err)
+		}
 	}
 }

@@ -188,11 +188,19 @@ func ReadSummary(ctx context.Context, pl *fetch.Poll) (*Summary, error) {
 }
 
 // DecodeSummary decodes summary.json: the page's name and its components (an absent
-// list is none: incident.io leaves empty lists out).
+// list is none: incident.io leaves empty lists out). A summary whose components or status
+// do not decode (a field of an odd type) still gives the page's name, as it did before
+// the components were read, with no components (nil: not read).
 func DecodeSummary(contentType string, body []byte) (*Summary, error) {
 	var s summary
 	if err := fetch.DecodeJSONObject(contentType, body, &s); err != nil {
-		return nil, err
+		var named struct {
+			Page *page `json:"page"`
+		}
+		if fetch.DecodeJSONObject(contentType, body, &named) != nil || named.Page == nil {
+			return nil, err
+		}
+		return &Summary{Page: strings.TrimSpace(named.Page.Name)}, nil
 	}
 	if s.Page == nil {
 		return nil, fmt.Errorf("%w: no \"page\" object", fetch.ErrMalformed)
