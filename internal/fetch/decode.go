@@ -124,6 +124,25 @@ func (f *FlexID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// LooseText is a value read for display or lookup that must never fail the document it
+// is in (a component's status word, a section's name, read beside incidents that were
+// read before it was): a string or a number is its text, true and false theirs, and
+// anything else (null, an object, a list) is "not given".
+type LooseText string
+
+// UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
+func (l *LooseText) UnmarshalJSON(b []byte) error {
+	var f FlexID
+	switch s := string(bytes.TrimSpace(b)); {
+	case s == "true" || s == "false":
+		f = FlexID(s)
+	case f.UnmarshalJSON(b) != nil:
+		f = ""
+	}
+	*l = LooseText(f)
+	return nil
+}
+
 // Int returns the id as an integer, ok false when it is not one.
 func (f FlexID) Int() (int, bool) {
 	n, err := strconv.Atoi(string(f))

@@ -58,3 +58,13 @@ func TestFlexID(t *testing.T) {
 		t.Error("an object: got no error")
 	}
 }
+
+// TestLooseText: text of a string, a number or a flag; nothing, never an error, for the rest.
+func TestLooseText(t *testing.T) {
+	for in, want := range map[string]LooseText{`" up "`: "up", `3`: "3", `true`: "true", `null`: "", `{"v":1}`: "", `[1]`: ""} {
+		var l LooseText
+		if err := l.UnmarshalJSON([]byte(in)); err != nil || l != want {
+			t.Errorf("%s: got %q, %v; want %q", in, l, err, want)
+		}
+	}
+}

@@ -96,11 +96,13 @@ type bsResource struct {
 }
 
 type bsAttributes struct {
-	CompanyName string       `json:"company_name"`           // status_page
-	PublicName  string       `json:"public_name"`            // status_page_resource
-	Status      string       `json:"status"`                 // status_page_resource
-	SectionID   fetch.FlexID `json:"status_page_section_id"` // status_page_resource
-	Name        string       `json:"name"`                   // status_page_section
+	CompanyName string `json:"company_name"` // status_page
+	PublicName  string `json:"public_name"`  // status_page_resource
+	// A resource's status and section, and a section's name, are read for the component
+	// states only: whatever they hold, they never fail the reports read beside them.
+	Status    fetch.LooseText `json:"status"`                 // status_page_resource
+	SectionID fetch.LooseText `json:"status_page_section_id"` // status_page_resource
+	Name      fetch.LooseText `json:"name"`                   // status_page_section
 
 	Title             string       `json:"title"`           // status_report
 	ReportType        string       `json:"report_type"`     // status_report
@@ -335,10 +337,10 @@ var bsComponentWords = fetch.ComponentWords{
 // section (the page's heading over it). A resource group ("ResourceGroup") is one row of
 // the page, whose status Better Stack rolls up: it is listed as one component.
 func bsComponents(pageState string, included []bsResource) *model.Components {
-	sections := map[fetch.FlexID]string{}
+	sections := map[string]string{}
 	for _, r := range included {
 		if r.Type == "status_page_section" {
-			sections[r.ID] = r.Attributes.Name
+			sections[string(r.ID)] = string(r.Attributes.Name)
 		}
 	}
 	var list []model.Component
@@ -347,7 +349,7 @@ func bsComponents(pageState string, included []bsResource) *model.Components {
 			continue
 		}
 		a := r.Attributes
-		list = append(list, bsComponentWords.Component(string(r.ID), a.PublicName, sections[a.SectionID], a.Status))
+		list = append(list, bsComponentWords.Component(string(r.ID), a.PublicName, sections[string(a.SectionID)], string(a.Status)))
 	}
 	return fetch.NewComponents(pageState, "", list)
 }

@@ -424,3 +424,14 @@ func TestBetterStackComponentWords(t *testing.T) {
 		}
 	}
 }
+
+// TestBetterStackOddResources: a resource's status, section or a section's name of an odd
+// type never fails the reports read beside them.
+func TestBetterStackOddResources(t *testing.T) {
+	page, err := decodeBetterStack("application/json", []byte(`{"data":{"type":"status_page","attributes":{"aggregate_state":"operational"}},
+		"included":[{"id":1,"type":"status_page_section","attributes":{"name":{"en":"S"}}},{"id":2,"type":"status_page_resource","attributes":{"public_name":"R","status":7,"status_page_section_id":[1]}},
+		{"id":3,"type":"status_report","attributes":{"title":"T","aggregate_state":"resolved"}}]}`))
+	if err != nil || len(page.reports) != 1 || len(page.components.List) != 1 || page.components.List[0].Group != "" || page.components.List[0].Status != fetch.UnknownComponentStatus {
+		t.Fatalf("got %+v, %v", page, err)
+	}
+}

@@ -8,7 +8,6 @@
 package cachet
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/url"
@@ -233,26 +232,13 @@ type ctGroups struct {
 	Data *[]ctNamedRef `json:"data"`
 }
 
-// ctCode is a code Cachet sends as a number or a string (or a flag, as a boolean or a
-// number); anything else (null, or an object from a Cachet that describes its enums) is
-// read as "not given" rather than failing the list, whose names the incidents need.
-type ctCode string
+// ctCode is a code or flag Cachet sends as a number, a string or a boolean; anything else
+// (null, or an object from a Cachet that describes its enums) is "not given" rather than
+// a failed list, whose names the incidents need.
+type ctCode = fetch.LooseText
 
-// UnmarshalJSON implements json.Unmarshaler for both encoding/json and json v2.
-func (c *ctCode) UnmarshalJSON(b []byte) error {
-	var f fetch.FlexID
-	switch s := string(bytes.TrimSpace(b)); {
-	case s == "true" || s == "false":
-		f = fetch.FlexID(s)
-	case f.UnmarshalJSON(b) != nil:
-		f = ""
-	}
-	*c = ctCode(f)
-	return nil
-}
-
-// disabled reports whether a flag says no: false, 0, "0" or "false".
-func (c ctCode) disabled() bool { return c == "false" || c == "0" }
+// disabled reports whether a flag says no: false, 0 or "0".
+func disabled(c ctCode) bool { return c == "false" || c == "0" }
 
 // ctComponentList is a decoded component list, with its groups' names once read.
 type ctComponentList struct {
@@ -354,7 +340,7 @@ var ctComponentWords = fetch.ComponentWords{
 func (cl *ctComponentList) states() *model.Components {
 	list := make([]model.Component, 0, len(cl.list))
 	for _, c := range cl.list {
-		if c.Enabled.disabled() {
+		if disabled(c.Enabled) {
 			continue
 		}
 		list = append(list, ctComponentWords.Component(string(c.ID), c.Name, cl.groups[string(c.GroupID)], string(c.Status)))

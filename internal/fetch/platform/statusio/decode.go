@@ -24,9 +24,11 @@ type sioDoc struct {
 }
 
 type sioResult struct {
-	Overall    *sioStatus  `json:"status_overall"`
-	Components []sioStatus `json:"status"`
-	Incidents  []sioEvent  `json:"incidents"`
+	// The page's and its components' states, read apart (sioComponentStates): whatever
+	// they hold, they never fail the incidents read beside them.
+	Overall    jsontext.Value `json:"status_overall"`
+	Components jsontext.Value `json:"status"`
+	Incidents  []sioEvent     `json:"incidents"`
 	// Maintenance is documented as {"active": [...], "upcoming": [...]}; it has also been
 	// seen as a bare (empty) array, read as the active ones.
 	Maintenance jsontext.Value `json:"maintenance"`
@@ -34,10 +36,10 @@ type sioResult struct {
 
 // sioStatus is the page's overall status or one component's: status.io's word and its code.
 type sioStatus struct {
-	ID         fetch.FlexID `json:"id"`
-	Name       string       `json:"name"`
-	Status     string       `json:"status"`
-	StatusCode fetch.FlexID `json:"status_code"`
+	ID         fetch.LooseText `json:"id"`
+	Name       fetch.LooseText `json:"name"`
+	Status     fetch.LooseText `json:"status"`
+	StatusCode fetch.LooseText `json:"status_code"`
 }
 
 type sioMaintenance struct {
@@ -131,21 +133,27 @@ var sioComponentWords = fetch.ComponentWords{
 // status.io's word ("Partial Service Disruption"), or the code when it gives none. Their
 // containers (locations) are not components: a component's status is already the worst
 // of its containers', and status.io's incidents name components the same way. The page
-// status is status_overall's code, its sentence status.io's word.
+// status is status_overall's code, its sentence status.io's word. A status list that is no
+// list of objects gives no component states (nil: not read); an overall status that is
+// no object, no page status.
 func sioComponentStates(r *sioResult) *model.Components {
-	list := make([]model.Component, 0, len(r.Components))
-	for _, c := range r.Components {
-		comp := sioComponentWords.Component(string(c.ID), c.Name, "", string(c.StatusCode))
-		if w := strings.TrimSpace(c.Status); w != "" {
+	var states []sioStatus
+	if len(r.Components) > 0 && json.Unmarshal(r.Components, &states, fetch.JSONOptions) != nil {
+		return nil
+	}
+	list := make([]model.Component, 0, len(states))
+	for _, c := range states {
+		comp := sioComponentWords.Component(string(c.ID), string(c.Name), "", string(c.StatusCode))
+		if w := strings.TrimSpace(string(c.Status)); w != "" {
 			comp.StatusRaw = w
 		}
 		list = append(list, comp)
 	}
 	var overall sioStatus
-	if r.Overall != nil {
-		overall = *r.Overall
+	if len(r.Overall) > 0 && json.Unmarshal(r.Overall, &overall, fetch.JSONOptions) != nil {
+		overall = sioStatus{}
 	}
-	return fetch.NewComponents(string(overall.StatusCode), overall.Status, list)
+	return fetch.NewComponents(string(overall.StatusCode), string(overall.Status), list)
 }
 
 func (ev *sioEvent) id() string {

@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -562,7 +563,11 @@ func TestStatusIOComponentWords(t *testing.T) {
 		{"600", "Security Event", fetch.UnknownComponentStatus},
 		{"", "", fetch.UnknownComponentStatus},
 	} {
-		cs := sioComponentStates(&sioResult{Components: []sioStatus{{ID: "x", Name: "X", Status: tc.word, StatusCode: fetch.FlexID(tc.code)}}})
+		code := tc.code
+		if code == "" {
+			code = "null"
+		}
+		cs := sioComponentStates(&sioResult{Components: []byte(fmt.Sprintf(`[{"id":"x","name":"X","status":%q,"status_code":%s}]`, tc.word, code))})
 		wantRaw := tc.word
 		if wantRaw == "" {
 			wantRaw = tc.code
@@ -570,5 +575,18 @@ func TestStatusIOComponentWords(t *testing.T) {
 		if c := cs.List; len(c) != 1 || c[0].Status != tc.want || c[0].StatusRaw != wantRaw {
 			t.Errorf("%s %q: got %+v, want %s", tc.code, tc.word, c, tc.want)
 		}
+	}
+}
+
+// TestStatusIOOddStatusList: a status list of an odd shape gives no component states and
+// leaves the incidents readable.
+func TestStatusIOOddStatusList(t *testing.T) {
+	api, err := decodeStatusIO("application/json", []byte(`{"result":{"status_overall":"up","status":{"a":1},"incidents":[{"_id":"`+sioOpen+`","name":"x"}]}}`))
+	if err != nil || len(api.incidents) != 1 || api.components != nil {
+		t.Fatalf("got %+v, %v; want the incident, no component states", api, err)
+	}
+	api, err = decodeStatusIO("application/json", []byte(`{"result":{"status_overall":[1],"status":[{"id":{},"name":"A","status":7,"status_code":"300"}]}}`))
+	if err != nil || api.components == nil || api.components.PageStatus != "" || len(api.components.List) != 1 || api.components.List[0].Status != model.ComponentDegraded {
+		t.Fatalf("got %+v, %v; want A degraded, no page status", api.components, err)
 	}
 }
