@@ -171,3 +171,23 @@ type Change struct {
 	After  *string    `json:"after"`
 	Ops    []model.Op `json:"ops"`
 }
+
+// Component is one component in GET /api/v1/sources/{source}/components: its state in
+// the set in force, and since when it has been in that state as the archive saw it.
+type Component struct {
+	Name      string                `json:"name"`
+	Group     string                `json:"group"` // "" for none
+	Status    model.ComponentStatus `json:"status"`
+	StatusRaw string                `json:"status_raw"` // the provider's word
+	Since     Time                  `json:"since"`
+}
+
+// ComponentChange is one entry of GET /api/v1/sources/{source}/components/history: a
+// component's status went From → To at At. From is null for a component new to the
+// page, To null for one that left it.
+type ComponentChange struct {
+	Component string                 `json:"component"`
+	From      *model.ComponentStatus `json:"from"`
+	To        *model.ComponentStatus `json:"to"`
+	At        Time                   `json:"at"`
+}

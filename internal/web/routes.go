@@ -21,6 +21,8 @@ func (s *Server) routes() {
 	private("GET /api/v1/sources", http.HandlerFunc(s.listSources))
 	private("POST /api/v1/sources/{name}/poll", http.HandlerFunc(s.pollSource))
 	private("GET /api/v1/sources/{source}/snapshots", http.HandlerFunc(s.snapshot))
+	private("GET /api/v1/sources/{source}/components", http.HandlerFunc(s.listComponents))
+	private("GET /api/v1/sources/{source}/components/history", http.HandlerFunc(s.componentHistory))
 	private("GET /api/v1/incidents", s.wholeArchive(s.listIncidents))
 	private("GET /api/v1/incidents/{source}/{id}", http.HandlerFunc(s.incident))
 	private("GET /api/v1/incidents/{source}/{id}/versions", http.HandlerFunc(s.listVersions))

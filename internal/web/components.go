@@ -1,0 +1,153 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/api"
+	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/param"
+	"github.com/statuswatch/statuswatch/internal/web/query"
+)
+
+// componentsCursor tags the cursors of a component history; they carry the version of
+// the last entry of a page and how many entries of that version were given so far.
+const componentsCursor = "component-history"
+
+// listComponents answers GET /api/v1/sources/{source}/components?at=T: the components
+// of the set in force at T (default: the latest), in the set's order (group, then
+// name). An unknown source is 404; a source with no component set by T is an empty list.
+func (s *Server) listComponents(w http.ResponseWriter, r *http.Request) {
+	source := r.PathValue("source")
+	var at time.Time
+	if raw := r.URL.Query().Get("at"); raw != "" {
+		t, err := param.Time("at", raw)
+		if err != nil {
+			badRequest(w, "%v", err)
+			return
+		}
+		at = t
+	}
+	var v *model.ComponentVersion
+	var err error
+	if at.IsZero() {
+		v, err = s.store.ComponentsLatest(source)
+	} else {
+		v, err = s.store.ComponentsAt(source, at)
+	}
+	if err != nil {
+		s.archiveError(w, r, err, "")
+		return
+	}
+	if v == nil && !s.knownSource(w, r, source) {
+		return
+	}
+	out := []api.Component{}
+	if v != nil {
+		for _, c := range v.Components.List {
+			out = append(out, api.Component{Name: c.Name, Group: c.Group, Status: c.Status, StatusRaw: c.StatusRaw,
+				Since: api.Time(c.Since)})
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// componentHistory answers GET /api/v1/sources/{source}/components/history?from=&to=:
+// the status changes of the source's components observed in [from, to), oldest first,
+// paged by limit and before (a cursor, though the list runs forward in time). from and
+// to are open when not given. A rename alone is no entry.
+func (s *Server) componentHistory(w http.ResponseWriter, r *http.Request) {
+	source := r.PathValue("source")
+	q := r.URL.Query()
+	p, err := param.ParsePage(r, componentsCursor, 3)
+	if err != nil {
+		badRequest(w, "%v", err)
+		return
+	}
+	var from, to time.Time
+	for _, b := range []struct {
+		name string
+		t    *time.Time
+	}{{"from", &from}, {"to", &to}} {
+		if raw := q.Get(b.name); raw != "" {
+			if *b.t, err = param.Time(b.name, raw); err != nil {
+				badRequest(w, "%v", err)
+				return
+			}
+		}
+	}
+	// The cursor: the time and version of the last entry given and how many entries of
+	// that version were given. The next page reads on from that time, skipping them.
+	afterVersion, skip := 0, 0
+	if p.Before != nil {
+		t, err1 := time.Parse(timeLayout, p.Before[0])
+		n, err2 := strconv.Atoi(p.Before[1])
+		k, err3 := strconv.Atoi(p.Before[2])
+		if err1 != nil || err2 != nil || err3 != nil || n < 1 || k < 1 {
+			badRequest(w, "%v", param.ErrBadCursor)
+			return
+		}
+		if t.After(from) {
+			from = t
+		}
+		afterVersion, skip = n, k
+	}
+	events, more, err := s.store.ComponentHistory(source, from, to, p.Limit+skip)
+	if err != nil {
+		s.archiveError(w, r, err, "")
+		return
+	}
+	if len(events) == 0 && !s.knownSource(w, r, source) {
+		return
+	}
+	out := []api.ComponentChange{}
+	lastVersion, given, seen := afterVersion, skip, 0
+	for _, e := range events {
+		if e.Version < afterVersion {
+			continue // given on an earlier page
+		}
+		if e.Version == afterVersion {
+			if seen++; seen <= skip {
+				continue
+			}
+		}
+		if len(out) == p.Limit {
+			more = true
+			break
+		}
+		out = append(out, api.ComponentChange{Component: e.Component, From: statusOrNull(e.From),
+			To: statusOrNull(e.To), At: api.Time(e.At)})
+		if e.Version != lastVersion {
+			lastVersion, given = e.Version, 0
+		}
+		given++
+	}
+	if more && len(out) > 0 {
+		last := out[len(out)-1]
+		param.SetNext(w, r, param.Cursor(componentsCursor, time.Time(last.At).UTC().Format(timeLayout),
+			strconv.Itoa(lastVersion), strconv.Itoa(given)))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// statusOrNull is s, or nil (JSON null) for "" (a component new to the page or gone).
+func statusOrNull(s model.ComponentStatus) *model.ComponentStatus {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// knownSource answers 404 and reports false unless source is configured or archived.
+func (s *Server) knownSource(w http.ResponseWriter, r *http.Request, source string) bool {
+	known, err := query.KnownSource(s.store, source, s.configured(source))
+	if err != nil {
+		s.archiveError(w, r, err, "")
+		return false
+	}
+	if !known {
+		writeError(w, http.StatusNotFound, "unknown source")
+	}
+	return known
+}
