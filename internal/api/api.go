@@ -61,6 +61,14 @@ type Source struct {
 	Retired bool `json:"retired"`
 	// Incidents counts the source's archived incidents, removed ones included.
 	Incidents int `json:"incidents"`
+	// The latest component set, for a source that has one (the fields are left out
+	// otherwise): the page's overall status in the provider's word and its sentence
+	// ("Partial System Outage"), how many components it lists and how many of them are
+	// not operational.
+	PageStatus               string `json:"page_status,omitempty"`
+	PageDescription          string `json:"page_description,omitempty"`
+	Components               *int   `json:"components,omitempty"`
+	ComponentsNotOperational *int   `json:"components_not_operational,omitempty"`
 }
 
 // Poll is the answer of a successful POST /api/v1/sources/{name}/poll.

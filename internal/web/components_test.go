@@ -167,3 +167,23 @@ func param0(t *testing.T, e *env) string {
 	r := e.get("/api/v1/sources/acme/components/history?limit=1", http.StatusOK)
 	return r.header.Get("X-Next-Cursor")
 }
+
+func TestListSourcesComponents(t *testing.T) {
+	e := newEnv(t).seed().seedComponents()
+	var got []map[string]any
+	e.getJSON("/api/v1/sources", http.StatusOK, &got)
+	if len(got) != 2 {
+		t.Fatalf("got %v, want acme and beta", got)
+	}
+	for k, want := range map[string]any{"page_status": "minor", "page_description": "Minor Service Outage",
+		"components": 3.0, "components_not_operational": 1.0} {
+		if got[0][k] != want {
+			t.Errorf("acme %s: got %v, want %v", k, got[0][k], want)
+		}
+	}
+	for _, k := range []string{"page_status", "page_description", "components", "components_not_operational"} {
+		if v, ok := got[1][k]; ok {
+			t.Errorf("beta, with no components: %s is %v, want it left out", k, v)
+		}
+	}
+}

@@ -16,6 +16,11 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 		s.archiveError(w, r, err, "")
 		return
 	}
+	summaries, err := s.store.ComponentSummaries()
+	if err != nil {
+		s.archiveError(w, r, err, "")
+		return
+	}
 	counts := make(map[string]int, len(archived))
 	for _, a := range archived {
 		counts[a.Name] = a.Incidents
@@ -36,6 +41,11 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 			out = append(out, retiredSource(a, s.title(a.Name)))
 		}
 	}
+	for i := range out {
+		if sum, ok := summaries[out[i].Name]; ok {
+			withComponents(&out[i], sum)
+		}
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -43,4 +53,11 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 // state is left out: nothing polls it any more, so it would only be stale.
 func retiredSource(a archive.SourceInfo, title string) api.Source {
 	return api.Source{Name: a.Name, Title: title, Retired: true, Incidents: a.Incidents}
+}
+
+// withComponents adds what the dashboard shows of a source's latest component set.
+func withComponents(src *api.Source, sum archive.ComponentSummary) {
+	n, down := sum.Components, sum.NotOperational
+	src.PageStatus, src.PageDescription = sum.PageStatus, sum.PageDescription
+	src.Components, src.ComponentsNotOperational = &n, &down
 }
