@@ -2,7 +2,10 @@ package daemon
 
 import (
 	"runtime"
+	"slices"
+	"sync"
 
+	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/model"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,7 +22,26 @@ type metrics struct {
 	failures         *prometheus.GaugeVec   // consecutive failures, by source
 	openIncidents    *prometheus.GaugeVec   // by source and impact
 	skippedInBackoff *prometheus.CounterVec // cron ticks skipped inside a backoff wait
+	componentStatus  *prometheus.GaugeVec   // by source and component: model.ComponentStatus.Level
+
+	// components is, by source, what componentStatus shows of its latest component set:
+	// the version and the components list it was made from, and the label values set, so
+	// that an unchanged set is not read again and a component gone loses its series.
+	componentsMu sync.Mutex
+	components   map[string]componentSeries
 }
+
+// componentSeries is what the component gauge shows of one source.
+type componentSeries struct {
+	version int
+	watch   []string // the source's components list it was filtered by
+	labels  []string // the component label values set
+}
+
+// maxComponentSeries bounds the component series of one source: a page of a few
+// thousand components (one per data centre) with no components list in the config
+// exports its first ones in the set's order (group, then name), not all of them.
+const maxComponentSeries = 1000
 
 // gauges are what the scrape-time series read: the outbox, by state, and whether delivery
 // is paused. They are computed on each scrape rather than refreshed on a timer, so
@@ -42,6 +64,9 @@ func newMetrics(version, commit string, g gauges) *metrics {
 		failures:         gaugeVec("watcher_source_consecutive_failures", "Polls of a source that failed in a row.", "source"),
 		openIncidents:    gaugeVec("watcher_source_open_incidents", "Incidents still open on a source's page, by impact.", "source", "impact"),
 		skippedInBackoff: counterVec("watcher_polls_skipped_total", "Scheduled polls skipped because the source is backing off.", "source"),
+		componentStatus: gaugeVec("watcher_component_status", "A component's state on its source's page: 0 operational, 1 maintenance, 2 degraded, 3 partial outage, 4 major outage.",
+			"source", "component"),
+		components: map[string]componentSeries{},
 	}
 	paused := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "watcher_delivery_paused", Help: "1 while delivery is paused by an authentication error of the sink.",
@@ -58,7 +83,7 @@ func newMetrics(version, commit string, g gauges) *metrics {
 	build := gaugeVec("watcher_build_info", "Build information; the value is always 1.", "version", "commit", "goversion")
 	build.WithLabelValues(version, commit, runtime.Version()).Set(1)
 	m.reg.MustRegister(m.polls, m.changes, m.notifications, m.lastSuccess, m.failures,
-		m.openIncidents, m.skippedInBackoff, paused, outboxCollector{g.outbox}, build,
+		m.openIncidents, m.skippedInBackoff, m.componentStatus, paused, outboxCollector{g.outbox}, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -95,16 +120,24 @@ func (c outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// refreshGauges sets every source's open-incident gauges from the archive, at start-up.
+// refreshGauges sets every source's open-incident and component gauges from the
+// archive, at start-up.
 func (d *Daemon) refreshGauges() {
 	d.mu.RLock()
 	names := make([]string, 0, len(d.sources))
-	for n := range d.sources {
+	srcs := make([]*config.Source, 0, len(d.sources))
+	for n, st := range d.sources {
 		names = append(names, n)
+		st.mu.Lock()
+		srcs = append(srcs, st.src)
+		st.mu.Unlock()
 	}
 	d.mu.RUnlock()
 	for i, n := range names {
 		d.refreshOpen(n)
+		if srcs[i] != nil {
+			d.refreshComponents(srcs[i])
+		}
 		if (i+1)%releaseEvery == 0 {
 			d.releasePages() // a scan of every source's incidents: keep its peak RSS small
 		}
@@ -130,4 +163,73 @@ func (d *Daemon) outboxCounts() (map[model.MessageState]int, error) {
 		d.log.Warn("count outbox", "err", err)
 	}
 	return counts, err
+}
+
+// refreshComponents sets a source's component gauges from its latest component set,
+// one series per component its components list watches (every one without a list, up
+// to maxComponentSeries), and deletes the series of components no longer there. It
+// reads the set only when its version or the list changed since the last refresh.
+func (d *Daemon) refreshComponents(src *config.Source) {
+	m := d.metrics
+	n, err := d.store.ComponentsLatestVersion(src.Name)
+	if err != nil {
+		d.log.Warn("read component version", "source", src.Name, "err", err)
+		return
+	}
+	m.componentsMu.Lock()
+	defer m.componentsMu.Unlock()
+	old := m.components[src.Name]
+	if n == 0 || (n == old.version && slices.Equal(old.watch, src.Components)) {
+		return
+	}
+	v, err := d.store.ComponentsLatest(src.Name)
+	if err != nil || v == nil {
+		d.log.Warn("read components", "source", src.Name, "err", err)
+		return
+	}
+	// The components list, paused or not: a paused source still shows its last states.
+	watch := WatchComponent(&config.Source{Components: src.Components})
+	var kept []model.Component
+	for _, c := range v.Components.List {
+		if watch(c) && len(kept) < maxComponentSeries {
+			kept = append(kept, c)
+		}
+	}
+	labels := componentLabels(kept)
+	for i, c := range kept {
+		m.componentStatus.WithLabelValues(src.Name, labels[i]).Set(float64(c.Status.Level()))
+	}
+	for _, l := range old.labels {
+		if !slices.Contains(labels, l) {
+			m.componentStatus.DeleteLabelValues(src.Name, l)
+		}
+	}
+	m.components[src.Name] = componentSeries{version: n, watch: slices.Clone(src.Components), labels: labels}
+}
+
+// forgetComponents deletes the component series of a source the config no longer has.
+func (d *Daemon) forgetComponents(source string) {
+	m := d.metrics
+	m.componentsMu.Lock()
+	defer m.componentsMu.Unlock()
+	m.componentStatus.DeletePartialMatch(prometheus.Labels{"source": source})
+	delete(m.components, source)
+}
+
+// componentLabels are the component label values of a set's components: the name, or
+// "group/name" for a name that more than one group of the page uses, so that no two
+// components share a series.
+func componentLabels(cs []model.Component) []string {
+	count := map[string]int{}
+	for _, c := range cs {
+		count[c.Name]++
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
+		if count[c.Name] > 1 && c.Group != "" {
+			out[i] = c.Group + "/" + c.Name
+		}
+	}
+	return out
 }

@@ -91,6 +91,9 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		m.changes.WithLabelValues(src.Name).Add(float64(out.Changes))
 		d.refreshOpen(src.Name)
 	}
+	if out.Wrote && err == nil {
+		d.refreshComponents(src) // a new component set is written with the poll
+	}
 	// Any outbox row a poll wrote wakes delivery: a recovery's "readable again" is
 	// written by a poll that is otherwise unchanged (even a 304), and must not wait for
 	// delivery's idle sweep.

@@ -101,6 +101,7 @@ func (d *Daemon) apply(cfg *config.Config) error {
 		if _, ok := plans[name]; !ok {
 			d.cron.Remove(st.entry)
 			delete(d.sources, name)
+			d.forgetComponents(name)
 		}
 	}
 	for name, p := range plans {
