@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -186,4 +187,54 @@ func TestListSourcesComponents(t *testing.T) {
 			t.Errorf("beta, with no components: %s is %v, want it left out", k, v)
 		}
 	}
+}
+
+func TestComponentPagesGolden(t *testing.T) {
+	e := newEnv(t).seed().seedComponents()
+	e.daemon.SourcesFn = seedSources
+	for _, tt := range []struct{ name, path string }{
+		{"source_components", "/sources/acme"},
+		{"dashboard_components", "/"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			goldenRaw(t, "page_"+tt.name+".html", e.htmlGet(tt.path, http.StatusOK).body)
+		})
+	}
+}
+
+// A page of 300 components, every one flapping every other day for 90 days, stays a
+// reasonable size: strips are runs of days, and only the first 100 components get one.
+func TestSourcePageOf300Components(t *testing.T) {
+	e := newEnv(t)
+	e.daemon.SourcesFn = seedSources
+	list := func(s model.ComponentStatus) []model.Component {
+		cs := make([]model.Component, 300)
+		for i := range cs {
+			cs[i] = comp("Region "+strconv.Itoa(i/50), "Data centre "+strconv.Itoa(i), s)
+		}
+		return cs
+	}
+	start := now.AddDate(0, 0, -89)
+	for d := 0; d < 90; d += 2 {
+		s := model.ComponentOperational
+		if d%4 == 2 {
+			s = model.ComponentMaintenance
+		}
+		e.recordComponents("acme", start.Add(time.Duration(d)*24*time.Hour), "none", "All Systems Operational", list(s)...)
+	}
+	r := e.htmlGet("/sources/acme", http.StatusOK)
+	body := string(r.body)
+	if n := strings.Count(body, `<li class="component">`); n != 300 {
+		t.Errorf("got %d components listed, want 300", n)
+	}
+	if n := strings.Count(body, `<svg class="strip"`); n != 100 {
+		t.Errorf("got %d strips, want 100", n)
+	}
+	if !strings.Contains(body, "Strips are drawn for the first 100 components; the other 200 are listed without one.") {
+		t.Error("the page does not say that strips were cut")
+	}
+	if len(body) > 1<<20 {
+		t.Errorf("page of 300 components: %d bytes, want at most 1 MiB", len(body))
+	}
+	t.Logf("page of 300 flapping components: %d bytes", len(body))
 }

@@ -17,13 +17,14 @@ const sourceCursor = "source-incidents"
 
 // sourceView is a source page's view.
 type sourceView struct {
-	Source    sourceRow
-	Figures   []view.Figure
-	Timeline  view.Timeline
-	Incidents []incidentRow
-	Total     int    // incidents archived
-	Older     string // the next page of the list, if any
-	First     string // the first page, when this is not it
+	Source     sourceRow
+	Figures    []view.Figure
+	Timeline   view.Timeline
+	Components *view.Components // nil: the source has no component set
+	Incidents  []incidentRow
+	Total      int    // incidents archived
+	Older      string // the next page of the list, if any
+	First      string // the first page, when this is not it
 }
 
 // Source answers GET /sources/{source}: a vendor's state, its figures, its incident
@@ -61,6 +62,11 @@ func (s *Site) Source(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := sourceView{Source: rows[i], Figures: view.Figures(infos, s.now()), Timeline: view.NewTimeline(infos, s.now(), s.paths), Total: len(infos)}
+
+	if v.Components, err = s.components(name); err != nil {
+		s.pageArchiveError(w, r, err, "")
+		return
+	}
 
 	list := make([]*archive.IncidentInfo, 0, len(infos))
 	for i := range infos {

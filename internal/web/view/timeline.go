@@ -20,11 +20,14 @@ import (
 // the day's incidents, the worst first, which also serves as its accessible name: at most
 // barTitleMax of them and "and N more", so the page stays small however many incidents a
 // vendor leaves open (5,000 open ones, each listed on every day, made a 28 MB page).
+// TimelineDays is how many days the timeline and the component strips show.
+const TimelineDays = 90
+
 const (
 	barTitleMax   = 5
 	barTitleRunes = 120 // of each incident's title in a bar's title
 
-	timelineDays  = 90
+	timelineDays  = TimelineDays
 	timelineWidth = 960
 	barsHeight    = 40
 	barGap        = 2

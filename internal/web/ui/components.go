@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"errors"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/web/view"
+)
+
+// maxStripEvents bounds the status changes a source page reads for its strips: 300
+// components flapping daily for 90 days are 27,000; past this many, no strip is drawn.
+const maxStripEvents = 100_000
+
+// components builds a source page's components section: nil for a source with no
+// component set. It reads the latest set, the set in force when the strips' window
+// opens, and the status changes since (version headers only).
+func (s *Site) components(source string) (*view.Components, error) {
+	latest, err := s.store.ComponentsLatest(source)
+	if err != nil || latest == nil {
+		return nil, err
+	}
+	now := s.now().UTC()
+	first := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -(view.TimelineDays - 1))
+	start, err := s.store.ComponentsAt(source, first)
+	if err != nil {
+		return nil, err
+	}
+	observedFrom := first
+	if start == nil {
+		// The first set was read inside the window: the days before it were not observed.
+		v1, err := s.store.ComponentVersion(source, 1)
+		switch {
+		case err == nil:
+			observedFrom = v1.ObservedAt
+		case !errors.Is(err, archive.ErrNotFound):
+			return nil, err
+		}
+	}
+	events, more, err := s.store.ComponentEventsSince(source, first, maxStripEvents)
+	if err != nil {
+		return nil, err
+	}
+	c := view.NewComponents(latest, start, observedFrom, events, more, now, s.stamp)
+	return &c, nil
+}
