@@ -191,9 +191,34 @@ func TestListSourcesComponents(t *testing.T) {
 
 func TestComponentPagesGolden(t *testing.T) {
 	e := newEnv(t).seed().seedComponents()
-	e.daemon.SourcesFn = seedSources
+	// delta has no incident open, and a component degraded: "degraded, no incident";
+	// epsilon's are all operational.
+	e.recordComponents("delta", t0.Add(time.Hour), "minor", "Minor Service Outage",
+		comp("", "Actions", model.ComponentDegraded), comp("", "Pages", model.ComponentOperational))
+	e.recordComponents("epsilon", t0.Add(time.Hour), "none", "All Systems Operational",
+		comp("", "Mail", model.ComponentOperational))
+	e.daemon.SourcesFn = func() []SourceStatus {
+		return append(seedSources(),
+			SourceStatus{Name: "delta", Title: "Delta", URL: "https://status.delta.test", Kind: "statuspage",
+				LastPollAt: now.Add(-time.Minute), LastSuccessAt: now.Add(-time.Minute)},
+			SourceStatus{Name: "epsilon", Title: "Epsilon", URL: "https://status.epsilon.test", Kind: "statuspage",
+				LastPollAt: now.Add(-time.Minute), LastSuccessAt: now.Add(-time.Minute)})
+	}
+	dash := string(e.htmlGet("/", http.StatusOK).body)
+	delta, epsilon := strings.Index(dash, `<a href="/sources/delta">`), strings.Index(dash, `<a href="/sources/epsilon">`)
+	if delta < 0 || epsilon < delta {
+		t.Errorf("dashboard: delta (degraded, no incident) should be listed before epsilon (operational)")
+	}
+	if row := dash[delta:epsilon]; !strings.Contains(row, "Degraded, no incident") || !strings.Contains(row, "1 of 2 components not operational") ||
+		!strings.Contains(row, "Page status: Minor Service Outage") {
+		t.Errorf("dashboard: delta's row: %s", row)
+	}
+	if row := dash[epsilon:]; !strings.Contains(row, ">Operational</span>") || strings.Contains(row[:400], "not operational") {
+		t.Errorf("dashboard: epsilon's row: %.400s", row)
+	}
 	for _, tt := range []struct{ name, path string }{
 		{"source_components", "/sources/acme"},
+		{"source_degraded_no_incident", "/sources/delta"},
 		{"dashboard_components", "/"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -65,6 +65,10 @@ type sourceRow struct {
 	Open             int    // open incidents and maintenance under way
 	Incidents        int    // archived, removed ones included
 	Note             string
+	// The latest component set: the page's own status sentence and how many components
+	// are not operational, of how many; Components is 0 for a source with none.
+	PageStatus                 string
+	Components, ComponentsDown int
 }
 
 // sourceRows lists every configured source, then every retired one, with its state,
@@ -72,6 +76,10 @@ type sourceRow struct {
 // incidents among infos (every archived incident).
 func (s *Site) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 	archived, err := s.store.Sources()
+	if err != nil {
+		return nil, err
+	}
+	summaries, err := s.store.ComponentSummaries()
 	if err != nil {
 		return nil, err
 	}
@@ -135,6 +143,15 @@ func (s *Site) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 			r.Failures, r.LastError = a.Failures, a.LastError
 		}
 		r.State = view.StateOf(a.Down, paused, retired, polled, st.worst, st.incident, st.underway)
+		if sum, ok := summaries[name]; ok {
+			r.PageStatus, r.Components, r.ComponentsDown = sum.PageDescription, sum.Components, sum.NotOperational
+			if r.PageStatus == "" && sum.PageStatus != "" {
+				r.PageStatus = view.PageStatusBadge(sum.PageStatus, "").Label
+			}
+			if cs, flagged := view.ComponentsState(sum.Worst); flagged && r.State.Rank == view.StateOK {
+				r.State = cs
+			}
+		}
 		switch {
 		case retired || r.Failures == 0:
 		case a.Down:

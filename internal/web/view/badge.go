@@ -88,6 +88,7 @@ const (
 	StateDown = iota
 	StateIncident
 	StateMaintenance
+	StateDegraded // components not all operational, and no incident open
 	StateOK
 	StatePending
 	StatePaused
@@ -98,6 +99,21 @@ const (
 type SourceState struct {
 	Badge
 	Rank int
+}
+
+// ComponentsState is the state of a source that StateOf found operational but whose
+// page shows components not operational, the worst being worst: "Degraded, no
+// incident" (coloured by the worst), or under maintenance when that is all; ok is false
+// when every component is operational.
+func ComponentsState(worst model.ComponentStatus) (st SourceState, ok bool) {
+	switch {
+	case worst == model.ComponentMaintenance:
+		return SourceState{Badge{"b-maint", "i-wrench", "Components in maintenance"}, StateMaintenance}, true
+	case worst.Worse(model.ComponentMaintenance):
+		b := ComponentBadge(worst)
+		return SourceState{Badge{b.Class, b.Icon, "Degraded, no incident"}, StateDegraded}, true
+	}
+	return SourceState{}, false
 }
 
 // StateOf works out a source's state: it cannot be read once its failures reached the
