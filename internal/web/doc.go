@@ -20,7 +20,7 @@
 // error page; other clients get the JSON error of the API.
 //
 //	/                                    sources and their state, open incidents, latest changes
-//	/sources/{source}                    a vendor: figures, 90-day timeline (SVG), incidents
+//	/sources/{source}                    a vendor: figures, 90-day timeline (SVG), components, incidents
 //	/incidents/{source}/{id}             the incident now, its history by day (?before= pages it)
 //	/incidents/{source}/{id}/changes/{n} the change that made version n, Before / After
 //	/incidents/{source}/{id}/diff        any two versions (?from=&to=)
@@ -42,7 +42,8 @@
 //
 // # Lists and paging
 //
-// GET /api/v1/incidents, GET /api/v1/incidents/{source}/{id}/versions and GET
+// GET /api/v1/incidents, GET /api/v1/incidents/{source}/{id}/versions, GET
+// /api/v1/sources/{source}/components/history (oldest first) and GET
 // /api/v1/outbox (oldest first, by message id) take limit
 // (default 100; above the maximum of 1000 it is clamped to 1000, not refused, so a client
 // that asks for "everything" still pages correctly) and before, an opaque cursor. When
@@ -61,6 +62,26 @@
 // entries. The routes that read every archived incident (the dashboard, a source page,
 // search, the feeds, the incident and outbox lists) run at most two at a time, the others
 // waiting their turn, so memory stays bounded however many viewers come.
+//
+// # Components
+//
+// GET /api/v1/sources/{source}/components lists the components of the source's latest
+// component set, by group then name: name, group ("" for none), status (one of
+// operational, maintenance, degraded, partial_outage, major_outage), status_raw (the
+// provider's word) and since (when it entered that status as the archive saw it). ?at=T
+// gives the set in force at T, [] before the first. GET …/components/history?from=&to=
+// lists the status changes observed in [from, to), oldest first: component, from, to
+// (null for a component new to the page, or gone from it) and at; the first set read
+// is no change. Both are [] for a known source with no component set, 404 for an
+// unknown one. GET /api/v1/sources adds, for a source with a set, page_status,
+// page_description, components and components_not_operational.
+//
+// A source page lists the components by group with their state and a 90-day strip of
+// what was observed: a segment per run of days in the same worst state, so a component
+// that never changed costs one rectangle, and strips for the first 100 components only
+// (the page says so), which keeps a page of hundreds of flapping components under a
+// megabyte. The dashboard flags a source with no incident open whose components are not
+// all operational ("Degraded, no incident"), sorted before the operational ones.
 //
 // # Raw snapshots
 //
