@@ -1,12 +1,9 @@
 package archive
 
-// The reads of component sets that the daemon's gauges and the source page need: the
-// latest version's number, cheap enough to ask after every poll that wrote, and the
-// status changes of a whole window.
+// The reads of component sets that the daemon's gauges need: cheap enough to run after
+// every poll that wrote.
 
 import (
-	"time"
-
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/components"
@@ -26,13 +23,4 @@ func (s *Store) ComponentsLatestVersion(source string) (int, error) {
 		return 0, wrapErr("components "+source, err)
 	}
 	return n, nil
-}
-
-// ComponentEventsSince returns the status changes of a source's components observed
-// from from on, oldest first, as ComponentHistory does but with a limit of the caller's
-// (a source page reads the whole window of its strips at once, past MaxHistoryLimit):
-// at most limit entries, more reporting that there were others. It reads version
-// headers only.
-func (s *Store) ComponentEventsSince(source string, from time.Time, limit int) (events []ComponentEvent, more bool, err error) {
-	return s.componentEvents(source, from, time.Time{}, limit)
 }

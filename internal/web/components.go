@@ -78,8 +78,8 @@ func (s *Server) componentHistory(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	// The cursor: the time and version of the last entry given and how many entries of
-	// that version were given. The next page reads on from that time, skipping them.
-	afterVersion, skip := 0, 0
+	// that version were given.
+	var after *query.Position
 	if p.Before != nil {
 		t, err1 := time.Parse(timeLayout, p.Before[0])
 		n, err2 := strconv.Atoi(p.Before[1])
@@ -88,12 +88,9 @@ func (s *Server) componentHistory(w http.ResponseWriter, r *http.Request) {
 			badRequest(w, "%v", param.ErrBadCursor)
 			return
 		}
-		if t.After(from) {
-			from = t
-		}
-		afterVersion, skip = n, k
+		after = &query.Position{At: t, Version: n, Given: k}
 	}
-	events, more, err := s.store.ComponentHistory(source, from, to, p.Limit+skip)
+	events, next, err := query.ComponentHistory(s.store, source, from, to, after, p.Limit)
 	if err != nil {
 		s.archiveError(w, r, err, "")
 		return
@@ -101,32 +98,13 @@ func (s *Server) componentHistory(w http.ResponseWriter, r *http.Request) {
 	if len(events) == 0 && !s.knownSource(w, r, source) {
 		return
 	}
-	out := []api.ComponentChange{}
-	lastVersion, given, seen := afterVersion, skip, 0
-	for _, e := range events {
-		if e.Version < afterVersion {
-			continue // given on an earlier page
-		}
-		if e.Version == afterVersion {
-			if seen++; seen <= skip {
-				continue
-			}
-		}
-		if len(out) == p.Limit {
-			more = true
-			break
-		}
-		out = append(out, api.ComponentChange{Component: e.Component, From: statusOrNull(e.From),
-			To: statusOrNull(e.To), At: api.Time(e.At)})
-		if e.Version != lastVersion {
-			lastVersion, given = e.Version, 0
-		}
-		given++
+	out := make([]api.ComponentChange, len(events))
+	for i, e := range events {
+		out[i] = api.ComponentChange{Component: e.Component, From: statusOrNull(e.From), To: statusOrNull(e.To), At: api.Time(e.At)}
 	}
-	if more && len(out) > 0 {
-		last := out[len(out)-1]
-		param.SetNext(w, r, param.Cursor(componentsCursor, time.Time(last.At).UTC().Format(timeLayout),
-			strconv.Itoa(lastVersion), strconv.Itoa(given)))
+	if next != nil {
+		param.SetNext(w, r, param.Cursor(componentsCursor, next.At.UTC().Format(timeLayout),
+			strconv.Itoa(next.Version), strconv.Itoa(next.Given)))
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -37,10 +38,10 @@ func (s *Site) components(source string) (*view.Components, error) {
 			return nil, err
 		}
 	}
-	events, more, err := s.store.ComponentEventsSince(source, first, maxStripEvents)
+	events, more, err := query.ComponentHistory(s.store, source, first, time.Time{}, nil, maxStripEvents)
 	if err != nil {
 		return nil, err
 	}
-	c := view.NewComponents(latest, start, observedFrom, events, more, now, s.stamp)
+	c := view.NewComponents(latest, start, observedFrom, events, more != nil, now, s.stamp)
 	return &c, nil
 }
