@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +58,27 @@ watcher_component_status{component="Web",source="acme"} 3
 watcher_component_status{component="DB",source="beta"} 4
 `)
 
+	// A reload that changes acme's components list takes effect at its next poll, even
+	// one that reads the same set.
+	d.mu.RLock()
+	st := d.sources["acme"]
+	d.mu.RUnlock()
+	st.mu.Lock()
+	narrowed := *st.src
+	narrowed.Components = []string{"Web"}
+	st.src = &narrowed
+	st.mu.Unlock()
+	poll("acme", c("Core", "API", model.ComponentDegraded), c("Core", "Web", model.ComponentPartialOutage))
+	check("acme's list narrowed to Web", `watcher_component_status{component="Web",source="acme"} 3
+watcher_component_status{component="DB",source="beta"} 4
+`)
+	st.mu.Lock()
+	widened := *st.src
+	widened.Components = nil
+	st.src = &widened
+	st.mu.Unlock()
+	poll("acme", c("Core", "API", model.ComponentDegraded), c("Core", "Web", model.ComponentPartialOutage))
+
 	// A restart's refresh sets them from the archive alone.
 	d.metrics.componentStatus.Reset()
 	d.metrics.components = map[string]componentSeries{}
@@ -74,4 +96,15 @@ watcher_component_status{component="DB",source="beta"} 4
 	d.forgetComponents("acme")
 	check("acme removed from the config", `watcher_component_status{component="DB",source="beta"} 4
 `)
+}
+
+func TestComponentLabels(t *testing.T) {
+	got := componentLabels([]model.Component{
+		{Name: "API", Group: "Core"}, {Name: "API", Group: "Edge"}, {Name: "Web"},
+		{ID: "a1", Name: "DB", Group: "Core"}, {ID: "a2", Name: "DB", Group: "Core"}, {Name: "DB"},
+	})
+	want := []string{"Core/API", "Edge/API", "Web", "Core/DB (a1)", "Core/DB (a2)", "DB"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }

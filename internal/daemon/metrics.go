@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"cmp"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/statuswatch/statuswatch/internal/config"
@@ -168,7 +170,8 @@ func (d *Daemon) outboxCounts() (map[model.MessageState]int, error) {
 // refreshComponents sets a source's component gauges from its latest component set,
 // one series per component its components list watches (every one without a list, up
 // to maxComponentSeries), and deletes the series of components no longer there. It
-// reads the set only when its version or the list changed since the last refresh.
+// reads the set only when its version or the list changed since the last refresh: the
+// daemon calls it after every successful poll, for the cost of one read of a meta.
 func (d *Daemon) refreshComponents(src *config.Source) {
 	m := d.metrics
 	n, err := d.store.ComponentsLatestVersion(src.Name)
@@ -217,7 +220,8 @@ func (d *Daemon) forgetComponents(source string) {
 }
 
 // componentLabels are the component label values of a set's components: the name, or
-// "group/name" for a name that more than one group of the page uses, so that no two
+// "group/name" for a name that more than one group of the page uses, and, for what is
+// still shared (one name twice in one group), the vendor's id after it, so that no two
 // components share a series.
 func componentLabels(cs []model.Component) []string {
 	count := map[string]int{}
@@ -225,10 +229,17 @@ func componentLabels(cs []model.Component) []string {
 		count[c.Name]++
 	}
 	out := make([]string, len(cs))
+	taken := map[string]int{}
 	for i, c := range cs {
 		out[i] = c.Name
 		if count[c.Name] > 1 && c.Group != "" {
 			out[i] = c.Group + "/" + c.Name
+		}
+		taken[out[i]]++
+	}
+	for i, c := range cs {
+		if taken[out[i]] > 1 {
+			out[i] += " (" + cmp.Or(c.ID, strconv.Itoa(i)) + ")"
 		}
 	}
 	return out

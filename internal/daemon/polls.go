@@ -91,8 +91,10 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		m.changes.WithLabelValues(src.Name).Add(float64(out.Changes))
 		d.refreshOpen(src.Name)
 	}
-	if out.Wrote && err == nil {
-		d.refreshComponents(src) // a new component set is written with the poll
+	if err == nil {
+		// A new component set is written with the poll, and a reload may have changed
+		// the components list: the set is read again only then (one meta read otherwise).
+		d.refreshComponents(src)
 	}
 	// Any outbox row a poll wrote wakes delivery: a recovery's "readable again" is
 	// written by a poll that is otherwise unchanged (even a 304), and must not wait for
