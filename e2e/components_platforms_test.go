@@ -65,6 +65,9 @@ func componentLife(t *testing.T, p compPlatform) {
 		serve(0)
 		return p.source(base)
 	}, "")
+	if !p.noETag {
+		w.full = v.takeFull
+	}
 	step := func(i int) {
 		t.Helper()
 		serve(i)

@@ -57,8 +57,11 @@ type compWorld struct {
 	d     *testbin.Daemon
 	db    string
 	seen  int // Slack calls already checked
-	incs  []fakepage.Incident
-	mnts  []fakepage.Incident
+	// full returns the paths the page answered with a body since the last call; nil
+	// for a page that sends no validators.
+	full func() []string
+	incs []fakepage.Incident
+	mnts []fakepage.Incident
 }
 
 func newCompWorld(t *testing.T, extra string) *compWorld {
@@ -71,6 +74,15 @@ func newCompWorld(t *testing.T, extra string) *compWorld {
 	page.Set(nil, nil)
 	w := newWorld(t, page, "statuspage", atRoot, extra)
 	w.page = page
+	w.full = func() []string {
+		var out []string
+		for _, r := range page.Requests() {
+			if r.Status != http.StatusNotModified {
+				out = append(out, r.Path)
+			}
+		}
+		return out
+	}
 	w.wantComponents("", map[string]string{"API": "operational", "Web UI": "operational"})
 	return w
 }
@@ -259,10 +271,18 @@ func (w *compWorld) wantQuietPolls() {
 	w.t.Helper()
 	w.calls(0)
 	before := w.settled()
+	if w.full != nil {
+		w.full()
+	}
 	w.poll()
 	w.poll()
 	if fileSum(w.t, w.db) != before {
 		w.t.Errorf("two unchanged polls changed the archive file")
+	}
+	if w.full != nil {
+		if full := w.full(); len(full) > 0 {
+			w.t.Errorf("unchanged polls: %q answered in full, want only 304s", full)
+		}
 	}
 }
 
