@@ -11,7 +11,8 @@ package e2e
 //   - with an open incident naming the component: every change replies in the
 //     incident's thread, and no component root is posted;
 //   - inside a maintenance in progress naming the component: its flip to maintenance,
-//     and back, send nothing;
+//     and back, send nothing; its life from operational after that replies in the
+//     maintenance's thread;
 //   - under component_changes: archive: nothing is sent.
 //
 // For each: the component API now and at an earlier time (?at=), its history,
@@ -448,8 +449,28 @@ func TestComponentLifeEndToEnd(t *testing.T) {
 		if c[0].TS == root {
 			t.Errorf("sentinel went into the maintenance's thread")
 		}
+		w.wantGauge("sentinel", map[string]string{"API": "0", "Web UI": "2"})
+
+		// Worse than maintenance inside the window is told, in the maintenance's thread.
+		w.set(apiID, "degraded_performance")
+		c = w.calls(1)
+		wantCall(t, "degraded in the maintenance's thread", c[0], "chat.postMessage", root, "Acme · API: operational → degraded")
+		w.wantQuietPolls()
+		w.set(apiID, "major_outage")
+		c = w.calls(1)
+		wantCall(t, "major outage in the maintenance's thread", c[0], "chat.postMessage", root, "Acme · API: degraded → major outage")
+		w.wantGauge("major outage", map[string]string{"API": "4", "Web UI": "2"})
+		w.wantQuietPolls()
+		w.set(apiID, "operational")
+		c = w.calls(1)
+		wantCall(t, "recovery in the maintenance's thread", c[0], "chat.postMessage", root, "Acme · API operational again after &lt;1m")
+		w.wantGauge("recovered", map[string]string{"API": "0", "Web UI": "2"})
+		w.wantQuietPolls()
+
 		w.wantComponents(atMaint, map[string]string{"API": "maintenance", "Web UI": "operational"})
-		w.wantHistory("API operational→maintenance", "API maintenance→operational", "Web UI operational→degraded")
+		w.wantComponents("", map[string]string{"API": "operational", "Web UI": "degraded"})
+		w.wantHistory("API operational→maintenance", "API maintenance→operational", "Web UI operational→degraded",
+			"API operational→degraded", "API degraded→major_outage", "API major_outage→operational")
 	})
 
 	t.Run("component_changes archive", func(t *testing.T) {
