@@ -86,20 +86,12 @@ func componentLife(t *testing.T, p compPlatform) {
 	w.wantQuietPolls()
 
 	step(2)
-	c = w.calls(2)
-	if len(c) == 2 {
-		wantCall(t, "major outage reply", c[0], "chat.postMessage", root, "Acme · API: degraded → major outage")
-		wantCall(t, "major outage root edit", c[1], "chat.update", "", "Acme: API in major outage — no incident posted")
-	}
+	wantReplyAndEdit(t, "major outage", w.calls(2), root, "Acme · API: degraded → major outage", "Acme: API in major outage — no incident posted")
 	w.wantGauge("major outage", map[string]string{"API": "4"})
 	w.wantQuietPolls()
 
 	step(0)
-	c = w.calls(2)
-	if len(c) == 2 {
-		wantCall(t, "recovery reply", c[0], "chat.postMessage", root, "Acme · API operational again after &lt;1m")
-		wantCall(t, "recovery root edit", c[1], "chat.update", "", "Acme: all components operational again")
-	}
+	wantReplyAndEdit(t, "recovery", w.calls(2), root, "Acme · API operational again after &lt;1m", "Acme: all components operational again")
 	w.wantGauge("recovered", map[string]string{"API": "0"})
 	w.wantQuietPolls()
 
@@ -205,20 +197,8 @@ func statusioComponents(u, word string) routes {
   </channel>
 </rss>
 `, u)
-	pageHTML := fmt.Sprintf(`<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <title>Acme System Status</title>
-  <link rel="alternate" type="application/rss+xml" title="RSS" href="/pages/%[1]s/rss">
-</head>
-<body>
-  <a href="/pages/history/%[1]s">Incident history</a>
-</body>
-</html>
-`, pageID)
 	return routes{
-		"/":                         textResp("text/html; charset=utf-8", pageHTML),
+		"/":                         statusioPage(u, 0)["/"], // the page, read once for its id
 		"/1.0/status/" + pageID:     jsonResp(api),
 		"/pages/" + pageID + "/rss": textResp("application/rss+xml", feed),
 	}

@@ -287,6 +287,37 @@ func (w *compWorld) wantQuietPolls() {
 	}
 }
 
+// worsenAndRecover takes API, degraded, to major outage and back to operational, each
+// change one reply in the thread of root (where) and nothing else; web is Web UI's
+// gauge value meanwhile.
+func (w *compWorld) worsenAndRecover(where, root, web string) {
+	w.t.Helper()
+	w.set(apiID, "major_outage")
+	c := w.calls(1)
+	wantCall(w.t, "major outage in "+where, c[0], "chat.postMessage", root, "Acme · API: degraded → major outage")
+	w.wantGauge("major outage", map[string]string{"API": "4", "Web UI": web})
+	w.wantQuietPolls()
+	w.set(apiID, "operational")
+	c = w.calls(1)
+	wantCall(w.t, "recovery in "+where, c[0], "chat.postMessage", root, "Acme · API operational again after &lt;1m")
+	w.wantGauge("recovered", map[string]string{"API": "0", "Web UI": web})
+	w.wantQuietPolls()
+}
+
+// wantReplyAndEdit checks the two calls of a later change in the component thread of
+// root: the reply in it, then chat.update of root to its current state.
+func wantReplyAndEdit(t *testing.T, step string, c []fakeslack.Call, root, reply, edit string) {
+	t.Helper()
+	if len(c) != 2 {
+		return // calls reported it
+	}
+	wantCall(t, step+" reply", c[0], "chat.postMessage", root, reply)
+	wantCall(t, step+" root edit", c[1], "chat.update", "", edit)
+	if c[1].TS != root {
+		t.Errorf("%s: chat.update edited %s, want the root %s", step, c[1].TS, root)
+	}
+}
+
 // settled returns the archive file's sum once delivery has stopped writing to it: a
 // root edit that landed is forgotten in the archive just after Slack answered it, which
 // no API shows. Bounded: the file must read the same three times 30 ms apart within 10 s.
@@ -334,26 +365,14 @@ func TestComponentLifeEndToEnd(t *testing.T) {
 
 		w.set(apiID, "major_outage")
 		c = w.calls(2)
-		if len(c) == 2 {
-			wantCall(t, "major outage reply", c[0], "chat.postMessage", root, "Acme · API: degraded → major outage")
-			wantCall(t, "major outage root edit", c[1], "chat.update", "", "Acme: API in major outage — no incident posted")
-			if c[1].TS != root {
-				t.Errorf("major outage: chat.update edited %s, want the root %s", c[1].TS, root)
-			}
-		}
+		wantReplyAndEdit(t, "major outage", c, root, "Acme · API: degraded → major outage", "Acme: API in major outage — no incident posted")
 		atMajor := now()
 		w.wantGauge("major outage", map[string]string{"API": "4", "Web UI": "0"})
 		w.wantQuietPolls()
 
 		w.set(apiID, "operational")
 		c = w.calls(2)
-		if len(c) == 2 {
-			wantCall(t, "recovery reply", c[0], "chat.postMessage", root, "Acme · API operational again after &lt;1m")
-			wantCall(t, "recovery root edit", c[1], "chat.update", "", "Acme: all components operational again")
-			if c[1].TS != root {
-				t.Errorf("recovery: chat.update edited %s, want the root %s", c[1].TS, root)
-			}
-		}
+		wantReplyAndEdit(t, "recovery", c, root, "Acme · API operational again after &lt;1m", "Acme: all components operational again")
 		w.wantGauge("recovered", map[string]string{"API": "0", "Web UI": "0"})
 		w.wantQuietPolls()
 
@@ -397,17 +416,7 @@ func TestComponentLifeEndToEnd(t *testing.T) {
 		w.wantGauge("degraded", map[string]string{"API": "2", "Web UI": "0"})
 		w.wantQuietPolls()
 
-		w.set(apiID, "major_outage")
-		c = w.calls(1)
-		wantCall(t, "major outage in the incident's thread", c[0], "chat.postMessage", root, "Acme · API: degraded → major outage")
-		w.wantGauge("major outage", map[string]string{"API": "4", "Web UI": "0"})
-		w.wantQuietPolls()
-
-		w.set(apiID, "operational")
-		c = w.calls(1)
-		wantCall(t, "recovery in the incident's thread", c[0], "chat.postMessage", root, "Acme · API operational again after &lt;1m")
-		w.wantGauge("recovered", map[string]string{"API": "0", "Web UI": "0"})
-		w.wantQuietPolls()
+		w.worsenAndRecover("the incident's thread", root, "0")
 
 		w.wantComponents(atDegraded, map[string]string{"API": "degraded", "Web UI": "operational"})
 		w.wantComponents("", map[string]string{"API": "operational", "Web UI": "operational"})
@@ -456,16 +465,7 @@ func TestComponentLifeEndToEnd(t *testing.T) {
 		c = w.calls(1)
 		wantCall(t, "degraded in the maintenance's thread", c[0], "chat.postMessage", root, "Acme · API: operational → degraded")
 		w.wantQuietPolls()
-		w.set(apiID, "major_outage")
-		c = w.calls(1)
-		wantCall(t, "major outage in the maintenance's thread", c[0], "chat.postMessage", root, "Acme · API: degraded → major outage")
-		w.wantGauge("major outage", map[string]string{"API": "4", "Web UI": "2"})
-		w.wantQuietPolls()
-		w.set(apiID, "operational")
-		c = w.calls(1)
-		wantCall(t, "recovery in the maintenance's thread", c[0], "chat.postMessage", root, "Acme · API operational again after &lt;1m")
-		w.wantGauge("recovered", map[string]string{"API": "0", "Web UI": "2"})
-		w.wantQuietPolls()
+		w.worsenAndRecover("the maintenance's thread", root, "2")
 
 		w.wantComponents(atMaint, map[string]string{"API": "maintenance", "Web UI": "operational"})
 		w.wantComponents("", map[string]string{"API": "operational", "Web UI": "degraded"})
