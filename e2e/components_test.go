@@ -60,9 +60,10 @@ type compWorld struct {
 	seen  int // Slack calls already checked
 	// full returns the paths the page answered with a body since the last call; nil
 	// for a page that sends no validators.
-	full func() []string
-	incs []fakepage.Incident
-	mnts []fakepage.Incident
+	full  func() []string
+	quiet int // unchanged polls since full was last called
+	incs  []fakepage.Incident
+	mnts  []fakepage.Incident
 }
 
 func newCompWorld(t *testing.T, extra string) *compWorld {
@@ -75,13 +76,22 @@ func newCompWorld(t *testing.T, extra string) *compWorld {
 	page.Set(nil, nil)
 	w := newWorld(t, page, "statuspage", atRoot, extra)
 	w.page = page
+	// summary.json is read on every poll, conditionally: each unchanged poll asks for it
+	// with its ETag and gets a 304.
 	w.full = func() []string {
 		var out []string
+		summaries := 0
 		for _, r := range page.Requests() {
 			if r.Status != http.StatusNotModified {
 				out = append(out, r.Path)
+			} else if r.Path == "/api/v2/summary.json" {
+				summaries++
 			}
 		}
+		if summaries != w.quiet {
+			out = append(out, fmt.Sprintf("(%d conditional reads of summary.json in %d polls)", summaries, w.quiet))
+		}
+		w.quiet = 0
 		return out
 	}
 	w.wantComponents("", map[string]string{"API": "operational", "Web UI": "operational"})
@@ -277,12 +287,13 @@ func (w *compWorld) wantQuietPolls() {
 	}
 	w.poll()
 	w.poll()
+	w.quiet = 2
 	if fileSum(w.t, w.db) != before {
 		w.t.Errorf("two unchanged polls changed the archive file")
 	}
 	if w.full != nil {
 		if full := w.full(); len(full) > 0 {
-			w.t.Errorf("unchanged polls: %q answered in full, want only 304s", full)
+			w.t.Errorf("unchanged polls: %q answered in full (or summary.json not read), want only 304s, summary.json on each poll", full)
 		}
 	}
 }
@@ -392,6 +403,11 @@ func TestComponentLifeEndToEnd(t *testing.T) {
 		}
 		w.wantComponents(atMajor, map[string]string{"API": "major_outage", "Web UI": "operational"})
 		w.wantHistory("API operational→degraded", "API degraded→major_outage", "API major_outage→operational")
+		var since []struct{ Component, From, To string }
+		w.get("/api/v1/sources/acme/components/history?from="+atDegraded, &since)
+		if len(since) != 2 || since[0].To != "major_outage" || since[1].To != "operational" {
+			t.Errorf("components/history?from= after the degradation: %+v, want the major outage and the recovery", since)
+		}
 	})
 
 	t.Run("open incident naming the component", func(t *testing.T) {
