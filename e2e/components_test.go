@@ -17,7 +17,9 @@ package e2e
 //
 // For each: the component API now and at an earlier time (?at=), its history,
 // /metrics' watcher_component_status at every step, and unchanged polls that leave the
-// archive file byte-identical. "Sends nothing" is checked without waiting for nothing:
+// archive file byte-identical, each reading summary.json conditionally (a 304). Without
+// an incident also history?from= and the "Degraded, no incident" flag of the dashboard
+// and the source page while degraded. "Sends nothing" is checked without waiting for nothing:
 // a later step that does send (a sentinel) is awaited, and the calls since must be its
 // own only, as the outbox delivers in order.
 
@@ -298,6 +300,27 @@ func (w *compWorld) wantQuietPolls() {
 	}
 }
 
+// wantPage checks that the UI page at path flags the source "Degraded, no incident"
+// (flagged) or does not.
+func (w *compWorld) wantPage(path string, flagged bool) {
+	w.t.Helper()
+	resp, err := http.Get(w.d.URL(path))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		w.t.Fatalf("GET %s: HTTP %d", path, resp.StatusCode)
+	}
+	if got := strings.Contains(string(b), "Degraded, no incident"); got != flagged {
+		w.t.Errorf("GET %s: flags \"Degraded, no incident\": %v, want %v", path, got, flagged)
+	}
+	if flagged && path != "/" && !strings.Contains(string(b), "API") {
+		w.t.Errorf("GET %s: the component API is not listed", path)
+	}
+}
+
 // worsenAndRecover takes API, degraded, to major outage and back to operational, each
 // change one reply in the thread of root (where) and nothing else; web is Web UI's
 // gauge value meanwhile.
@@ -372,6 +395,8 @@ func TestComponentLifeEndToEnd(t *testing.T) {
 		root := c[0].TS
 		atDegraded := now()
 		w.wantGauge("degraded", map[string]string{"API": "2", "Web UI": "0"})
+		w.wantPage("/", true)
+		w.wantPage("/sources/acme", true)
 		w.wantQuietPolls()
 
 		w.set(apiID, "major_outage")
@@ -385,6 +410,7 @@ func TestComponentLifeEndToEnd(t *testing.T) {
 		c = w.calls(2)
 		wantReplyAndEdit(t, "recovery", c, root, "Acme · API operational again after &lt;1m", "Acme: all components operational again")
 		w.wantGauge("recovered", map[string]string{"API": "0", "Web UI": "0"})
+		w.wantPage("/", false)
 		w.wantQuietPolls()
 
 		if m, ok := w.slack.Message(c[0].ChannelID, root); !ok || m.Text != "Acme: all components operational again" || m.Edits != 2 {
