@@ -54,7 +54,7 @@ func (b *bench) all(ctx context.Context) error {
 	if b.o.Duration > 0 {
 		n = max(n, b.o.DaemonSources)
 	}
-	b.res.Pages = n
+	b.res.Pages, b.res.Components = n, b.o.Components
 	b.logf("serving %d pages on 127.0.0.1", n)
 	fleet, err := fakepage.NewFleet(n)
 	if err != nil {
@@ -62,6 +62,11 @@ func (b *bench) all(ctx context.Context) error {
 	}
 	defer fleet.Close()
 	b.fleet = fleet
+	if b.o.Components > 0 {
+		for i := range n {
+			fleet.Page(i).SetComponents(fakepage.Components(b.o.Components))
+		}
+	}
 	b.res.PayloadBytes = payloadSize(fleet)
 
 	for r := range b.o.Runs {

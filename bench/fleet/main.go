@@ -44,6 +44,7 @@ type options struct {
 	Urlwatch      bool          // run urlwatch side by side
 	Keep          bool          // keep the temp directory
 	Watcher       string        // a watcher binary to measure instead of building one
+	Components    int           // components each page's summary.json lists (0: the one default)
 }
 
 func defaults() options {
@@ -80,6 +81,7 @@ func main() {
 	fs.BoolVar(&o.Urlwatch, "urlwatch", false, "also run urlwatch on the same URLs (installs the Debian package when missing)")
 	fs.StringVar(&o.Watcher, "watcher", "", "measure this watcher binary instead of building ./cmd/watcher")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the temp directory (configs, archives, logs)")
+	fs.IntVar(&o.Components, "components", 0, "components each page's summary.json lists, read on every poll (0: the page's one default component)")
 	profileDir := fs.String("profile", "", "instead of the benchmark: run cold, warm and changed poll rounds in this process with a CPU profile of each, written to this directory")
 	serveDir := fs.String("serve", "", "instead of the benchmark: serve -sources pages, write watcher.yaml and urls.yaml (urlwatch) for them into this directory and wait for Ctrl-C, for experiments by hand (perf, strace, …)")
 	isQuick := fs.Bool("quick", false, "small sizes for a smoke test (flags given explicitly still win)")
