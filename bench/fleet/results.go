@@ -154,7 +154,7 @@ func (r *results) markdown(w io.Writer) {
 		fmt.Fprintf(w, "`summary.json` lists %d components (read on every poll, 304 once unchanged). ", r.Components)
 	}
 	fmt.Fprintf(w, "watcher: `kind: statuspage`, `maintenance: false` (one list endpoint, as urlwatch's one URL), `http.concurrency: %d`, `per_host: 4`, `listen: \"\"`, no Slack (notifications to a file), archive in a temp dir, fsync on. ", o.Concurrency)
-	fmt.Fprintf(w, "Every `watcher poll` also reads `summary.json` (a new process: poll 0 of the summary cadence), 304 after the first round. ")
+	fmt.Fprintf(w, "Every poll also reads `summary.json` (the page name and the component states), conditionally: 304 after the first round. ")
 	if r.urlwatchRan() {
 		fmt.Fprintf(w, "urlwatch: `%s` (Debian package), the same %d `incidents.json` URLs, reporter stdout only (to a file), empty cache for the cold round, `urlwatch --urls F --config F --cache F --hooks F`. The two alternate (cold: one then the other; warm likewise; the order flips every run). ", r.UrlwatchVersion, o.Sources)
 	}

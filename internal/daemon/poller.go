@@ -18,9 +18,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// summaryEvery is how often, in polls, a Statuspage summary.json is read.
-const summaryEvery = 10
-
 // Poller polls one source at a time into the archive. It is safe for concurrent use by
 // different sources.
 type Poller struct {
@@ -30,8 +27,7 @@ type Poller struct {
 	Log         *slog.Logger
 	Now         func() time.Time
 
-	mu    sync.Mutex
-	polls map[string]int // polls per source in this process, for the summary cadence
+	mu sync.Mutex
 	// states holds the poll state of sources whose last poll wrote nothing, as the
 	// archive still has it: the next poll starts without a read transaction, and an
 	// unchanged poll touches no archive page at all. A poll takes its source's entry out
@@ -116,21 +112,10 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 		return out, err
 	}
 	state := ps.Fetch
-	p.mu.Lock()
-	if p.polls == nil {
-		p.polls = map[string]int{}
-	}
-	n := p.polls[src.Name]
-	p.polls[src.Name] = n + 1
-	p.mu.Unlock()
 
 	res, err := prov.Poll(ctx, fetch.Request{
 		Source: src.Model(),
 		State:  state,
-		// summary.json on a source's first poll ever, then every summaryEvery-th poll of a
-		// daemon; a one-shot `watcher poll` is a new process each time and must not read it
-		// on every run.
-		Summary: !seenSummary(state) || (n > 0 && n%summaryEvery == 0),
 		Archived: func(id string) *model.Incident {
 			inc, _ := p.Store.Latest(src.Name, model.URLID(id))
 			return inc
@@ -198,12 +183,6 @@ func (p *Poller) keepState(source string, ps archive.PollState) {
 		p.states = map[string]archive.PollState{}
 	}
 	p.states[source] = ps
-}
-
-// seenSummary reports whether a source's summary endpoint was ever read.
-func seenSummary(state model.FetchState) bool {
-	_, ok := state[fetch.EndpointSummary]
-	return ok
 }
 
 // redetectAfter is how many polls in a row must fail to parse before a kind: auto source
@@ -310,14 +289,4 @@ func (p *Poller) now() time.Time {
 		return time.Now().UTC()
 	}
 	return p.Now().UTC()
-}
-
-// inherit carries the per-source poll counters over from the poller a reload replaces.
-func (p *Poller) inherit(old *Poller) {
-	old.mu.Lock()
-	defer old.mu.Unlock()
-	p.polls = make(map[string]int, len(old.polls))
-	for k, v := range old.polls {
-		p.polls[k] = v
-	}
 }

@@ -276,19 +276,3 @@ func TestPollerRemembersStateOfUnchangedPolls(t *testing.T) {
 		t.Error("state not kept after a healthy unchanged poll")
 	}
 }
-
-// TestSeenSummary: the summary endpoint's state is kept under the name the Statuspage
-// adapter reads it by, so once read it is not asked for on every poll.
-func TestSeenSummary(t *testing.T) {
-	e := newBenchEnv(t, true, false)
-	state, err := e.store.FetchState(e.src.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !seenSummary(state) {
-		t.Errorf("after the first poll: got no summary in the state's endpoints %v, want it seen", state)
-	}
-	if seenSummary(model.FetchState{fetch.EndpointIncidents: {}}) {
-		t.Error("with the incidents endpoint only: got the summary seen, want not")
-	}
-}

@@ -92,11 +92,7 @@ func (d *Daemon) apply(cfg *config.Config) error {
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	old := d.poller
 	d.poller = &Poller{Store: d.store, Client: client, OnFirstPoll: cfg.OnFirstPoll, Log: d.log, Now: d.now}
-	if old != nil {
-		d.poller.inherit(old)
-	}
 	for name, st := range d.sources {
 		if _, ok := plans[name]; !ok {
 			d.cron.Remove(st.entry)

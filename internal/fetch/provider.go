@@ -34,11 +34,6 @@ type Request struct {
 	Source model.Source
 	// State is the source's remembered endpoint state from the last recorded poll.
 	State model.FetchState
-	// Summary asks the provider to also read its summary endpoint this poll. The daemon
-	// sets it on a source's first poll and every 10th after. No platform needs it any
-	// more: Statuspage's and incident.io's summary.json, which carries the component
-	// states, is read on every poll, conditionally.
-	Summary bool
 	// Archived returns the latest archived version of an incident by provider id, or nil.
 	// It lets a provider carry over what it fetches only once (a postmortem). May be nil.
 	Archived func(id string) *model.Incident

@@ -65,7 +65,7 @@ func (o V2Optional) gone(t *testing.T) {
 			p := o.provider(t)
 			src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
 
-			r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Summary: true, Now: PollNow})
+			r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: PollNow})
 			if err != nil {
 				t.Fatalf("first poll: got %v, want the incident list to carry it", err)
 			}
@@ -99,7 +99,7 @@ func (o V2Optional) gone(t *testing.T) {
 				after time.Duration
 				want  int
 			}{{time.Hour, 1}, {fetch.AbsentRetry - time.Minute, 1}, {fetch.AbsentRetry, 2}} {
-				r, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Summary: true, Now: PollNow.Add(later.after)})
+				r, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: PollNow.Add(later.after)})
 				if err != nil {
 					t.Fatalf("%v later: %v", later.after, err)
 				}
@@ -131,7 +131,7 @@ func (o V2Optional) brokenSummary(t *testing.T) {
 			page.Set(v2Summary, tc.r)
 			srv := NewServer(t, page)
 			src := model.Source{Name: "x", URL: srv.URL, Maintenance: true}
-			res, err := o.provider(t).Poll(context.Background(), fetch.Request{Source: src, Summary: true, Now: PollNow})
+			res, err := o.provider(t).Poll(context.Background(), fetch.Request{Source: src, Now: PollNow})
 			if err != nil {
 				t.Fatalf("got %v, want the poll to go on without the summary", err)
 			}

@@ -41,7 +41,7 @@ func TestFeedPoll(t *testing.T) {
 	// The URL is the feed itself: no trailing slash is added, nothing is resolved against it.
 	src := model.Source{Name: "example", URL: srv.URL + path, Kind: Kind, Maintenance: true}
 
-	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -214,7 +214,7 @@ func TestIncidentIOPoll(t *testing.T) {
 	src := model.Source{Name: "openai", URL: srv.URL, Kind: Kind, Maintenance: true}
 	ctx := context.Background()
 
-	r1, err := p.Poll(ctx, fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
+	r1, err := p.Poll(ctx, fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -245,7 +245,7 @@ func TestInstatusPoll(t *testing.T) {
 	src := model.Source{Name: "perplexity", URL: srv.URL, Kind: Kind, Maintenance: true}
 	ctx := context.Background()
 
-	r1, err := p.Poll(ctx, fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
+	r1, err := p.Poll(ctx, fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}

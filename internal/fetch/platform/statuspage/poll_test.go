@@ -57,7 +57,7 @@ func TestPollConditional(t *testing.T) {
 	src := source(srv.URL)
 
 	// First poll, as the daemon makes it: with the summary.
-	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Summary: true, Now: fetchtest.PollNow})
+	r1, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,21 +172,19 @@ func TestPollUnchangedByHash(t *testing.T) {
 // for it (Request.Summary): the component states cannot wait for a 10th poll.
 func TestPollRequests(t *testing.T) {
 	for _, tc := range []struct {
-		name                 string
-		maintenance, summary bool
-		want                 []string
+		name        string
+		maintenance bool
+		want        []string
 	}{
-		{"incidents only", false, false, []string{pIncidents, pSummary}},
-		{"with summary", false, true, []string{pIncidents, pSummary}},
-		{"with maintenance", true, false, []string{pIncidents, pMaintenances, pSummary}},
-		{"everything", true, true, []string{pIncidents, pMaintenances, pSummary}},
+		{"incidents", false, []string{pIncidents, pSummary}},
+		{"with maintenance", true, []string{pIncidents, pMaintenances, pSummary}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := realPage(t)
 			srv := fetchtest.NewServer(t, page)
 			p := statuspage(t, fetch.ClientOptions{})
 			src := model.Source{Name: "github", URL: srv.URL, Maintenance: tc.maintenance}
-			res, err := p.Poll(context.Background(), fetch.Request{Source: src, Summary: tc.summary, Now: fetchtest.PollNow})
+			res, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -240,7 +238,7 @@ func TestPollEndpoints(t *testing.T) {
 		})
 	}
 	// The summary's page name wins over the list's.
-	res, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{URL: srv.URL + "/acme"}, Summary: true, Now: fetchtest.PollNow})
+	res, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{URL: srv.URL + "/acme"}, Now: fetchtest.PollNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +291,7 @@ func TestPollFailures(t *testing.T) {
 			page.Set(pIncidents, tc.rt)
 			srv := fetchtest.NewServer(t, page)
 			p := statuspage(t, fetch.ClientOptions{MaxBody: tc.maxBody})
-			res, err := p.Poll(context.Background(), fetch.Request{Source: source(srv.URL), Summary: true, Now: fetchtest.PollNow})
+			res, err := p.Poll(context.Background(), fetch.Request{Source: source(srv.URL), Now: fetchtest.PollNow})
 			if err == nil {
 				t.Fatalf("got no error, snapshot %+v", res.Snapshot)
 			}
@@ -601,8 +599,8 @@ func TestPollClosesEveryBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow})                // 304s
-	p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Summary: true, Now: fetchtest.PollNow}) // 404 summary
+	p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow}) // 304s
+	p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: fetchtest.PollNow}) // 404 summary
 	page.Set(pIncidents, fetchtest.Route{Body: []byte("<html>")})
 	p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow}) // malformed
 	if o, c := cc.Opened.Load(), cc.Closed.Load(); o != c || o != 4+2+3+1 {
