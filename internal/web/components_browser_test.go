@@ -14,8 +14,8 @@ import (
 
 // The components of a source page and the dashboard's flag, in Chromium: they load
 // without a console error, the strips are drawn at the page's width, a phone does not
-// scroll sideways, and screenshots go where TestBrowser's do (a temporary directory
-// unless $WATCHER_SCREENSHOTS is set).
+// scroll sideways, and screenshots go where TestBrowser's do (docs/screenshots with
+// -update, else $WATCHER_SCREENSHOTS when set, else a temporary directory).
 func TestBrowserComponents(t *testing.T) {
 	ctx := browser(t)
 	e := newEnv(t).seed()
@@ -53,7 +53,9 @@ func TestBrowserComponents(t *testing.T) {
 		return s
 	}
 	dir := t.TempDir()
-	if d := os.Getenv("WATCHER_SCREENSHOTS"); d != "" {
+	if *update {
+		dir = filepath.Join("..", "..", "docs", "screenshots")
+	} else if d := os.Getenv("WATCHER_SCREENSHOTS"); d != "" {
 		dir = d
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
