@@ -69,7 +69,7 @@ func TestRetentionExtremes(t *testing.T) {
 	start := func(retention string) (*daemon, []string) {
 		cfg := filepath.Join(dir, "config.yaml")
 		os.WriteFile(cfg, []byte(fmt.Sprintf("database: %s\nlisten: %s\nretention:\n  raw_snapshots: %s\nsources:\n  - name: acme\n    url: http://127.0.0.1:1\n    kind: statuspage\n    schedule: \"@every 1h\"\n",
-			db, freeAddr(t), retention)), 0o600)
+			db, testbin.FreeAddr(t), retention)), 0o600)
 		env := []string{"WATCHER_CONFIG=" + cfg}
 		return startDaemon(t, env), env
 	}
@@ -162,7 +162,7 @@ func TestBackupUnderAGrowingArchive(t *testing.T) {
 	defer srv.Close()
 	cfg := filepath.Join(dir, "config.yaml")
 	os.WriteFile(cfg, []byte(fmt.Sprintf("database: %s\nlisten: %s\nhttp:\n  max_body: 64MiB\nsources:\n  - name: acme\n    url: %s\n    kind: statuspage\n    schedule: \"@every 1h\"\n",
-		db, freeAddr(t), srv.URL)), 0o600)
+		db, testbin.FreeAddr(t), srv.URL)), 0o600)
 	d := startDaemon(t, []string{"WATCHER_CONFIG=" + cfg})
 	defer d.stop(t)
 	if code, body := d.poll(t, "acme"); code != 200 {
@@ -336,7 +336,7 @@ func TestDamagedArchives(t *testing.T) {
 			os.WriteFile(db, tt.damage(data), 0o600)
 			cfg := filepath.Join(dir, "config.yaml")
 			os.WriteFile(cfg, []byte(fmt.Sprintf("database: %s\nlisten: %s\nsources:\n  - name: source-07\n    url: %s\n    kind: statuspage\n    schedule: \"@every 1h\"\n",
-				db, freeAddr(t), srv.URL)), 0o600)
+				db, testbin.FreeAddr(t), srv.URL)), 0o600)
 			env := []string{"WATCHER_CONFIG=" + cfg}
 
 			r := testbin.Run(t, env, "check", "-archive")

@@ -3,7 +3,6 @@ package reliability
 import (
 	"encoding/json"
 	"flag"
-	"net"
 	"net/http"
 	"testing"
 
@@ -51,15 +50,4 @@ func (d *daemon) get(t *testing.T, path string, v any) int {
 func (d *daemon) stop(t *testing.T) {
 	t.Helper()
 	d.Stop(t)
-}
-
-// freeAddr is a loopback address nobody listens on right now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }

@@ -43,7 +43,7 @@ func TestDiskFullAndReadOnly(t *testing.T) {
 
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
 	os.WriteFile(cfg, []byte(fmt.Sprintf("database: %s\nlisten: %s\nsources:\n  - name: acme\n    url: %s\n    kind: statuspage\n    schedule: \"@every 1h\"\n",
-		filepath.Join(disk, "watcher.db"), freeAddr(t), srv.URL)), 0o600)
+		filepath.Join(disk, "watcher.db"), testbin.FreeAddr(t), srv.URL)), 0o600)
 	d := startDaemon(t, []string{"WATCHER_CONFIG=" + cfg})
 	if code, body := d.poll(t, "acme"); code != 200 || body["changes"] != float64(1) {
 		t.Fatalf("first poll: %d %v", code, body)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fakepage"
+	"github.com/statuswatch/statuswatch/internal/testbin"
 )
 
 // zone serves many sources under /s<i>/ and records when each asked for incidents.json.
@@ -70,7 +71,7 @@ func TestLoadWithADeadZone(t *testing.T) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "database: %s\nlisten: %s\nhttp:\n  concurrency: 128\n  per_host: 128\ndefaults:\n  schedule: \"@every %s\"\n  timeout: %s\n  maintenance: false\n  failure_threshold: 1000\nsources:\n",
-		filepath.Join(t.TempDir(), "watcher.db"), freeAddr(t), interval, timeout)
+		filepath.Join(t.TempDir(), "watcher.db"), testbin.FreeAddr(t), interval, timeout)
 	for i := range sources {
 		fmt.Fprintf(&b, "  - name: s%d\n    url: %s/s%d/\n    kind: statuspage\n", i, urls[i%3], i)
 	}

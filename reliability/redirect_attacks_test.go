@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fakepage"
+	"github.com/statuswatch/statuswatch/internal/testbin"
 )
 
 // TestRedirectsIntoPrivateRanges: a public status page that redirects the poller at this
@@ -39,7 +40,7 @@ func TestRedirectsIntoPrivateRanges(t *testing.T) {
 	pageSrv := httptest.NewServer(page)
 	defer pageSrv.Close()
 
-	addr := freeAddr(t)
+	addr := testbin.FreeAddr(t)
 	// Where each public-looking source redirects to.
 	targets := map[string]string{
 		"203.0.113.10": canary.URL + "/api/v2/incidents.json",

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/testbin"
 )
 
 // TestSIGHUPRotatesTheTokenAndRefusesANewListen: a SIGHUP with a new bearer token makes
@@ -16,7 +18,7 @@ import (
 // with its reason on one "reload refused" line, and the running config stays whole.
 func TestSIGHUPRotatesTheTokenAndRefusesANewListen(t *testing.T) {
 	dir := t.TempDir()
-	listen := freeAddr(t)
+	listen := testbin.FreeAddr(t)
 	path := filepath.Join(dir, "config.yaml")
 	write := func(token, listen string) {
 		t.Helper()

@@ -42,7 +42,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
-	addr := freeAddr(t)
+	addr := testbin.FreeAddr(t)
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`database: %s
 listen: %s
 web:

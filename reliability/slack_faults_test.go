@@ -176,7 +176,7 @@ func newSlackWorld(t *testing.T, sources ...string) *slackWorld {
 	}
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	w.cfg, w.db = writeSlackConfig(t, t.TempDir(), freeAddr(t), srv.URL, w.slack.APIURL(), sources)
+	w.cfg, w.db = writeSlackConfig(t, t.TempDir(), testbin.FreeAddr(t), srv.URL, w.slack.APIURL(), sources)
 	return w
 }
 

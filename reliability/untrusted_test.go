@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fakeslack"
+	"github.com/statuswatch/statuswatch/internal/testbin"
 )
 
 // TestUntrustedTextIntoEverySink serves an incident whose every field is hostile —
@@ -51,7 +52,7 @@ func TestUntrustedTextIntoEverySink(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
 	os.WriteFile(cfg, []byte(fmt.Sprintf("database: %s\nlisten: %s\nbase_url: https://watch.example.com\nslack:\n  token: xoxb-test\n  channel: \"#status\"\n  api_url: %s\nsources:\n  - name: acme\n    url: %s\n    kind: statuspage\n    schedule: \"@every 1h\"\n",
-		filepath.Join(dir, "watcher.db"), freeAddr(t), slack.APIURL(), srv.URL)), 0o600)
+		filepath.Join(dir, "watcher.db"), testbin.FreeAddr(t), slack.APIURL(), srv.URL)), 0o600)
 	d := startDaemon(t, []string{"WATCHER_CONFIG=" + cfg})
 	if code, res := d.poll(t, "acme"); code != 200 {
 		t.Fatalf("poll: %d %v\n%s", code, res, d.log())

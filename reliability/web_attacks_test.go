@@ -30,7 +30,7 @@ func webConfig(t *testing.T, pageURL, extra string) string {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
 	body := fmt.Sprintf("database: %s\nlisten: %s\non_first_poll: none\ndefaults:\n  schedule: \"@every 1h\"\n%ssources:\n  - name: acme\n    url: %s\n    kind: statuspage\n",
-		filepath.Join(dir, "watcher.db"), freeAddr(t), extra, pageURL)
+		filepath.Join(dir, "watcher.db"), testbin.FreeAddr(t), extra, pageURL)
 	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}

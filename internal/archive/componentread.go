@@ -147,13 +147,7 @@ func (s *Store) ComponentHistory(source string, from, to time.Time, limit int) (
 	if limit <= 0 {
 		limit = DefaultHistoryLimit
 	}
-	return s.componentEvents(source, from, to, min(limit, MaxHistoryLimit))
-}
-
-// componentEvents reads the status changes of a source's components observed in
-// [from, to) (a zero bound is open), oldest first, at most limit of them, from version
-// headers only.
-func (s *Store) componentEvents(source string, from, to time.Time, limit int) (events []ComponentEvent, more bool, err error) {
+	limit = min(limit, MaxHistoryLimit)
 	err = s.view(func(tx *bolt.Tx) error {
 		return components.HeadersFrom(tx, source, from, func(h codec.ComponentHeader) bool {
 			if !to.IsZero() && !h.ObservedAt.Before(to) {

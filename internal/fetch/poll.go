@@ -94,9 +94,9 @@ func (pl *Poll) DropBody(name string) {
 	}
 }
 
-// RunPoll runs an adapter's poll body over a new Poll and makes its Result: the
+// runPoll runs an adapter's poll body over a new Poll and makes its Result: the
 // Snapshot and state on success, only the request count on failure.
-func RunPoll(ctx context.Context, c *Client, req Request, body func(*Poll, context.Context) (*model.Snapshot, error)) (*Result, error) {
+func runPoll(ctx context.Context, c *Client, req Request, body func(*Poll, context.Context) (*model.Snapshot, error)) (*Result, error) {
 	pl := NewPoll(c, req)
 	snap, err := body(pl, ctx)
 	if err != nil {

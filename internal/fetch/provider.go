@@ -105,14 +105,14 @@ func New(kind string, c *Client) (Provider, error) {
 }
 
 // poller is the Provider of a platform: each poll runs the platform's Poll over a new
-// Poll (RunPoll).
+// Poll (runPoll).
 type poller struct {
 	c    *Client
 	poll func(*Poll, context.Context) (*model.Snapshot, error)
 }
 
 func (p poller) Poll(ctx context.Context, req Request) (*Result, error) {
-	return RunPoll(ctx, p.c, req, p.poll)
+	return runPoll(ctx, p.c, req, p.poll)
 }
 
 // EndpointURL resolves an endpoint of a source. Source.Endpoints[name] wins when set;

@@ -21,7 +21,7 @@ type Platform struct {
 	// Poll makes one poll of a source through pl (the client, the request, the
 	// bookkeeping) and returns its snapshot: nil, nil when nothing was parsed (every
 	// endpoint answered 304 or a byte-identical body). An error fails the poll, which
-	// then reports only its requests (RunPoll).
+	// then reports only its requests (runPoll).
 	Poll func(pl *Poll, ctx context.Context) (*model.Snapshot, error)
 	// Endpoints are the names of the endpoints a source's endpoints: may override.
 	Endpoints []string
