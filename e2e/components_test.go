@@ -66,7 +66,20 @@ type compWorld struct {
 	quiet int // unchanged polls since full was last called
 	incs  []fakepage.Incident
 	mnts  []fakepage.Incident
+	// api sets the component API to a status (a spWords index) and polls.
+	api func(status int)
 }
+
+// The component statuses a test steps through, as indexes of a platform's words.
+const (
+	opWord = iota
+	degradedWord
+	majorWord
+	maintWord
+)
+
+// spWords are Statuspage's words for them.
+var spWords = [4]string{"operational", "degraded_performance", "major_outage", "under_maintenance"}
 
 func newCompWorld(t *testing.T, extra string) *compWorld {
 	t.Helper()
@@ -78,6 +91,7 @@ func newCompWorld(t *testing.T, extra string) *compWorld {
 	page.Set(nil, nil)
 	w := newWorld(t, page, "statuspage", atRoot, extra)
 	w.page = page
+	w.api = func(i int) { w.set(apiID, spWords[i]) }
 	// summary.json is read on every poll, conditionally: each unchanged poll asks for it
 	// with its ETag and gets a 304.
 	w.full = func() []string {
@@ -323,18 +337,25 @@ func (w *compWorld) wantPage(path string, flagged bool) {
 
 // worsenAndRecover takes API, degraded, to major outage and back to operational, each
 // change one reply in the thread of root (where) and nothing else; web is Web UI's
-// gauge value meanwhile.
+// gauge value meanwhile, "" on a page without it.
 func (w *compWorld) worsenAndRecover(where, root, web string) {
 	w.t.Helper()
-	w.set(apiID, "major_outage")
+	gauge := func(api string) map[string]string {
+		m := map[string]string{"API": api}
+		if web != "" {
+			m["Web UI"] = web
+		}
+		return m
+	}
+	w.api(majorWord)
 	c := w.calls(1)
 	wantCall(w.t, "major outage in "+where, c[0], "chat.postMessage", root, "Acme · API: degraded → major outage")
-	w.wantGauge("major outage", map[string]string{"API": "4", "Web UI": web})
+	w.wantGauge("major outage", gauge("4"))
 	w.wantQuietPolls()
-	w.set(apiID, "operational")
+	w.api(opWord)
 	c = w.calls(1)
 	wantCall(w.t, "recovery in "+where, c[0], "chat.postMessage", root, "Acme · API operational again after &lt;1m")
-	w.wantGauge("recovered", map[string]string{"API": "0", "Web UI": web})
+	w.wantGauge("recovered", gauge("0"))
 	w.wantQuietPolls()
 }
 
