@@ -54,12 +54,14 @@ const (
 // compWorld is one daemon's surroundings: a Statuspage page "Acme" with two
 // components, a fake Slack, and the daemon routing source acme to "#acme".
 type compWorld struct {
-	t     *testing.T
-	page  *fakepage.Statuspage
-	slack *fakeslack.Server
-	d     *testbin.Daemon
-	db    string
-	seen  int // Slack calls already checked
+	t       *testing.T
+	page    *fakepage.Statuspage
+	slack   *fakeslack.Server
+	d       *testbin.Daemon
+	db      string
+	cfg     string // the config file, and what it says
+	cfgText string
+	seen    int // Slack calls already checked
 	// full returns the paths the page answered with a body since the last call; nil
 	// for a page that sends no validators.
 	full  func() []string
@@ -88,6 +90,15 @@ func newCompWorld(t *testing.T, extra string) *compWorld {
 		{ID: apiID, Name: "API", Status: "operational"},
 		{ID: webID, Name: "Web UI", Status: "operational"},
 	})
+	w := newStatuspageWorld(t, page, extra)
+	w.wantComponents("", map[string]string{"API": "operational", "Web UI": "operational"})
+	return w
+}
+
+// newStatuspageWorld starts the daemon on the Statuspage page and has it poll once
+// (newWorld); w.api steps the page's component API.
+func newStatuspageWorld(t *testing.T, page *fakepage.Statuspage, extra string) *compWorld {
+	t.Helper()
 	page.Set(nil, nil)
 	w := newWorld(t, page, "statuspage", atRoot, extra)
 	w.page = page
@@ -110,7 +121,6 @@ func newCompWorld(t *testing.T, extra string) *compWorld {
 		w.quiet = 0
 		return out
 	}
-	w.wantComponents("", map[string]string{"API": "operational", "Web UI": "operational"})
 	return w
 }
 
@@ -125,7 +135,7 @@ func newWorld(t *testing.T, h http.Handler, kind string, source func(u string) (
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
 	w.db = filepath.Join(dir, "watcher.db")
-	cfg := filepath.Join(dir, "config.yaml")
+	w.cfg = filepath.Join(dir, "config.yaml")
 	url, endpoints := source(srv.URL)
 	var b strings.Builder
 	fmt.Fprintf(&b, "database: %s\nlisten: %s\nslack:\n  token: ${SLACK_BOT_TOKEN}\n  channel: \"#vendor-status\"\n  api_url: %s\n"+
@@ -137,10 +147,11 @@ func newWorld(t *testing.T, h http.Handler, kind string, source func(u string) (
 			fmt.Fprintf(&b, "      %s: %q\n", k, endpoints[k])
 		}
 	}
-	if err := os.WriteFile(cfg, []byte(b.String()), 0o600); err != nil {
+	w.cfgText = b.String()
+	if err := os.WriteFile(w.cfg, []byte(w.cfgText), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w.d = testbin.StartDaemon(t, testbin.Build(t), []string{"WATCHER_CONFIG=" + cfg, "SLACK_BOT_TOKEN=" + compToken})
+	w.d = testbin.StartDaemon(t, testbin.Build(t), []string{"WATCHER_CONFIG=" + w.cfg, "SLACK_BOT_TOKEN=" + compToken})
 	w.poll()
 	return w
 }
