@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -58,8 +60,8 @@ watcher_component_status{component="Web",source="acme"} 3
 watcher_component_status{component="DB",source="beta"} 4
 `)
 
-	// A reload that changes acme's components list takes effect at its next poll, even
-	// one that reads the same set.
+	// A components list changed under the source takes effect at its next poll, even one
+	// that reads the same set (a reload refreshes at once: TestComponentGaugeFollowsReload).
 	d.mu.RLock()
 	st := d.sources["acme"]
 	d.mu.RUnlock()
@@ -95,6 +97,47 @@ watcher_component_status{component="DB",source="beta"} 4
 
 	d.forgetComponents("acme")
 	check("acme removed from the config", `watcher_component_status{component="DB",source="beta"} 4
+`)
+}
+
+// A reload that changes a source's components list changes its component series at
+// once, before its next poll (which may be an hour away).
+func TestComponentGaugeFollowsReload(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)}
+	text := func(list string) string {
+		return "listen: \"\"\nsources:\n  - name: acme\n    url: https://acme.test\n    kind: componentstest\n    schedule: \"@every 1h\"\n" + list
+	}
+	d, _ := newDaemonWith(t, text("    components: [API]\n"), clk)
+	testComponents.set(model.Component{Name: "API", Status: model.ComponentDegraded}, model.Component{Name: "Web", Status: model.ComponentMajorOutage})
+	clk.Add(time.Minute)
+	d.job("acme")()
+	check := func(step, want string) {
+		t.Helper()
+		head := "# HELP watcher_component_status A component's state on its source's page: 0 operational, 1 maintenance, 2 degraded, 3 partial outage, 4 major outage.\n" +
+			"# TYPE watcher_component_status gauge\n"
+		if err := testutil.GatherAndCompare(d.metrics.reg, strings.NewReader(head+want), "watcher_component_status"); err != nil {
+			t.Errorf("%s: %v", step, err)
+		}
+	}
+	check("watching API", `watcher_component_status{component="API",source="acme"} 2
+`)
+	reload := func(list string) {
+		t.Helper()
+		cfg, err := config.Parse([]byte(text(list)), filepath.Join(t.TempDir(), "config.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Database = d.config().Database
+		if err := d.Reload(t.Context(), cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reload("    components: [Web]\n")
+	check("reloaded to watch Web", `watcher_component_status{component="Web",source="acme"} 4
+`)
+	reload("")
+	check("reloaded without a list", `watcher_component_status{component="API",source="acme"} 2
+watcher_component_status{component="Web",source="acme"} 4
 `)
 }
 

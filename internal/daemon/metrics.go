@@ -146,6 +146,33 @@ func (d *Daemon) refreshGauges() {
 	}
 }
 
+// refreshComponentLists refreshes the component gauges of the sources whose components
+// list is not the one their series were set from: after a reload, so that a component
+// the list no longer names loses its series at once, not at the source's next poll
+// (maybe an hour away, while an alert on it keeps firing).
+func (d *Daemon) refreshComponentLists() {
+	d.mu.RLock()
+	srcs := make([]*config.Source, 0, len(d.sources))
+	for _, st := range d.sources {
+		st.mu.Lock()
+		if st.src != nil {
+			srcs = append(srcs, st.src)
+		}
+		st.mu.Unlock()
+	}
+	d.mu.RUnlock()
+	m := d.metrics
+	m.componentsMu.Lock()
+	srcs = slices.DeleteFunc(srcs, func(src *config.Source) bool {
+		old, ok := m.components[src.Name]
+		return !ok || slices.Equal(old.watch, src.Components)
+	})
+	m.componentsMu.Unlock()
+	for _, src := range srcs {
+		d.refreshComponents(src)
+	}
+}
+
 // refreshOpen sets one source's open-incident gauges, one per impact, from the archive.
 func (d *Daemon) refreshOpen(source string) {
 	counts, err := d.store.OpenCounts(source)

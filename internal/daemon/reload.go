@@ -29,6 +29,7 @@ func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) error {
 	if err := d.apply(cfg); err != nil {
 		return err
 	}
+	d.refreshComponentLists()
 	d.mu.RLock()
 	srv := d.web
 	d.mu.RUnlock()
