@@ -44,9 +44,7 @@ func (w *compWorld) reload(old, new string) {
 
 func TestComponentListReload(t *testing.T) {
 	testbin.Build(t)
-	list := func(names ...string) string {
-		return fmt.Sprintf("    components: [%q]\n", strings.Join(names, `", "`))
-	}
+	list := func(name string) string { return fmt.Sprintf("    components: [%q]\n", name) }
 	w := newCompWorld(t, list("API"))
 	w.wantGauge("watching API", map[string]string{"API": "0"})
 
