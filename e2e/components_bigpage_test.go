@@ -95,6 +95,20 @@ func sectionText(t *testing.T, c fakeslack.Call) string {
 	return blocks[0].Text.Text
 }
 
+// wantDegradedRoot checks that c posts the component thread's root of a degradation:
+// "Acme: <state>" as its text, its section the state and the lines as bullets.
+func wantDegradedRoot(t *testing.T, step string, c fakeslack.Call, state string, lines ...string) {
+	t.Helper()
+	wantCall(t, step, c, "chat.postMessage", "", "Acme: "+state)
+	want := ":large_yellow_circle: *Acme*: " + state
+	for _, l := range lines {
+		want += "\n• " + l
+	}
+	if got := sectionText(t, c); got != want {
+		t.Errorf("%s: the root says\n%s\nwant\n%s", step, got, want)
+	}
+}
+
 func TestComponentBigPage(t *testing.T) {
 	testbin.Build(t)
 	flipped := map[int]string{}
@@ -112,13 +126,10 @@ func TestComponentBigPage(t *testing.T) {
 
 		w.flip(bigMaint, bigDegraded...)
 		c := w.calls(1)
-		const state = "Data centre 020 degraded, Data centre 021 degraded, Data centre 022 degraded and 14 more — no incident posted"
-		wantCall(t, "17 changes", c[0], "chat.postMessage", "", "Acme: "+state)
-		if got, want := sectionText(t, c[0]), ":large_yellow_circle: *Acme*: "+state+"\n"+
-			"• 3 components degraded: Data centre 020, Data centre 021, Data centre 022\n"+
-			"• 14 components under maintenance: Data centre 000, Data centre 006, Data centre 012, Data centre 001, Data centre 007, and 9 more"; got != want {
-			t.Errorf("17 changes: the root says\n%s\nwant\n%s", got, want)
-		}
+		wantDegradedRoot(t, "17 changes", c[0],
+			"Data centre 020 degraded, Data centre 021 degraded, Data centre 022 degraded and 14 more — no incident posted",
+			"3 components degraded: Data centre 020, Data centre 021, Data centre 022",
+			"14 components under maintenance: Data centre 000, Data centre 006, Data centre 012, Data centre 001, Data centre 007, and 9 more")
 		root := c[0].TS
 		w.wantGauge("17 changes", bigGauge(flipped))
 		w.wantQuietPolls()
@@ -137,14 +148,8 @@ func TestComponentBigPage(t *testing.T) {
 		w.wantGauge("first set", map[string]string{"Data centre 001": "0", "Data centre 021": "0"})
 
 		w.flip(bigMaint, bigDegraded...)
-		c := w.calls(1)
-		const state = "Data centre 021 degraded, Data centre 001 under maintenance — no incident posted"
-		wantCall(t, "2 of 17 changes", c[0], "chat.postMessage", "", "Acme: "+state)
-		if got, want := sectionText(t, c[0]), ":large_yellow_circle: *Acme*: "+state+"\n"+
-			"• Data centre 001: operational → maintenance\n"+
-			"• Data centre 021: operational → degraded"; got != want {
-			t.Errorf("2 of 17 changes: the root says\n%s\nwant\n%s", got, want)
-		}
+		wantDegradedRoot(t, "2 of 17 changes", w.calls(1)[0], "Data centre 021 degraded, Data centre 001 under maintenance — no incident posted",
+			"Data centre 001: operational → maintenance", "Data centre 021: operational → degraded")
 		w.wantGauge("17 changes", map[string]string{"Data centre 001": "1", "Data centre 021": "2"})
 		w.wantQuietPolls()
 		var got []component
