@@ -199,3 +199,67 @@ type ComponentChange struct {
 	To        *model.ComponentStatus `json:"to"`
 	At        Time                   `json:"at"`
 }
+
+// SourceStats is one source's vendor figures, the answer of GET
+// /api/v1/sources/{source}/stats and a row of GET /api/v1/stats: computed from the
+// archive over the incidents (maintenance left out) that started in the last Days days.
+// Durations are in seconds; a figure with no data to compute it from is null.
+type SourceStats struct {
+	Source    string       `json:"source"`
+	Days      int          `json:"days"`
+	Incidents int          `json:"incidents"`
+	ByImpact  ImpactCounts `json:"by_impact"`
+	Open      int          `json:"open"`
+	// Time to resolve: resolved_at − started_at over the resolved incidents.
+	MedianResolveS *float64 `json:"median_resolve_s"`
+	P90ResolveS    *float64 `json:"p90_resolve_s"`
+	// How long after its start the archive first observed an incident (leaving out the
+	// incidents already on the page when the archive first read it).
+	MedianPostingLagS *float64 `json:"median_posting_lag_s"`
+	// How long after its start the vendor's first update was posted (its posted_at).
+	MedianFirstUpdateS *float64 `json:"median_first_update_s"`
+	Postmortems        int      `json:"postmortems"`
+	PostmortemRate     *float64 `json:"postmortem_rate"` // postmortems ÷ incidents
+	// Postmortem published_at − resolved_at.
+	MedianPostmortemDelayS *float64 `json:"median_postmortem_delay_s"`
+	Edits                  Edits    `json:"edits"`
+	// Incidents in which an update already posted was edited or removed.
+	IncidentsWithSilentEdits int `json:"incidents_with_silent_edits"`
+	// Component-seconds of partial or major outage inside the window, summed over the
+	// components, as observed; null for a source without components.
+	ComponentOutageS *float64 `json:"component_outage_s"`
+}
+
+// ImpactCounts counts incidents by the impact of their latest version.
+type ImpactCounts struct {
+	None     int `json:"none"`
+	Minor    int `json:"minor"`
+	Major    int `json:"major"`
+	Critical int `json:"critical"`
+	Unknown  int `json:"unknown"`
+}
+
+// Edits counts what the vendor changed after posting, over a window's incidents:
+// updates edited (body or status; each update once) and removed, and the incidents
+// whose title changed, whose start moved earlier (backdated), whose impact was lowered
+// once resolved, and that vanished from the page.
+type Edits struct {
+	UpdatesEdited                int `json:"updates_edited"`
+	UpdatesRemoved               int `json:"updates_removed"`
+	TitlesChanged                int `json:"titles_changed"`
+	Backdated                    int `json:"backdated"`
+	ImpactLoweredAfterResolution int `json:"impact_lowered_after_resolution"`
+	IncidentsRemoved             int `json:"incidents_removed"`
+}
+
+// SourceAt is the answer of GET /api/v1/sources/{source}?at=T: the source as in GET
+// /api/v1/sources, with its incidents as they stood at At (each the version in force
+// then, newest first, a page of them as limit says) and its components' states then.
+// Without at, At is null and everything is as now. Its incidents field is the list,
+// in place of the count.
+type SourceAt struct {
+	Source
+	At         Time           `json:"at"`
+	Incidents  []IncidentItem `json:"incidents"`
+	Components []Component    `json:"components"`
+}

@@ -56,6 +56,11 @@ func Summary(changes []model.Change) string {
 	return string(unicode.ToUpper(r)) + s[n:] + "."
 }
 
+// UpdateField splits a change field "updates[<id>]" (an update added or removed) or
+// "updates[<id>].body|status" (an update edited) into the update's id and "", "body"
+// or "status"; ok is false for any other field.
+func UpdateField(field string) (id, sub string, ok bool) { return updateField(field) }
+
 // updateField splits "updates[<id>]" and "updates[<id>].body|status".
 func updateField(field string) (id, sub string, ok bool) {
 	rest, ok := strings.CutPrefix(field, "updates[")
