@@ -29,28 +29,35 @@ func (s *Server) listComponents(w http.ResponseWriter, r *http.Request) {
 		}
 		at = t
 	}
+	out, found, err := s.componentsAt(source, at)
+	if err != nil {
+		s.archiveError(w, r, err, "")
+		return
+	}
+	if !found && !s.knownSource(w, r, source) {
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// componentsAt lists the components of the set of source in force at at (a zero at: the
+// latest); found is false when no set was archived by then.
+func (s *Server) componentsAt(source string, at time.Time) (out []api.Component, found bool, err error) {
 	var v *model.ComponentVersion
-	var err error
 	if at.IsZero() {
 		v, err = s.store.ComponentsLatest(source)
 	} else {
 		v, err = s.store.ComponentsAt(source, at)
 	}
-	if err != nil {
-		s.archiveError(w, r, err, "")
-		return
+	if err != nil || v == nil {
+		return []api.Component{}, false, err
 	}
-	if v == nil && !s.knownSource(w, r, source) {
-		return
+	out = make([]api.Component, 0, len(v.Components.List))
+	for _, c := range v.Components.List {
+		out = append(out, api.Component{Name: c.Name, Group: c.Group, Status: c.Status, StatusRaw: c.StatusRaw,
+			Since: api.Time(c.Since)})
 	}
-	out := []api.Component{}
-	if v != nil {
-		for _, c := range v.Components.List {
-			out = append(out, api.Component{Name: c.Name, Group: c.Group, Status: c.Status, StatusRaw: c.StatusRaw,
-				Since: api.Time(c.Since)})
-		}
-	}
-	writeJSON(w, http.StatusOK, out)
+	return out, true, nil
 }
 
 // componentHistory answers GET /api/v1/sources/{source}/components/history?from=&to=:

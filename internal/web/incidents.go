@@ -23,6 +23,8 @@ const incidentsCursor = "incidents"
 // (not removed); open=false keeps the others. q keeps incidents whose latest version has
 // every word of q, case-insensitively, in its title, an update body or the postmortem.
 // An unknown source is 404; a known one with nothing archived is an empty list.
+// at=T lists them as they stood at T (archive.Store.IncidentsAt): only those observed by
+// T, each as its version in force then, which open and q read.
 func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	p, err := param.ParsePage(r, incidentsCursor, 3)
@@ -48,10 +50,15 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		}
 		open = &b
 	}
+	at, err := param.At(q)
+	if err != nil {
+		badRequest(w, "%v", err)
+		return
+	}
 	words := strings.Fields(strings.ToLower(q.Get("q")))
 	source := q.Get("source")
 
-	infos, err := s.store.Incidents(source)
+	infos, err := s.incidentsAt(source, at)
 	if err != nil {
 		s.archiveError(w, r, err, "")
 		return
@@ -96,14 +103,27 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]api.IncidentItem, len(items))
 	for i, it := range items {
-		in := it.info
-		out[i] = api.IncidentItem{
-			Source: in.Source, ID: in.ID, Title: in.Latest.Title,
-			Status: in.Latest.Status, Impact: in.Latest.Impact, Kind: in.Latest.Kind,
-			StartedAt: api.Time(in.Latest.StartedAt), ResolvedAt: api.Time(in.Latest.ResolvedAt),
-			Versions: in.Versions, URL: in.Latest.URL, UIURL: s.uiURL(in.Source, in.ID),
-			Removed: in.Removed, LastChangedAt: api.Time(in.LastChanged),
-		}
+		out[i] = s.incidentItem(it.info)
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// incidentItem is an archived incident as the lists show it.
+func (s *Server) incidentItem(in *archive.IncidentInfo) api.IncidentItem {
+	return api.IncidentItem{
+		Source: in.Source, ID: in.ID, Title: in.Latest.Title,
+		Status: in.Latest.Status, Impact: in.Latest.Impact, Kind: in.Latest.Kind,
+		StartedAt: api.Time(in.Latest.StartedAt), ResolvedAt: api.Time(in.Latest.ResolvedAt),
+		Versions: in.Versions, URL: in.Latest.URL, UIURL: s.uiURL(in.Source, in.ID),
+		Removed: in.Removed, LastChangedAt: api.Time(in.LastChanged),
+	}
+}
+
+// incidentsAt lists the incidents of source (every source when empty) as they stand
+// now (a zero at) or as they stood at at.
+func (s *Server) incidentsAt(source string, at time.Time) ([]archive.IncidentInfo, error) {
+	if at.IsZero() {
+		return s.store.Incidents(source)
+	}
+	return s.store.IncidentsAt(source, at)
 }

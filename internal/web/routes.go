@@ -19,7 +19,10 @@ func (s *Server) routes() {
 	// diff.go, …); the JSON shapes are in internal/api. wholeArchive marks the routes that read every
 	// archived incident: a few of them run at a time (guard.go).
 	private("GET /api/v1/sources", http.HandlerFunc(s.listSources))
+	private("GET /api/v1/sources/{source}", s.wholeArchive(s.source))
 	private("POST /api/v1/sources/{name}/poll", http.HandlerFunc(s.pollSource))
+	private("GET /api/v1/sources/{source}/stats", s.wholeArchive(s.sourceStats))
+	private("GET /api/v1/stats", s.wholeArchive(s.allStats))
 	private("GET /api/v1/sources/{source}/snapshots", http.HandlerFunc(s.snapshot))
 	private("GET /api/v1/sources/{source}/components", http.HandlerFunc(s.listComponents))
 	private("GET /api/v1/sources/{source}/components/history", http.HandlerFunc(s.componentHistory))

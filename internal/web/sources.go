@@ -11,15 +11,24 @@ import (
 // listSources answers GET /api/v1/sources: the configured sources in config order with
 // the daemon's poll state, then the retired ones by name.
 func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
-	archived, err := s.store.Sources()
+	out, err := s.sources()
 	if err != nil {
 		s.archiveError(w, r, err, "")
 		return
 	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// sources lists the configured sources in config order with the daemon's poll state,
+// then the retired ones by name.
+func (s *Server) sources() ([]api.Source, error) {
+	archived, err := s.store.Sources()
+	if err != nil {
+		return nil, err
+	}
 	summaries, err := s.store.ComponentSummaries()
 	if err != nil {
-		s.archiveError(w, r, err, "")
-		return
+		return nil, err
 	}
 	counts := make(map[string]int, len(archived))
 	for _, a := range archived {
@@ -46,7 +55,7 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 			withComponents(&out[i], sum)
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // retiredSource describes an archived source the config no longer names. Its failure

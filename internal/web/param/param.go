@@ -50,3 +50,40 @@ func Versions(q url.Values) (from, to int, err error) {
 	}
 	return from, to, nil
 }
+
+// At reads the optional time travel parameter at (RFC 3339): the zero time when it is
+// not given, "as now".
+func At(q url.Values) (time.Time, error) {
+	v := q.Get("at")
+	if v == "" {
+		return time.Time{}, nil
+	}
+	return Time("at", v)
+}
+
+// FormAt is At for the pages, whose "as of" field is a datetime-local input: it sends
+// "2026-07-01T14:05" (or with seconds), with no zone, which is read as UTC, the zone
+// every page shows times in. RFC 3339 is read too, so a link made from an API time
+// works.
+func FormAt(q url.Values) (time.Time, error) {
+	v := q.Get("at")
+	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return At(q)
+}
+
+// Days reads a window's number of days: def when not given, an integer in 1..max.
+func Days(q url.Values, def, max int) (int, error) {
+	v := q.Get("days")
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > max {
+		return 0, fmt.Errorf("days: want a whole number of days from 1 to %d, got %q", max, v)
+	}
+	return n, nil
+}

@@ -3,6 +3,7 @@ package param
 import (
 	"net/url"
 	"testing"
+	"time"
 )
 
 func TestVersions(t *testing.T) {
@@ -40,4 +41,59 @@ func TestCursorRoundTrip(t *testing.T) {
 	if _, err := decodeCursor(c, "versions", 3); err != ErrBadCursor {
 		t.Errorf("another list's cursor: got %v, want ErrBadCursor", err)
 	}
+}
+
+func TestAtAndDays(t *testing.T) {
+	tests := []struct {
+		query   string
+		form    bool
+		want    string // RFC 3339, "" for the zero time
+		wantErr bool
+	}{
+		{"", false, "", false},
+		{"at=2026-07-01T14:05:00Z", false, "2026-07-01T14:05:00Z", false},
+		{"at=2026-07-01T16:05:00%2B02:00", false, "2026-07-01T14:05:00Z", false},
+		{"at=2026-07-01T14:05", false, "", true}, // the API wants RFC 3339
+		{"at=yesterday", false, "", true},
+		{"at=2026-07-01T14:05", true, "2026-07-01T14:05:00Z", false}, // a datetime-local field, as UTC
+		{"at=2026-07-01T14:05:30", true, "2026-07-01T14:05:30Z", false},
+		{"at=2026-07-01T14:05:00Z", true, "2026-07-01T14:05:00Z", false},
+		{"at=14:05", true, "", true},
+	}
+	for _, tt := range tests {
+		q, _ := url.ParseQuery(tt.query)
+		read := At
+		if tt.form {
+			read = FormAt
+		}
+		got, err := read(q)
+		s := ""
+		if !got.IsZero() {
+			s = got.Format(time.RFC3339)
+		}
+		if (err != nil) != tt.wantErr || s != tt.want {
+			t.Errorf("%q (form %v): got %q, %v; want %q, error %v", tt.query, tt.form, s, err, tt.want, tt.wantErr)
+		}
+	}
+	for q, want := range map[string]int{"": 90, "days=1": 1, "days=3650": 3650, "days=0": -1, "days=3651": -1, "days=x": -1, "days=-5": -1} {
+		v, _ := url.ParseQuery(q)
+		got, err := Days(v, 90, 3650)
+		if want < 0 && err == nil || want >= 0 && (err != nil || got != want) {
+			t.Errorf("Days(%q): got %d, %v; want %d", q, got, err, want)
+		}
+	}
+}
+
+// FuzzFormAt: any "at" a browser or a stranger sends is read or refused, never a panic,
+// and a time read is in UTC.
+func FuzzFormAt(f *testing.F) {
+	for _, s := range []string{"2026-07-01T14:05", "2026-07-01T14:05:00Z", "2026-07-01T14:05:00 02:00", "", "\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tm, err := FormAt(url.Values{"at": {s}})
+		if err == nil && !tm.IsZero() && tm.Location() != time.UTC {
+			t.Errorf("FormAt(%q) = %v, not in UTC", s, tm)
+		}
+	})
 }
