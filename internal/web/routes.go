@@ -51,6 +51,7 @@ func (s *Server) routes() {
 	private("GET /incidents/{source}/{id}/changes/{n}", http.HandlerFunc(s.ui.Change))
 	private("GET /incidents/{source}/{id}/diff", http.HandlerFunc(s.ui.Compare))
 	private("GET /search", s.wholeArchive(s.ui.Search))
+	private("GET /stats", s.wholeArchive(s.ui.Stats))
 	private("GET /feed.atom", s.wholeArchive(s.ui.Feed))
 	private("GET /sources/{source}/feed.atom", s.wholeArchive(s.ui.Feed))
 	private("GET /static/{file}", http.HandlerFunc(s.ui.Static))

@@ -76,10 +76,11 @@ func liveMarkup(doc *html.Node) []string {
 				if n.Data == "meta" && (attr(n, "charset") != "" || attr(n, "name") != "") && attr(n, "http-equiv") == "" {
 					break
 				}
-				if n.Data == "form" && (attr(n, "action") == "/search" || strings.HasSuffix(attr(n, "action"), "/diff")) {
+				if n.Data == "form" && (attr(n, "action") == "/search" || strings.HasSuffix(attr(n, "action"), "/diff") ||
+					attr(n, "class") == "asof") {
 					break
 				}
-				if n.Data == "input" && (attr(n, "name") == "q") {
+				if n.Data == "input" && (attr(n, "name") == "q" || attr(n, "name") == "at" && attr(n, "type") == "datetime-local") {
 					break
 				}
 				found = append(found, "<"+n.Data+">")

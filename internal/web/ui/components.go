@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -14,14 +15,22 @@ import (
 const maxStripEvents = 100_000
 
 // components builds a source page's components section: nil for a source with no
-// component set. It reads the latest set, the set in force when the strips' window
-// opens, and the status changes since (version headers only).
-func (s *Site) components(source string) (*view.Components, error) {
-	latest, err := s.store.ComponentsLatest(source)
+// component set. It reads the latest set (the set in force at at, when at is not zero),
+// the set in force when the strips' window opens, and the status changes since (version
+// headers only), up to at.
+func (s *Site) components(source string, at time.Time) (*view.Components, error) {
+	var latest *model.ComponentVersion
+	var err error
+	now, to := s.now().UTC(), time.Time{}
+	if at.IsZero() {
+		latest, err = s.store.ComponentsLatest(source)
+	} else {
+		latest, err = s.store.ComponentsAt(source, at)
+		now, to = at.UTC(), at.Add(time.Nanosecond) // the history's to is exclusive
+	}
 	if err != nil || latest == nil {
 		return nil, err
 	}
-	now := s.now().UTC()
 	first := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -(view.TimelineDays - 1))
 	start, err := s.store.ComponentsAt(source, first)
 	if err != nil {
@@ -38,7 +47,7 @@ func (s *Site) components(source string) (*view.Components, error) {
 			return nil, err
 		}
 	}
-	events, more, err := query.ComponentHistory(s.store, source, first, time.Time{}, nil, maxStripEvents)
+	events, more, err := query.ComponentHistory(s.store, source, first, to, nil, maxStripEvents)
 	if err != nil {
 		return nil, err
 	}

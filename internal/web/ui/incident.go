@@ -37,6 +37,9 @@ type incidentView struct {
 	History                        []historyDay // newest first
 	Older, Newer                   string       // the history's other pages, if any
 	LatestChange, Compare          string
+	AsOf                           asOf
+	Shown                          int    // the version shown: the latest, or the one in force at the as-of time
+	LatestURL                      string // the page as now, on a page as of a time
 }
 
 type updateView struct {
@@ -81,8 +84,17 @@ const historyPage = 100
 // the newest historyPage changes, or those before change N. "Edited after posting"
 // marks an update whose body a listed change edited. 404 for an unknown incident, 400
 // for a before that is not a change number.
+//
+// With at=T the page shows the version in force at T (the latest observed at or before
+// T) and the history up to it; 404 when the incident was first archived after T, 400
+// for a bad at.
 func (s *Site) Incident(w http.ResponseWriter, r *http.Request) {
 	source, id := r.PathValue("source"), r.PathValue("id")
+	at, err := param.FormAt(r.URL.Query())
+	if err != nil {
+		s.Error(w, r, http.StatusBadRequest, "Bad request", err.Error())
+		return
+	}
 	top := 0 // the newest change listed; 0: the latest
 	if raw := r.URL.Query().Get("before"); raw != "" {
 		n, err := param.Version("before", raw, 2)
@@ -102,8 +114,21 @@ func (s *Site) Incident(w http.ResponseWriter, r *http.Request) {
 		s.pageArchiveError(w, r, err, "")
 		return
 	}
-	if top == 0 || top > latest.N {
-		top = latest.N
+	shown := latest
+	if !at.IsZero() && latest.ObservedAt.After(at) {
+		if first.ObservedAt.After(at) {
+			s.Error(w, r, http.StatusNotFound, "Not archived yet", "This incident was first archived at "+
+				first.ObservedAt.UTC().Format("2006-01-02 15:04:05 UTC")+", after "+at.UTC().Format("2006-01-02 15:04:05 UTC")+".")
+			return
+		}
+		shown, err = query.LastVersion(s.store, source, id, first, func(v *model.Version) bool { return !v.ObservedAt.After(at) })
+		if err != nil {
+			s.pageArchiveError(w, r, err, "")
+			return
+		}
+	}
+	if top == 0 || top > shown.N {
+		top = shown.N
 	}
 	low := max(1, top-historyPage+1)
 	// The history is read from the versions' headers: only the first and the latest
@@ -116,21 +141,30 @@ func (s *Site) Incident(w http.ResponseWriter, r *http.Request) {
 	top = min(top, len(infos))
 	low = min(low, top)
 	vs := infos[low-1 : top] // oldest first, as the archive lists them
-	inc := &latest.Incident
+	inc := &shown.Incident
+	clock := s.now() // what "ongoing for" counts to
+	if !at.IsZero() {
+		clock = at
+	}
 	v := incidentView{
 		Source: source, SourceTitle: s.title(source), SourceURL: s.paths.Source(source),
 		Title:       view.Title(inc),
 		Maintenance: inc.Kind == model.KindMaintenance,
 		Status:      view.StatusBadge(inc.Status), Impact: view.ImpactBadge(inc.Impact),
-		Description: diff.Description(s.title(source), inc, s.now()),
+		Description: diff.Description(s.title(source), inc, clock),
 		Started:     s.stamp(inc.StartedAt), Resolved: s.stamp(inc.ResolvedAt), ResolvedInferred: inc.ResolvedInferred,
 		ScheduledFor: s.stamp(inc.ScheduledFor), ScheduledUntil: s.stamp(inc.ScheduledUntil),
-		Duration:   view.Duration(inc, s.now()),
+		Duration:   view.Duration(inc, clock),
 		Components: inc.Components,
 		VendorURL:  vendortext.SafeLink(inc.URL),
-		FirstSeen:  s.stampSeconds(first.ObservedAt), LastChanged: s.stampSeconds(latest.ObservedAt),
+		FirstSeen:  s.stampSeconds(first.ObservedAt), LastChanged: s.stampSeconds(shown.ObservedAt),
 		Versions:     latest.N,
 		LatestChange: s.paths.Change(source, id, latest.N),
+		AsOf:         newAsOf(s.paths.Incident(source, id), at),
+		Shown:        shown.N,
+	}
+	if shown.N != latest.N {
+		v.LatestURL = s.paths.Incident(source, id)
 	}
 	if latest.N > 1 {
 		v.Compare = s.paths.Compare(source, id, 0, latest.N)
@@ -170,16 +204,20 @@ func (s *Site) Incident(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	if low > 1 {
-		v.Older = s.paths.Incident(source, id) + "?before=" + strconv.Itoa(low) + "#history-h"
+		v.Older = s.paths.Incident(source, id) + atQuery(at, "before="+strconv.Itoa(low)) + "#history-h"
 	}
-	if top < latest.N {
-		v.Newer = s.paths.Incident(source, id) + "#history-h"
+	if top < shown.N {
+		v.Newer = s.paths.Incident(source, id) + atQuery(at, "") + "#history-h"
+	}
+	refresh := refreshFor(inc.Open())
+	if !at.IsZero() {
+		refresh = 0 // the page as it stood changes no more
 	}
 	s.render(w, r, http.StatusOK, "incident", &pageData{
 		Title:   v.Title + " · " + v.SourceTitle,
 		Feed:    s.paths.SourceFeed(source),
 		JSON:    s.paths.APIIncident(source, id),
-		Refresh: refreshFor(inc.Open()),
+		Refresh: refresh,
 		Crumbs:  []crumb{{"Overview", s.prefix + "/"}, {v.SourceTitle, v.SourceURL}},
 		Data:    v,
 	})

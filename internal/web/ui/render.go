@@ -36,7 +36,7 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // pageNames are the pages, each templates/<name>.html defining "content".
-var pageNames = []string{"dashboard", "source", "incident", "change", "compare", "search", "error"}
+var pageNames = []string{"dashboard", "source", "incident", "change", "compare", "search", "error", "stats"}
 
 // pageTemplates holds each page parsed with the layout, parsed on first use: every
 // command links this package, and only the daemon's web server renders a page (parsing

@@ -51,3 +51,8 @@ func (p Paths) Compare(source, id string, from, to int) string {
 func (p Paths) APIIncident(source, id string) string {
 	return p.Prefix + "/api/v1/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(model.URLID(id))
 }
+
+// APISource is the API's answer for a source (GET /api/v1/sources/{source}).
+func (p Paths) APISource(source string) string {
+	return p.Prefix + "/api/v1/sources/" + url.PathEscape(source)
+}
