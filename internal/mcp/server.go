@@ -130,6 +130,7 @@ func (t *tools) register(srv *sdk.Server) {
 		InputSchema:  inputSchema[diffInput](map[string]bound{"from": {0, -1, 0}, "to": {0, -1, 0}}),
 		OutputSchema: outputSchema[api.Diff](),
 	}, t.diff)
+	t.registerStats(srv)
 
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{
 		Name:        "incident",

@@ -48,6 +48,7 @@ func TestAPIFailureIsAToolError(t *testing.T) {
 		"get_incident":     {"source": "a", "id": "b"},
 		"list_versions":    {"source": "a", "id": "b"},
 		"diff_incident":    {"source": "a", "id": "b"},
+		"source_stats":     {"source": "a"},
 	} {
 		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: name, Arguments: args})
 		if err != nil {

@@ -135,7 +135,7 @@ func checkTools(t *testing.T, cs *sdk.ClientSession) {
 			t.Errorf("%s: not marked read-only", tool.Name)
 		}
 	}
-	want := []string{"diff_incident", "get_incident", "list_sources", "list_versions", "search_incidents"}
+	want := []string{"diff_incident", "get_incident", "list_sources", "list_versions", "search_incidents", "source_stats"}
 	if slices.Sort(names); !slices.Equal(names, want) {
 		t.Errorf("tools: got %v, want %v", names, want)
 	}
@@ -179,6 +179,21 @@ func checkTools(t *testing.T, cs *sdk.ClientSession) {
 		call(t, cs, "search_incidents", map[string]any{"query": "", "since": t0.Add(20 * time.Minute).Format(time.RFC3339)}, &out)
 		if got := len(out.Incidents); got != 3 { // inc-a resolved after it, inc-b and beta's open; not the maintenance
 			t.Errorf("since: got %d incidents %+v, want 3", got, out.Incidents)
+		}
+	})
+	t.Run("source_stats", func(t *testing.T) {
+		var st api.SourceStats
+		call(t, cs, "source_stats", map[string]any{"source": "acme"}, &st)
+		if st.Days != 90 || st.Incidents != 2 || st.Edits.TitlesChanged != 1 || st.Edits.UpdatesEdited != 1 ||
+			st.MedianResolveS == nil || *st.MedianResolveS != 1500 || st.ComponentOutageS != nil {
+			t.Errorf("acme: got %+v", st)
+		}
+		call(t, cs, "source_stats", map[string]any{"source": "acme", "days": 1}, &st)
+		if st.Days != 1 {
+			t.Errorf("days 1: got %d", st.Days)
+		}
+		if msg := toolError(t, cs, "source_stats", map[string]any{"source": "nobody"}); !strings.Contains(msg, "unknown source") {
+			t.Errorf("unknown source: got %q", msg)
 		}
 	})
 	t.Run("get_incident", func(t *testing.T) {
