@@ -159,6 +159,7 @@ func (s *Site) Source(w http.ResponseWriter, r *http.Request) {
 	for _, in := range list {
 		row := s.incidentRow(in)
 		row.URL += atQuery(at, "")
+		row.Duration = view.Duration(&in.Latest, now) // "ongoing" up to the time shown
 		v.Incidents = append(v.Incidents, row)
 	}
 	jsonURL, refresh := s.prefix+"/api/v1/incidents?source="+url.QueryEscape(name), refreshFor(rows[i].Open > 0)

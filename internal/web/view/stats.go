@@ -50,20 +50,20 @@ var StatsColumns = []StatsColumn{
 	{"major", "Major", "of them major", statsCount, count(func(s *api.SourceStats) int { return s.ByImpact.Major })},
 	{"minor", "Minor", "of them minor", statsCount, count(func(s *api.SourceStats) int { return s.ByImpact.Minor })},
 	{"open", "Open", "of them still open", statsCount, count(func(s *api.SourceStats) int { return s.Open })},
-	{"median_resolve_s", "Resolve (median)", "median time from start to resolution", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.MedianResolveS })},
-	{"p90_resolve_s", "Resolve (p90)", "90th percentile of the time from start to resolution", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.P90ResolveS })},
+	{"median_resolve_s", "Resolve p50", "median time from start to resolution", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.MedianResolveS })},
+	{"p90_resolve_s", "Resolve p90", "90th percentile of the time from start to resolution", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.P90ResolveS })},
 	{"median_posting_lag_s", "Posted after", "median time from the start until the page showed it", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.MedianPostingLagS })},
 	{"median_first_update_s", "First update", "median time from the start to the first update's posted time", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.MedianFirstUpdateS })},
-	{"postmortem_rate", "Postmortems", "share of incidents with a postmortem", statsRate, nullable(func(s *api.SourceStats) *float64 { return s.PostmortemRate })},
-	{"median_postmortem_delay_s", "Postmortem after", "median time from resolution to postmortem", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.MedianPostmortemDelayS })},
+	{"postmortem_rate", "Post\u00admortems", "share of incidents with a postmortem", statsRate, nullable(func(s *api.SourceStats) *float64 { return s.PostmortemRate })},
+	{"median_postmortem_delay_s", "Post\u00admortem after", "median time from resolution to postmortem", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.MedianPostmortemDelayS })},
 	{"updates_edited", "Updates edited", "updates whose text or status was changed after posting", statsCount, count(func(s *api.SourceStats) int { return s.Edits.UpdatesEdited })},
 	{"updates_removed", "Updates removed", "updates taken down after posting", statsCount, count(func(s *api.SourceStats) int { return s.Edits.UpdatesRemoved })},
 	{"titles_changed", "Titles changed", "incidents whose title changed", statsCount, count(func(s *api.SourceStats) int { return s.Edits.TitlesChanged })},
-	{"backdated", "Backdated", "incidents whose start was moved earlier", statsCount, count(func(s *api.SourceStats) int { return s.Edits.Backdated })},
+	{"backdated", "Back\u00addated", "incidents whose start was moved earlier", statsCount, count(func(s *api.SourceStats) int { return s.Edits.Backdated })},
 	{"impact_lowered_after_resolution", "Impact lowered", "incidents whose impact was lowered once resolved", statsCount, count(func(s *api.SourceStats) int { return s.Edits.ImpactLoweredAfterResolution })},
-	{"incidents_removed", "Removed", "incidents that vanished from the page", statsCount, count(func(s *api.SourceStats) int { return s.Edits.IncidentsRemoved })},
+	{"incidents_removed", "Deleted", "incidents that vanished from the page", statsCount, count(func(s *api.SourceStats) int { return s.Edits.IncidentsRemoved })},
 	{"incidents_with_silent_edits", "Silent edits", "incidents with an update edited or removed after posting", statsCount, count(func(s *api.SourceStats) int { return s.IncidentsWithSilentEdits })},
-	{"component_outage_s", "Component outage", "component time in partial or major outage, summed over the components", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.ComponentOutageS })},
+	{"component_outage_s", "Outage", "component time in partial or major outage, summed over the components", statsDuration, nullable(func(s *api.SourceStats) *float64 { return s.ComponentOutageS })},
 }
 
 // StatsColumnOf returns the column of key, ok false for none.
@@ -134,7 +134,7 @@ func StatsFigures(s *api.SourceStats) []Figure {
 		{"Edited after posting", strconv.Itoa(s.IncidentsWithSilentEdits), plural(e.UpdatesEdited, "update edited", "updates edited") + ", " + plural(e.UpdatesRemoved, "removed", "removed")},
 		{"Other edits", strconv.Itoa(e.TitlesChanged + e.Backdated + e.ImpactLoweredAfterResolution + e.IncidentsRemoved),
 			plural(e.TitlesChanged, "title changed", "titles changed") + ", " + strconv.Itoa(e.Backdated) + " backdated, " +
-				strconv.Itoa(e.ImpactLoweredAfterResolution) + " impact lowered after resolution, " + strconv.Itoa(e.IncidentsRemoved) + " removed"},
+				strconv.Itoa(e.ImpactLoweredAfterResolution) + " impact lowered after resolution, " + strconv.Itoa(e.IncidentsRemoved) + " deleted"},
 		{"Component outage", col("component_outage_s").Text(s), "partial or major, summed over the components"},
 	}
 }
