@@ -76,11 +76,8 @@ const MaxFactIncidents = 100000
 func (s *Store) Facts(source string, from, to time.Time) ([]SourceFacts, error) {
 	var out []SourceFacts
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
-			if source != "" && string(name) != source {
-				return nil
-			}
-			f, err := sourceFacts(tx, string(name), from, to)
+		return eachSource(tx, source, func(name string, src *bolt.Bucket) error {
+			f, err := sourceFacts(tx, name, src, from, to)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
@@ -95,9 +92,8 @@ func (s *Store) Facts(source string, from, to time.Time) ([]SourceFacts, error) 
 }
 
 // sourceFacts reads one source's facts.
-func sourceFacts(tx *bolt.Tx, name string, from, to time.Time) (SourceFacts, error) {
+func sourceFacts(tx *bolt.Tx, name string, src *bolt.Bucket, from, to time.Time) (SourceFacts, error) {
 	f := SourceFacts{Source: name}
-	src := layout.Source(tx, name)
 	var firstPoll time.Time
 	if raw := layout.Get(layout.Sub(src, layout.BucketState), layout.KeyFirst); raw != nil {
 		firstPoll, _ = time.Parse(time.RFC3339Nano, string(raw)) // unparsable: unknown

@@ -147,7 +147,7 @@ func TestIncidentsAt(t *testing.T) {
 			"old": {1, "Elevated errors old", model.StatusResolved, false},
 			"a":   {2, "API errors in eu-west", model.StatusInvestigating, false},
 			"b":   {2, "Elevated errors b", model.StatusInvestigating, false},
-			"d":   {2, "Elevated errors d", model.StatusResolved, true},
+			"d":   {2, "Elevated errors d", model.StatusResolved, false},
 			"m":   {1, "Elevated errors m", model.StatusScheduled, false},
 		}},
 		{"after the last poll", mins(90), map[string]row{

@@ -111,11 +111,7 @@ type IncidentInfo struct {
 func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 	var out []IncidentInfo
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
-			if source != "" && string(name) != source {
-				return nil
-			}
-			src := layout.Source(tx, string(name))
+		return eachSource(tx, source, func(name string, src *bolt.Bucket) error {
 			versions := src.Bucket(layout.BucketVersions)
 			incidents := src.Bucket(layout.BucketIncidents)
 			if incidents == nil {
@@ -131,7 +127,7 @@ func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 					return fmt.Errorf("%s/%s: %w", name, k, err)
 				}
 				out = append(out, IncidentInfo{
-					Source: string(name), ID: string(k), Latest: ver.Incident, Versions: int(m.Latest),
+					Source: name, ID: string(k), Latest: ver.Incident, Versions: int(m.Latest),
 					FirstSeen: m.FirstSeen, LastChanged: m.LastChanged,
 					Removed: m.Removed, Migrated: m.Migrated, RemovedAt: m.RemovedAt, Announced: m.Announced,
 				})

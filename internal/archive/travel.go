@@ -27,11 +27,7 @@ import (
 func (s *Store) IncidentsAt(source string, t time.Time) ([]IncidentInfo, error) {
 	var out []IncidentInfo
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
-			if source != "" && string(name) != source {
-				return nil
-			}
-			src := layout.Source(tx, string(name))
+		return eachSource(tx, source, func(name string, src *bolt.Bucket) error {
 			incidents := src.Bucket(layout.BucketIncidents)
 			if incidents == nil {
 				return nil
@@ -50,7 +46,7 @@ func (s *Store) IncidentsAt(source string, t time.Time) ([]IncidentInfo, error) 
 				}
 				gone := !m.RemovedAt.IsZero() && !m.RemovedAt.After(t)
 				info := IncidentInfo{
-					Source: string(name), ID: string(k), Latest: ver.Incident, Versions: ver.N,
+					Source: name, ID: string(k), Latest: ver.Incident, Versions: ver.N,
 					FirstSeen: m.FirstSeen, LastChanged: ver.ObservedAt,
 					Removed: m.Removed && gone, Migrated: m.Migrated && gone, Announced: m.Announced,
 				}
@@ -105,4 +101,18 @@ func versionAt(versions *bolt.Bucket, id string, m codec.Meta, t time.Time) (*mo
 		return nil, nil
 	}
 	return incident.Load(versions, id, uint32(i))
+}
+
+// eachSource calls fn with the name and bucket of source, or of every archived source by
+// name when source is empty; an unknown source is no call.
+func eachSource(tx *bolt.Tx, source string, fn func(name string, src *bolt.Bucket) error) error {
+	if source != "" {
+		if src := layout.Source(tx, source); src != nil {
+			return fn(source, src)
+		}
+		return nil
+	}
+	return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
+		return fn(string(name), layout.Source(tx, string(name)))
+	})
 }

@@ -3,10 +3,8 @@ package web
 import (
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/statuswatch/statuswatch/internal/api"
-	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web/param"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -32,14 +30,10 @@ func (s *Server) source(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, "%v", err)
 		return
 	}
-	var after *view.Key
-	if p.Before != nil {
-		t, err := time.Parse(timeLayout, p.Before[0])
-		if err != nil {
-			badRequest(w, "%v", param.ErrBadCursor)
-			return
-		}
-		after = &view.Key{At: t, Source: p.Before[1], ID: p.Before[2]}
+	after, ok := view.CursorKey(p.Before, timeLayout)
+	if !ok {
+		badRequest(w, "%v", param.ErrBadCursor)
+		return
 	}
 	all, err := s.sources()
 	if err != nil {
@@ -61,16 +55,8 @@ func (s *Server) source(w http.ResponseWriter, r *http.Request) {
 		s.archiveError(w, r, err, "")
 		return
 	}
-	list := make([]*archive.IncidentInfo, 0, len(infos))
-	for i := range infos {
-		if after == nil || view.CompareKeys(view.KeyOf(&infos[i]), *after) > 0 {
-			list = append(list, &infos[i])
-		}
-	}
-	slices.SortFunc(list, func(a, b *archive.IncidentInfo) int { return view.CompareKeys(view.KeyOf(a), view.KeyOf(b)) })
-	if len(list) > p.Limit {
-		list = list[:p.Limit]
-		last := view.KeyOf(list[len(list)-1])
+	list, last := view.PageOf(infos, after, p.Limit)
+	if last != nil {
 		param.SetNext(w, r, param.Cursor(sourceCursor, last.At.Format(timeLayout), last.Source, last.ID))
 	}
 	for _, in := range list {

@@ -58,21 +58,9 @@ func (s *Server) statsRows(days int) ([]api.SourceStats, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := query.Stats(s.store, "", days, s.now())
-	if err != nil {
-		return nil, err
+	names := make([]string, len(sources))
+	for i, src := range sources {
+		names[i] = src.Name
 	}
-	byName := make(map[string]api.SourceStats, len(rows))
-	for _, row := range rows {
-		byName[row.Source] = row
-	}
-	out := make([]api.SourceStats, 0, len(sources))
-	for _, src := range sources {
-		row, ok := byName[src.Name]
-		if !ok {
-			row = query.Figures(&archive.SourceFacts{Source: src.Name}, days)
-		}
-		out = append(out, row)
-	}
-	return out, nil
+	return query.StatsRows(s.store, names, days, s.now())
 }

@@ -138,3 +138,33 @@ func seconds(d *time.Duration) *float64 {
 	s := d.Seconds()
 	return &s
 }
+
+// StatsRows is the figures of every source over the days up to now, one row each: first
+// the sources named, in that order (a source with nothing archived has figures of
+// nothing), then every other archived source by name.
+func StatsRows(st *archive.Store, names []string, days int, now time.Time) ([]api.SourceStats, error) {
+	rows, err := Stats(st, "", days, now)
+	if err != nil {
+		return nil, err
+	}
+	byName := make(map[string]api.SourceStats, len(rows))
+	for _, row := range rows {
+		byName[row.Source] = row
+	}
+	out := make([]api.SourceStats, 0, max(len(rows), len(names)))
+	named := make(map[string]bool, len(names))
+	for _, name := range names {
+		row, ok := byName[name]
+		if !ok {
+			row = Figures(&archive.SourceFacts{Source: name}, days)
+		}
+		out = append(out, row)
+		named[name] = true
+	}
+	for _, row := range rows { // by name, as the archive lists them
+		if !named[row.Source] {
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}

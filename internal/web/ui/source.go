@@ -92,14 +92,10 @@ func (s *Site) Source(w http.ResponseWriter, r *http.Request) {
 		s.Error(w, r, http.StatusBadRequest, "Bad request", err.Error())
 		return
 	}
-	var after *view.Key
-	if p.Before != nil {
-		t, err := time.Parse(api.TimeLayout, p.Before[0])
-		if err != nil {
-			s.Error(w, r, http.StatusBadRequest, "Bad request", param.ErrBadCursor.Error())
-			return
-		}
-		after = &view.Key{At: t, Source: p.Before[1], ID: p.Before[2]}
+	after, ok := view.CursorKey(p.Before, api.TimeLayout)
+	if !ok {
+		s.Error(w, r, http.StatusBadRequest, "Bad request", param.ErrBadCursor.Error())
+		return
 	}
 	var infos []archive.IncidentInfo
 	if at.IsZero() {
@@ -141,16 +137,8 @@ func (s *Site) Source(w http.ResponseWriter, r *http.Request) {
 		v.Vendor, v.StatsDays, v.StatsURL = view.StatsFigures(&row), row.Days, s.prefix+"/stats"
 	}
 
-	list := make([]*archive.IncidentInfo, 0, len(infos))
-	for i := range infos {
-		if after == nil || view.CompareKeys(view.KeyOf(&infos[i]), *after) > 0 {
-			list = append(list, &infos[i])
-		}
-	}
-	slices.SortFunc(list, func(a, b *archive.IncidentInfo) int { return view.CompareKeys(view.KeyOf(a), view.KeyOf(b)) })
-	if len(list) > p.Limit {
-		list = list[:p.Limit]
-		last := view.KeyOf(list[len(list)-1])
+	list, last := view.PageOf(infos, after, p.Limit)
+	if last != nil {
 		v.Older = s.paths.Source(name) + atQuery(at, "before="+param.Cursor(sourceCursor, last.At.Format(api.TimeLayout), last.Source, last.ID))
 	}
 	if after != nil {

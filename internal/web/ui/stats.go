@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/statuswatch/statuswatch/internal/api"
-	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web/param"
 	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/view"
@@ -144,31 +143,11 @@ func (s *Site) Stats(w http.ResponseWriter, r *http.Request) {
 }
 
 // statsRows is the figures of every source over days: the configured sources in config
-// order, then the retired ones by name; a source with nothing archived has figures of
-// nothing.
+// order, then the retired ones by name.
 func (s *Site) statsRows(days int) ([]api.SourceStats, error) {
-	rows, err := query.Stats(s.store, "", days, s.now())
-	if err != nil {
-		return nil, err
-	}
-	byName := make(map[string]api.SourceStats, len(rows))
-	for _, row := range rows {
-		byName[row.Source] = row
-	}
-	var out []api.SourceStats
-	seen := map[string]bool{}
+	var names []string
 	for _, st := range s.sources() {
-		row, ok := byName[st.Name]
-		if !ok {
-			row = query.Figures(&archive.SourceFacts{Source: st.Name}, days)
-		}
-		out = append(out, row)
-		seen[st.Name] = true
+		names = append(names, st.Name)
 	}
-	for _, row := range rows { // by name, as the archive lists them
-		if !seen[row.Source] {
-			out = append(out, row)
-		}
-	}
-	return out, nil
+	return query.StatsRows(s.store, names, days, s.now())
 }

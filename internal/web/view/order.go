@@ -2,6 +2,7 @@ package view
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,4 +34,40 @@ func KeyOf(in *archive.IncidentInfo) Key {
 // CompareKeys orders keys as the lists are: a before b is negative.
 func CompareKeys(a, b Key) int {
 	return cmp.Or(b.At.Compare(a.At), strings.Compare(b.ID, a.ID), strings.Compare(b.Source, a.Source))
+}
+
+// CursorKey reads the key a list's cursor carries (param.Page.Before: the time in
+// layout, the source and the id of a page's last incident): nil for none, ok false for
+// fields that are not a key.
+func CursorKey(before []string, layout string) (k *Key, ok bool) {
+	if before == nil {
+		return nil, true
+	}
+	if len(before) != 3 {
+		return nil, false
+	}
+	t, err := time.Parse(layout, before[0])
+	if err != nil {
+		return nil, false
+	}
+	return &Key{At: t, Source: before[1], ID: before[2]}, true
+}
+
+// PageOf is a page of a list of incidents: those of infos after the key after (all
+// when nil), in list order, at most limit; last is the key of the page's last incident
+// when more follow, else nil.
+func PageOf(infos []archive.IncidentInfo, after *Key, limit int) (page []*archive.IncidentInfo, last *Key) {
+	page = make([]*archive.IncidentInfo, 0, min(len(infos), limit+1))
+	for i := range infos {
+		if after == nil || CompareKeys(KeyOf(&infos[i]), *after) > 0 {
+			page = append(page, &infos[i])
+		}
+	}
+	slices.SortFunc(page, func(a, b *archive.IncidentInfo) int { return CompareKeys(KeyOf(a), KeyOf(b)) })
+	if len(page) > limit {
+		page = page[:limit]
+		k := KeyOf(page[len(page)-1])
+		last = &k
+	}
+	return page, last
 }
