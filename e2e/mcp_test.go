@@ -107,8 +107,8 @@ func checkDemo(t *testing.T, tr sdk.Transport, versions int) {
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 5 {
-		t.Fatalf("tools: got %v, %v; want 5", tools, err)
+	if err != nil || len(tools.Tools) != 6 {
+		t.Fatalf("tools: got %v, %v; want 6", tools, err)
 	}
 	call := func(name string, args map[string]any, out any) {
 		t.Helper()
@@ -191,7 +191,7 @@ func tsClient(t *testing.T, args ...string) tsOutput {
 
 func checkTS(t *testing.T, got tsOutput, versions int) {
 	t.Helper()
-	want := []string{"diff_incident", "get_incident", "list_sources", "list_versions", "search_incidents"}
+	want := []string{"diff_incident", "get_incident", "list_sources", "list_versions", "search_incidents", "source_stats"}
 	if !slices.Equal(got.Tools, want) {
 		t.Errorf("tools: got %v, want %v", got.Tools, want)
 	}
