@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -185,5 +186,57 @@ func TestIncidentsAt(t *testing.T) {
 	// Every source: the same, by source.
 	if infos, err := ts.IncidentsAt("", mins(25)); err != nil || len(infos) != 5 {
 		t.Errorf("IncidentsAt of every source: %d, %v; want 5", len(infos), err)
+	}
+}
+
+// factsStore is an archive of one source with n incidents of six versions each (new,
+// two updates added, the first edited, a title changed, resolved), polled a minute apart.
+func factsStore(b *testing.B, n int) *Store {
+	s := benchStore(b)
+	incs := make([]model.Incident, n)
+	for i := range incs {
+		incs[i] = inc(fmt.Sprintf("inc%04d", i), started(t0.Add(-time.Duration(i)*time.Hour)), impact(model.ImpactMajor))
+	}
+	steps := []func(*model.Incident){
+		update("Identified: a bad deploy of the edge configuration."),
+		update("Monitoring: error rates are back to normal in every region."),
+		func(i *model.Incident) { i.Updates[0].Body = "We are investigating elevated errors." },
+		func(i *model.Incident) { i.Title += " in eu-west" },
+		func(i *model.Incident) { i.Status, i.ResolvedAt = model.StatusResolved, i.StartedAt.Add(time.Hour) },
+	}
+	for k := 0; k <= len(steps); k++ {
+		if k > 0 {
+			for i := range incs {
+				steps[k-1](&incs[i])
+			}
+		}
+		if _, err := s.Record("acme", snap(t0.Add(time.Duration(k)*time.Minute), incs...), nil, nil, all); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s
+}
+
+// BenchmarkFacts reads the facts of 1,000 incidents of six versions: the figures of a
+// busy vendor's window.
+func BenchmarkFacts(b *testing.B) {
+	s := factsStore(b, 1000)
+	for b.Loop() {
+		f, err := s.Facts("acme", t0.Add(-90*24*time.Hour), t0.Add(time.Hour))
+		if err != nil || len(f) != 1 || len(f[0].Incidents) != 1000 || f[0].Incidents[0].UpdatesEdited != 1 {
+			b.Fatalf("Facts: %v", err)
+		}
+	}
+}
+
+// BenchmarkIncidentsAt lists the same 1,000 incidents as they stood between two polls:
+// a binary search over each one's version headers and one decode.
+func BenchmarkIncidentsAt(b *testing.B) {
+	s := factsStore(b, 1000)
+	for b.Loop() {
+		infos, err := s.IncidentsAt("acme", t0.Add(150*time.Second))
+		if err != nil || len(infos) != 1000 || infos[0].Versions != 3 {
+			b.Fatalf("IncidentsAt: %d, %v", len(infos), err)
+		}
 	}
 }
