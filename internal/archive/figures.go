@@ -3,6 +3,7 @@ package archive
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
@@ -77,7 +78,7 @@ func (s *Store) Facts(source string, from, to time.Time) ([]SourceFacts, error) 
 	var out []SourceFacts
 	err := s.view(func(tx *bolt.Tx) error {
 		return eachSource(tx, source, func(name string, src *bolt.Bucket) error {
-			f, err := sourceFacts(tx, name, src, from, to)
+			f, err := s.sourceFacts(tx, name, src, from, to)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
@@ -92,7 +93,7 @@ func (s *Store) Facts(source string, from, to time.Time) ([]SourceFacts, error) 
 }
 
 // sourceFacts reads one source's facts.
-func sourceFacts(tx *bolt.Tx, name string, src *bolt.Bucket, from, to time.Time) (SourceFacts, error) {
+func (s *Store) sourceFacts(tx *bolt.Tx, name string, src *bolt.Bucket, from, to time.Time) (SourceFacts, error) {
 	f := SourceFacts{Source: name}
 	var firstPoll time.Time
 	if raw := layout.Get(layout.Sub(src, layout.BucketState), layout.KeyFirst); raw != nil {
@@ -111,16 +112,21 @@ func sourceFacts(tx *bolt.Tx, name string, src *bolt.Bucket, from, to time.Time)
 			if start.Before(from) || start.After(to) {
 				return nil
 			}
-			facts, err := incidentFacts(versions, string(k), m)
-			if err != nil {
-				return fmt.Errorf("%s: %w", k, err)
+			facts, ok := s.facts.get(name, k, m)
+			if !ok {
+				var err error
+				if facts, err = incidentFacts(versions, string(k), m); err != nil {
+					return fmt.Errorf("%s: %w", k, err)
+				}
+				s.facts.put(name, k, m, facts)
 			}
 			if facts == nil { // became a maintenance in a version the meta does not know of
 				return nil
 			}
-			facts.OnFirstPoll = !firstPoll.IsZero() && !facts.StartedAt.IsZero() &&
-				!m.FirstSeen.After(firstPoll) && facts.StartedAt.Before(firstPoll)
-			f.Incidents = append(f.Incidents, *facts)
+			in := *facts
+			in.OnFirstPoll = !firstPoll.IsZero() && !in.StartedAt.IsZero() &&
+				!m.FirstSeen.After(firstPoll) && in.StartedAt.Before(firstPoll)
+			f.Incidents = append(f.Incidents, in)
 			return nil
 		})
 		if err != nil {
@@ -289,4 +295,45 @@ func componentOutage(tx *bolt.Tx, source string, from, to time.Time) (has bool, 
 // outage reports whether a component status is an outage: partial or major.
 func outage(s model.ComponentStatus) bool {
 	return s == model.ComponentPartialOutage || s == model.ComponentMajorOutage
+}
+
+// factsCache remembers the facts of incidents by source, id and what of the meta they
+// depend on: the latest version (versions are only ever appended, so the facts of
+// versions 1..N never change) and the removed and migrated marks. Repeated figures
+// then read the metas alone. Bounded: past maxCachedFacts it starts afresh.
+type factsCache struct {
+	mu sync.Mutex
+	m  map[string]cachedFacts
+}
+
+type cachedFacts struct {
+	latest            uint32
+	removed, migrated bool
+	facts             *IncidentFacts // nil: a maintenance
+}
+
+// maxCachedFacts bounds the cache: about 300 bytes an entry.
+const maxCachedFacts = 200_000
+
+func factsKey(source string, id []byte) string { return source + "\x00" + string(id) }
+
+// get returns the facts remembered for incident id of source at meta m.
+func (c *factsCache) get(source string, id []byte, m codec.Meta) (*IncidentFacts, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[factsKey(source, id)]
+	if !ok || e.latest != m.Latest || e.removed != m.Removed || e.migrated != m.Migrated {
+		return nil, false
+	}
+	return e.facts, true
+}
+
+// put remembers the facts of incident id of source at meta m.
+func (c *factsCache) put(source string, id []byte, m codec.Meta, f *IncidentFacts) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedFacts {
+		c.m = make(map[string]cachedFacts)
+	}
+	c.m[factsKey(source, id)] = cachedFacts{latest: m.Latest, removed: m.Removed, migrated: m.Migrated, facts: f}
 }

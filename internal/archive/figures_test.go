@@ -2,6 +2,7 @@ package archive
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -107,6 +108,22 @@ func TestFacts(t *testing.T) {
 	for id, w := range want {
 		if g := byID[id]; g != w {
 			t.Errorf("facts of %s:\n got %+v\nwant %+v", id, g, w)
+		}
+	}
+
+	// Read again, the facts come from the cache, the same; a new version of b is read anew.
+	again, err := ts.Facts("acme", now.Add(-24*time.Hour), now)
+	if err != nil || !reflect.DeepEqual(again, got) {
+		t.Errorf("Facts again: got %+v, %v; want %+v", again, err, got)
+	}
+	vs := ts.versions("b")
+	b := vs[len(vs)-1].Incident
+	b.Updates[0].Body = "Slow logins for some users."
+	ts.record(csnap(mins(50), nil, b), Policy{}, nil)
+	again, err = ts.Facts("acme", now.Add(-24*time.Hour), now)
+	for _, in := range again[0].Incidents {
+		if in.ID == "b" && in.UpdatesEdited != 1 {
+			t.Errorf("b after its first update was edited: %+v, %v", in, err)
 		}
 	}
 
@@ -217,15 +234,23 @@ func factsStore(b *testing.B, n int) *Store {
 	return s
 }
 
-// BenchmarkFacts reads the facts of 1,000 incidents of six versions: the figures of a
-// busy vendor's window.
+// BenchmarkFacts reads the facts of 1,000 incidents of six versions, the figures of a
+// busy vendor's window: cold, every incident read (the cache emptied each time), and
+// warm, the facts remembered and only the metas read.
 func BenchmarkFacts(b *testing.B) {
 	s := factsStore(b, 1000)
-	for b.Loop() {
-		f, err := s.Facts("acme", t0.Add(-90*24*time.Hour), t0.Add(time.Hour))
-		if err != nil || len(f) != 1 || len(f[0].Incidents) != 1000 || f[0].Incidents[0].UpdatesEdited != 1 {
-			b.Fatalf("Facts: %v", err)
-		}
+	for _, warm := range []bool{false, true} {
+		b.Run(map[bool]string{false: "cold", true: "warm"}[warm], func(b *testing.B) {
+			for b.Loop() {
+				if !warm {
+					s.facts.clear()
+				}
+				f, err := s.Facts("acme", t0.Add(-90*24*time.Hour), t0.Add(time.Hour))
+				if err != nil || len(f) != 1 || len(f[0].Incidents) != 1000 || f[0].Incidents[0].UpdatesEdited != 1 {
+					b.Fatalf("Facts: %v", err)
+				}
+			}
+		})
 	}
 }
 
@@ -239,4 +264,11 @@ func BenchmarkIncidentsAt(b *testing.B) {
 			b.Fatalf("IncidentsAt: %d, %v", len(infos), err)
 		}
 	}
+}
+
+// clear forgets every incident's facts.
+func (c *factsCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
 }

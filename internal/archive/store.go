@@ -74,6 +74,9 @@ type Store struct {
 	// between Update and Batch (Record).
 	recording atomic.Int32
 
+	// facts remembers each incident's figures facts by its latest version (figures.go).
+	facts factsCache
+
 	closeOnce sync.Once
 	closeErr  error
 }
