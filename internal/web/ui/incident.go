@@ -3,6 +3,7 @@ package ui
 import (
 	"html/template"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -209,14 +210,15 @@ func (s *Site) Incident(w http.ResponseWriter, r *http.Request) {
 	if top < shown.N {
 		v.Newer = s.paths.Incident(source, id) + atQuery(at, "") + "#history-h"
 	}
-	refresh := refreshFor(inc.Open())
+	refresh, jsonURL := refreshFor(inc.Open()), s.paths.APIIncident(source, id)
 	if !at.IsZero() {
-		refresh = 0 // the page as it stood changes no more
+		// The page as it stood changes no more; its JSON twin is the version in force then.
+		refresh, jsonURL = 0, jsonURL+"/at?time="+url.QueryEscape(at.UTC().Format(time.RFC3339Nano))
 	}
 	s.render(w, r, http.StatusOK, "incident", &pageData{
 		Title:   v.Title + " · " + v.SourceTitle,
 		Feed:    s.paths.SourceFeed(source),
-		JSON:    s.paths.APIIncident(source, id),
+		JSON:    jsonURL,
 		Refresh: refresh,
 		Crumbs:  []crumb{{"Overview", s.prefix + "/"}, {v.SourceTitle, v.SourceURL}},
 		Data:    v,
