@@ -125,6 +125,13 @@ func TestBrowserTravelStats(t *testing.T) {
 					t.Errorf("%s on a phone: %s px wide, want 390 (no sideways scroll)", p.path, got)
 				}
 			}
+			// The table's headings sort on a desktop; a phone, which hides them, has a form.
+			if p.name == "stats" {
+				want := map[string]string{"desktop": "none", "phone": "flex"}[size.name]
+				if got := text(t, `getComputedStyle(document.querySelector(".stats-sort")).display`); got != want {
+					t.Errorf("/stats on a %s: the sort form's display is %q, want %q", size.name, got, want)
+				}
+			}
 			shoot(t, p.name+"-"+size.name)
 		}
 	}

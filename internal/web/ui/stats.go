@@ -22,6 +22,10 @@ type statsView struct {
 	Desc    bool
 	Head    []statsHead
 	Rows    []statsRow
+	// The phone's sort form (the table's headings are hidden there): the columns, the
+	// one sorted by, and the order.
+	SortKeys []statsLink
+	Order    string
 }
 
 type statsLink struct {
@@ -124,8 +128,14 @@ func (s *Site) Stats(w http.ResponseWriter, r *http.Request) {
 		return h
 	}
 	v.Head = append(v.Head, head("source", "Source", "the vendor", false, false))
+	v.SortKeys = append(v.SortKeys, statsLink{Label: "Source", URL: "source", Current: sortKey == "source"})
 	for _, c := range view.StatsColumns {
 		v.Head = append(v.Head, head(c.Key, c.Label, c.Title, true, true))
+		v.SortKeys = append(v.SortKeys, statsLink{Label: c.Label, URL: c.Key, Current: c.Key == sortKey})
+	}
+	v.Order = "asc"
+	if desc {
+		v.Order = "desc"
 	}
 	for i := range rows {
 		row := statsRow{Source: rows[i].Source, Title: s.title(rows[i].Source), URL: s.paths.Source(rows[i].Source)}
