@@ -1,0 +1,287 @@
+// Package searchindex is the archive's inverted index of every version of every
+// incident, inside a bbolt transaction the caller holds: for each term of an incident's
+// title, updates, postmortem and component names, the spans of versions in which the
+// term was there, so that a search finds the words a vendor later removed and says where.
+//
+// Its tree, in the top-level bucket "search":
+//
+//	docs/<BE uint32 doc>       → source \x00 URL id: each incident indexed gets a number
+//	ids/<source>\x00<URL id>   → BE uint32 doc
+//	terms/<term>\x00<BE uint32 doc> → spans: (field byte, uvarint from, uvarint to)…, to 0
+//	                             while the term is still in the incident's latest version
+//
+// A term's keys are adjacent and in doc order, and a query term is a key prefix, so a
+// search reads one contiguous run of keys per query term. A new version writes only the
+// terms that came or went in a field whose text changed: a version that only changes a
+// status writes nothing here.
+package searchindex
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Bucket names of the tree in the package comment.
+var (
+	Bucket      = []byte("search")
+	bucketDocs  = []byte("docs")
+	bucketIDs   = []byte("ids")
+	bucketTerms = []byte("terms")
+)
+
+// Field is where in an incident a term was found.
+type Field uint8
+
+// The fields indexed, in the order a match reports the first of them.
+const (
+	FieldTitle Field = 1 + iota
+	FieldUpdates
+	FieldPostmortem
+	FieldComponents
+	numFields = iota
+)
+
+// String is the field's name in the API.
+func (f Field) String() string {
+	switch f {
+	case FieldTitle:
+		return "title"
+	case FieldUpdates:
+		return "updates"
+	case FieldPostmortem:
+		return "postmortem"
+	case FieldComponents:
+		return "components"
+	}
+	return fmt.Sprintf("field%d", f)
+}
+
+// ErrNoIndex is returned by a search of an archive that has no index yet (an older
+// layout opened read-only).
+var ErrNoIndex = errors.New("the archive has no search index yet: open it once read-write (start the daemon) to build it")
+
+// Create makes the index's buckets if they are missing.
+func Create(tx *bolt.Tx) error {
+	b, err := tx.CreateBucketIfNotExists(Bucket)
+	if err != nil {
+		return err
+	}
+	for _, name := range [][]byte{bucketDocs, bucketIDs, bucketTerms} {
+		if _, err := b.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// texts returns the texts of one field of inc.
+func texts(inc *model.Incident, f Field) []string {
+	if inc == nil {
+		return nil
+	}
+	switch f {
+	case FieldTitle:
+		return []string{inc.Title}
+	case FieldUpdates:
+		out := make([]string, len(inc.Updates))
+		for i := range inc.Updates {
+			out[i] = inc.Updates[i].Body
+		}
+		return out
+	case FieldPostmortem:
+		if inc.Postmortem == nil {
+			return nil
+		}
+		return []string{inc.Postmortem.Body}
+	case FieldComponents:
+		return inc.Components
+	}
+	return nil
+}
+
+// sameField reports whether a field's text is the same in a and b, cheaply, so that an
+// unchanged field is not tokenised at all.
+func sameField(a, b *model.Incident, f Field) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	switch f {
+	case FieldTitle:
+		return a.Title == b.Title
+	case FieldUpdates:
+		return slices.EqualFunc(a.Updates, b.Updates, func(x, y model.Update) bool { return x.Body == y.Body })
+	case FieldPostmortem:
+		return (a.Postmortem == nil) == (b.Postmortem == nil) && (a.Postmortem == nil || a.Postmortem.Body == b.Postmortem.Body)
+	case FieldComponents:
+		return slices.Equal(a.Components, b.Components)
+	}
+	return true
+}
+
+// Index records in tx that version n of incident id of source is cur, its version n-1
+// prev (nil when n is 1, or when the incident was never indexed): the terms of every
+// field whose text changed that cur has and prev had not start a span at n, and those
+// prev had and cur has not end theirs at n.
+func Index(tx *bolt.Tx, source, id string, n uint32, prev, cur *model.Incident) error {
+	var root *bolt.Bucket
+	var doc []byte
+	for f := Field(1); f <= numFields; f++ {
+		if prev != nil && sameField(prev, cur, f) {
+			continue
+		}
+		var before []string
+		if prev != nil {
+			before = fieldTerms(texts(prev, f)...)
+		}
+		after := fieldTerms(texts(cur, f)...)
+		if len(before) == 0 && len(after) == 0 {
+			continue
+		}
+		if root == nil {
+			var err error
+			if root, doc, err = docOf(tx, source, id); err != nil {
+				return err
+			}
+		}
+		terms := root.Bucket(bucketTerms)
+		err := diffSorted(before, after, func(term string, added bool) error {
+			key := termKey(term, doc)
+			spans := decodeSpans(terms.Get(key))
+			if added {
+				spans = append(spans, Span{Field: f, From: n})
+			} else {
+				closed := false
+				for i := range spans {
+					if spans[i].Field == f && spans[i].To == 0 {
+						spans[i].To, closed = n, true
+					}
+				}
+				if !closed {
+					return nil // cut off by a bound when it was added: nothing to end
+				}
+			}
+			return terms.Put(key, encodeSpans(spans))
+		})
+		if err != nil {
+			return fmt.Errorf("search index: %s/%s: %w", source, id, err)
+		}
+	}
+	return nil
+}
+
+// diffSorted calls fn with every term of after not in before (added) and of before not
+// in after; both are sorted sets.
+func diffSorted(before, after []string, fn func(term string, added bool) error) error {
+	i, j := 0, 0
+	for i < len(before) || j < len(after) {
+		switch {
+		case j == len(after) || i < len(before) && before[i] < after[j]:
+			if err := fn(before[i], false); err != nil {
+				return err
+			}
+			i++
+		case i == len(before) || after[j] < before[i]:
+			if err := fn(after[j], true); err != nil {
+				return err
+			}
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return nil
+}
+
+// docOf returns the index's root bucket and the doc number of an incident, giving it one
+// if it has none.
+func docOf(tx *bolt.Tx, source, id string) (*bolt.Bucket, []byte, error) {
+	root := tx.Bucket(Bucket)
+	if root == nil {
+		return nil, nil, errors.New("search index: no index bucket")
+	}
+	ids := root.Bucket(bucketIDs)
+	name := docName(source, id)
+	if d := ids.Get(name); len(d) == 4 {
+		return root, bytes.Clone(d), nil
+	}
+	docs := root.Bucket(bucketDocs)
+	seq, err := docs.NextSequence()
+	if err != nil {
+		return nil, nil, err
+	}
+	if seq > 1<<32-1 {
+		return nil, nil, errors.New("search index: out of doc numbers")
+	}
+	d := binary.BigEndian.AppendUint32(nil, uint32(seq))
+	if err := docs.Put(d, name); err != nil {
+		return nil, nil, err
+	}
+	if err := ids.Put(name, d); err != nil {
+		return nil, nil, err
+	}
+	return root, d, nil
+}
+
+func docName(source, id string) []byte {
+	k := make([]byte, 0, len(source)+1+len(id))
+	k = append(k, source...)
+	k = append(k, 0)
+	return append(k, id...)
+}
+
+func termKey(term string, doc []byte) []byte {
+	k := make([]byte, 0, len(term)+5)
+	k = append(k, term...)
+	k = append(k, 0)
+	return append(k, doc...)
+}
+
+// Span is a run of versions in which a term was in a field: From up to, not including,
+// To; To is 0 while the term is in the latest version.
+type Span struct {
+	Field    Field
+	From, To uint32
+}
+
+// contains reports whether version v is in the span.
+func (s Span) contains(v uint32) bool { return s.From <= v && (s.To == 0 || v < s.To) }
+
+func encodeSpans(spans []Span) []byte {
+	b := make([]byte, 0, len(spans)*4)
+	for _, s := range spans {
+		b = append(b, byte(s.Field))
+		b = binary.AppendUvarint(b, uint64(s.From))
+		b = binary.AppendUvarint(b, uint64(s.To))
+	}
+	return b
+}
+
+// decodeSpans reads what encodeSpans wrote; a damaged tail is dropped.
+func decodeSpans(b []byte) []Span {
+	return appendSpans(nil, b)
+}
+
+func appendSpans(dst []Span, b []byte) []Span {
+	for len(b) > 0 {
+		f := Field(b[0])
+		from, n := binary.Uvarint(b[1:])
+		if n <= 0 || from > 1<<32-1 {
+			return dst
+		}
+		b = b[1+n:]
+		to, n := binary.Uvarint(b)
+		if n <= 0 || to > 1<<32-1 {
+			return dst
+		}
+		b = b[n:]
+		dst = append(dst, Span{Field: f, From: uint32(from), To: uint32(to)})
+	}
+	return dst
+}

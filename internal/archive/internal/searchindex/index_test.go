@@ -1,0 +1,208 @@
+package searchindex
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+func openDB(t *testing.T) *bolt.DB {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "index.db"), 0o600, &bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := db.View(func(tx *bolt.Tx) error {
+			for err := range tx.Check() {
+				return err
+			}
+			return nil
+		}); err != nil {
+			t.Error(err)
+		}
+		db.Close()
+	})
+	if err := db.Update(Create); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func incident(title string, updates ...string) *model.Incident {
+	inc := &model.Incident{Title: title, Components: []string{"API"}}
+	for _, u := range updates {
+		inc.Updates = append(inc.Updates, model.Update{Body: u})
+	}
+	return inc
+}
+
+// versions indexes each incident as the next version of source/id.
+func versions(t *testing.T, db *bolt.DB, source, id string, incs ...*model.Incident) {
+	t.Helper()
+	err := db.Update(func(tx *bolt.Tx) error {
+		var prev *model.Incident
+		for i, inc := range incs {
+			if err := Index(tx, source, id, uint32(i+1), prev, inc); err != nil {
+				return err
+			}
+			prev = inc
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func search(t *testing.T, db *bolt.DB, q, source string) Result {
+	t.Helper()
+	var res Result
+	err := db.View(func(tx *bolt.Tx) (err error) {
+		res, err = Search(tx, q, source)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestSearch(t *testing.T) {
+	db := openDB(t)
+	versions(t, db, "acme", "inc-1",
+		incident("Elevated errors", "We are investigating errors caused by a bad deploy."),
+		incident("Elevated errors", "We are investigating errors."),
+		incident("Elevated errors", "We are investigating errors.", "Resolved."))
+	versions(t, db, "acme", "inc-2", incident("Payments down", "결제 서비스장애 복구 중"))
+	versions(t, db, "other", "inc-1", incident("Deploy rolled back", "A bad deploy was rolled back."))
+	versions(t, db, "jp", "m-1",
+		incident("決済サービスで障害が発生"),
+		incident("決済サービスの遅延"))
+
+	tests := []struct {
+		q, source string
+		want      []Hit
+	}{
+		{"errors", "", []Hit{{Source: "acme", ID: "inc-1", Latest: true, Field: FieldTitle}}},
+		{"ERRORS investigating", "", []Hit{{Source: "acme", ID: "inc-1", Latest: true, Field: FieldTitle}}},
+		// "deploy" left inc-1 in version 2; "other" still has it.
+		{"deploy", "", []Hit{
+			{Source: "acme", ID: "inc-1", Version: 1, Field: FieldUpdates},
+			{Source: "other", ID: "inc-1", Latest: true, Field: FieldTitle}}},
+		{"deploy", "acme", []Hit{{Source: "acme", ID: "inc-1", Version: 1, Field: FieldUpdates}}},
+		{"bad errors", "", []Hit{{Source: "acme", ID: "inc-1", Version: 1, Field: FieldUpdates}}},
+		// Every term in some version, but in different ones: the last of the one that went.
+		{"resolved deploy", "", []Hit{{Source: "acme", ID: "inc-1", Version: 1, Field: FieldUpdates}}},
+		{"resolved elevated", "", []Hit{{Source: "acme", ID: "inc-1", Latest: true, Field: FieldUpdates}}},
+		{"장애", "", []Hit{{Source: "acme", ID: "inc-2", Latest: true, Field: FieldUpdates}}},
+		{"서비스", "", []Hit{{Source: "acme", ID: "inc-2", Latest: true, Field: FieldUpdates}}},
+		{"障害", "", []Hit{{Source: "jp", ID: "m-1", Version: 1, Field: FieldTitle}}},
+		{"決済", "", []Hit{{Source: "jp", ID: "m-1", Latest: true, Field: FieldTitle}}},
+		{"api", "", []Hit{
+			{Source: "acme", ID: "inc-1", Latest: true, Field: FieldComponents},
+			{Source: "acme", ID: "inc-2", Latest: true, Field: FieldComponents},
+			{Source: "other", ID: "inc-1", Latest: true, Field: FieldComponents},
+			{Source: "jp", ID: "m-1", Latest: true, Field: FieldComponents}}},
+		// A query term of three or more letters is a prefix; a shorter one is exact.
+		{"invest", "", []Hit{{Source: "acme", ID: "inc-1", Latest: true, Field: FieldUpdates}}},
+		{"er", "", nil},
+		{"errors nowhere", "", nil},
+		{"", "", nil},
+		{"!!!", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q+"/"+tt.source, func(t *testing.T) {
+			got := search(t, db, tt.q, tt.source)
+			if !slices.Equal(got.Hits, tt.want) || got.Partial {
+				t.Errorf("Search(%q, %q) = %+v, want %+v", tt.q, tt.source, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSearchTermsInDifferentVersions(t *testing.T) {
+	db := openDB(t)
+	versions(t, db, "acme", "inc-1",
+		incident("Outage", "alpha"),
+		incident("Outage", "beta"),
+		incident("Outage", "gamma"))
+	got := search(t, db, "alpha beta", "").Hits
+	// alpha went in version 2 and beta in version 3: the one that went first was last in 1.
+	want := []Hit{{Source: "acme", ID: "inc-1", Version: 1, Field: FieldUpdates}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestIndexWordBack(t *testing.T) {
+	db := openDB(t)
+	versions(t, db, "acme", "inc-1",
+		incident("Outage", "caused by dns"),
+		incident("Outage", "cause unknown"),
+		incident("Outage", "caused by dns again"),
+		incident("Outage", "fixed"))
+	got := search(t, db, "dns", "").Hits
+	want := []Hit{{Source: "acme", ID: "inc-1", Version: 3, Field: FieldUpdates}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	err := db.View(func(tx *bolt.Tx) error {
+		doc := tx.Bucket(Bucket).Bucket(bucketIDs).Get(docName("acme", "inc-1"))
+		spans := decodeSpans(tx.Bucket(Bucket).Bucket(bucketTerms).Get(termKey("dns", doc)))
+		if want := []Span{{FieldUpdates, 1, 2}, {FieldUpdates, 3, 4}}; !slices.Equal(spans, want) {
+			t.Errorf("spans of dns = %+v, want %+v", spans, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIndexUnchangedFieldsWriteNothing checks that a version whose texts are those of
+// the one before (a status change) leaves the index as it was.
+func TestIndexUnchangedFieldsWriteNothing(t *testing.T) {
+	db := openDB(t)
+	versions(t, db, "acme", "inc-1", incident("Outage", "investigating"))
+	err := db.Update(func(tx *bolt.Tx) error {
+		before := tx.Stats().Write
+		a, b := incident("Outage", "investigating"), incident("Outage", "investigating")
+		b.Status = model.StatusResolved
+		if err := Index(tx, "acme", "inc-1", 2, a, b); err != nil {
+			return err
+		}
+		if got := tx.Stats().Write; got != before {
+			t.Errorf("writes: %d, want %d", got, before)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSearchNoIndex(t *testing.T) {
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "x.db"), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *bolt.Tx) error {
+		_, err := Search(tx, "dns", "")
+		return err
+	})
+	if err != ErrNoIndex {
+		t.Errorf("err = %v, want ErrNoIndex", err)
+	}
+}
+
+func TestSpansDamaged(t *testing.T) {
+	b := encodeSpans([]Span{{FieldTitle, 1, 0}, {FieldUpdates, 2, 5}})
+	if got := decodeSpans(b[:len(b)-1]); !slices.Equal(got, []Span{{FieldTitle, 1, 0}}) {
+		t.Errorf("damaged: %+v", got)
+	}
+}

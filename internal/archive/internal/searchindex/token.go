@@ -1,0 +1,203 @@
+package searchindex
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Bounds of the tokeniser, so that no vendor text, however hostile, makes an index entry
+// or a Record unbounded. A term longer than maxTermBytes is cut (at a rune boundary) to
+// its first maxTermBytes: the query is cut the same way, and matching is by prefix, so it
+// is still found. A field whose text has more than maxFieldTerms distinct terms keeps the
+// maxFieldTerms that sort first; a field is read for at most maxFieldTokens tokens.
+const (
+	maxTermBytes   = 48
+	maxFieldTerms  = 4096
+	maxFieldTokens = 1 << 16
+)
+
+// Tokens appends to dst the terms of text, in order and with repeats: lower-cased and
+// folded (accents and compatibility forms removed: "Café" and "CAFE" are both "cafe",
+// "ＡＰＩ" is "api"), split wherever a letter or digit is followed by anything else. Runs
+// of Han, Hiragana, Katakana and Hangul, which are written without spaces, give the
+// bigrams of their characters ("서비스장애" gives 서비, 비스, 스장, 장애), and a run of one
+// character gives that character, so a query of two or more such characters finds the
+// text wherever it occurs. It never fails: invalid UTF-8 separates terms.
+func Tokens(text string, dst []string) []string {
+	return tokens(text, dst, -1)
+}
+
+// tokens is Tokens that stops after max terms (never, when max is negative).
+func tokens(text string, dst []string, max int) []string {
+	start := len(dst)
+	i := 0
+	for i < len(text) {
+		if max >= 0 && len(dst)-start >= max {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			i += max1(size)
+		case isCJK(r):
+			j := i + size
+			for j < len(text) {
+				r, size := utf8.DecodeRuneInString(text[j:])
+				if !isCJK(r) && !isMark(r) {
+					break
+				}
+				j += size
+			}
+			dst = bigrams(norm.NFKC.String(text[i:j]), dst)
+			i = j
+		case isWord(r):
+			j := i + size
+			ascii := r < utf8.RuneSelf
+			for j < len(text) {
+				r, size := utf8.DecodeRuneInString(text[j:])
+				if r == utf8.RuneError && size <= 1 || isCJK(r) || !isWord(r) && !isMark(r) {
+					break
+				}
+				ascii = ascii && r < utf8.RuneSelf
+				j += size
+			}
+			if ascii {
+				dst = append(dst, cut(lowerASCII(text[i:j])))
+			} else {
+				dst = fold(text[i:j], dst)
+			}
+			i = j
+		default:
+			i += size
+		}
+	}
+	return dst
+}
+
+func max1(n int) int {
+	if n < 1 {
+		return 1
+	}
+	return n
+}
+
+// isCJK reports whether r belongs to a script written without spaces between words that
+// the index cuts into bigrams. The prolonged sound mark and the voiced sound marks, full
+// and half width, are Common but only ever written inside kana (NFKC then composes
+// half-width kana with them).
+func isCJK(r rune) bool {
+	if r < 0x1100 {
+		return false
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
+		r == 0x30FC || 0x3099 <= r && r <= 0x309C || r == 0xFF70 || r == 0xFF9E || r == 0xFF9F
+}
+
+func isWord(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.No, r)
+}
+
+// isMark reports a combining mark, which belongs to the letter before it.
+func isMark(r rune) bool { return r >= 0x300 && unicode.In(r, unicode.Mn, unicode.Mc, unicode.Me) }
+
+// lowerASCII lower-cases an ASCII word, without allocating when it is lower case already.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// fold turns a word with non-ASCII letters into terms: compatibility-decomposed, its
+// combining marks dropped, lower-cased. What decomposition gives that is not a letter
+// or digit ("½" gives "1⁄2") splits it.
+func fold(word string, dst []string) []string {
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			dst = append(dst, cut(b.String()))
+			b.Reset()
+		}
+	}
+	for _, r := range norm.NFKD.String(word) {
+		switch {
+		case isMark(r):
+		case isWord(r) && !isCJK(r):
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			flush()
+		}
+	}
+	flush()
+	return dst
+}
+
+// bigrams appends the bigrams of a CJK run, or the run itself when it is one character.
+// What NFKC made of the run that is no longer CJK (a lone voiced sound mark becomes a
+// space and a mark) separates it.
+func bigrams(run string, dst []string) []string {
+	prev, n := -1, 0 // start of the previous character; characters in this part
+	end := func() {
+		if n == 1 {
+			dst = append(dst, cut(run[prev:]))
+		}
+		prev, n = -1, 0
+	}
+	for i, r := range run {
+		switch {
+		case isMark(r):
+			continue // NFKC composed what it could; a stray mark stays with its letter
+		case !isCJK(r):
+			if n == 1 {
+				dst = append(dst, cut(run[prev:i]))
+			}
+			prev, n = -1, 0
+			continue
+		}
+		if prev >= 0 {
+			dst = append(dst, cut(run[prev:i+utf8.RuneLen(r)]))
+		}
+		prev = i
+		n++
+	}
+	end()
+	return dst
+}
+
+// cut shortens a term to maxTermBytes at a rune boundary.
+func cut(t string) string {
+	if len(t) <= maxTermBytes {
+		return t
+	}
+	i := maxTermBytes
+	for i > 0 && !utf8.RuneStart(t[i]) {
+		i--
+	}
+	return t[:i]
+}
+
+// fieldTerms is the sorted set of terms of a field's texts, within the bounds above.
+func fieldTerms(texts ...string) []string {
+	var terms []string
+	for _, t := range texts {
+		if len(terms) >= maxFieldTokens {
+			break
+		}
+		terms = tokens(t, terms, maxFieldTokens-len(terms))
+	}
+	slices.Sort(terms)
+	terms = slices.Compact(terms)
+	if len(terms) > maxFieldTerms {
+		terms = terms[:maxFieldTerms]
+	}
+	return slices.Clip(terms)
+}
