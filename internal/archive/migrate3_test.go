@@ -74,8 +74,8 @@ func TestMigrateTo3(t *testing.T) {
 	}
 	checkAndClose(t, rw)
 	view(t, path, func(tx *bolt.Tx) error {
-		if got := binary.BigEndian.Uint32(tx.Bucket(layout.BucketMeta).Get(layout.KeyLayout)); got != 3 {
-			t.Errorf("layout %d, want 3", got)
+		if got := binary.BigEndian.Uint32(tx.Bucket(layout.BucketMeta).Get(layout.KeyLayout)); got != layout.Current {
+			t.Errorf("layout %d, want %d", got, layout.Current)
 		}
 		raw := layout.Source(tx, "aws").Bucket(layout.BucketState).Get(layout.KeyFetch)
 		if want, _ := json.Marshal(legacyWant); !bytes.Equal(raw, want) {

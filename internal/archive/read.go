@@ -106,6 +106,31 @@ type IncidentInfo struct {
 	Announced   bool // a root message was written for it
 }
 
+// infoOf is the IncidentInfo of an incident with meta m and latest version ver.
+func infoOf(source, id string, m *codec.Meta, ver *model.Version) IncidentInfo {
+	return IncidentInfo{
+		Source: source, ID: id, Latest: ver.Incident, Versions: int(m.Latest),
+		FirstSeen: m.FirstSeen, LastChanged: m.LastChanged,
+		Removed: m.Removed, Migrated: m.Migrated, RemovedAt: m.RemovedAt, Announced: m.Announced,
+	}
+}
+
+// ListedAt is the time lists of incidents order it by: its start, else (a maintenance) its
+// scheduled start, else (a feed that gives no start) when it was first archived.
+func (in *IncidentInfo) ListedAt() time.Time {
+	return listedAt(in.Latest.StartedAt, in.Latest.ScheduledFor, in.FirstSeen)
+}
+
+func listedAt(started, scheduled, firstSeen time.Time) time.Time {
+	switch {
+	case !started.IsZero():
+		return started.UTC()
+	case !scheduled.IsZero():
+		return scheduled.UTC()
+	}
+	return firstSeen.UTC()
+}
+
 // Incidents lists the archived incidents of source, or of every source when source is
 // empty: by source, then most recently changed first. An unknown source lists nothing.
 func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
@@ -126,11 +151,7 @@ func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 				if err != nil {
 					return fmt.Errorf("%s/%s: %w", name, k, err)
 				}
-				out = append(out, IncidentInfo{
-					Source: name, ID: string(k), Latest: ver.Incident, Versions: int(m.Latest),
-					FirstSeen: m.FirstSeen, LastChanged: m.LastChanged,
-					Removed: m.Removed, Migrated: m.Migrated, RemovedAt: m.RemovedAt, Announced: m.Announced,
-				})
+				out = append(out, infoOf(name, string(k), &m, ver))
 				return nil
 			})
 		})

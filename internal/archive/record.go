@@ -12,6 +12,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/searchindex"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/diff"
@@ -361,7 +362,7 @@ func (w *writer) seen(firstPoll bool, t touched) error {
 	}
 	a := w.r.rules.Announce(policy.NewVersion{FirstPoll: firstPoll, Known: t.known, Announced: m.Announced,
 		Prev: prev, Cur: t.inc, Changes: changes})
-	return w.version(t.id, &m, t.inc, t.fp, changes, a)
+	return w.version(t.id, &m, prev, t.inc, t.fp, changes, a)
 }
 
 // missed handles an archived incident that the snapshot should have listed and did not.
@@ -402,7 +403,7 @@ func (w *writer) missed(ms missed) error {
 	}
 	w.res.Resolved++
 	a := w.r.rules.Announce(policy.NewVersion{Known: true, Announced: m.Announced, Prev: prev, Cur: cur, Changes: changes})
-	return w.version(ms.id, &m, cur, diff.Fingerprint(cur), changes, a)
+	return w.version(ms.id, &m, prev, cur, diff.Fingerprint(cur), changes, a)
 }
 
 // markPending notes that the source has incidents missed once, so that the next poll
@@ -416,8 +417,9 @@ func (w *writer) markPending() error {
 	return w.state.Put(layout.KeyPending, kind)
 }
 
-// version appends version N+1 of an incident and, if a says so, its message.
-func (w *writer) version(id string, m *codec.Meta, inc *model.Incident, fp [32]byte, changes []model.Change, a policy.Announcement) error {
+// version appends version N+1 of an incident, indexes what its texts gained and lost
+// since prev (version N, nil for a new incident) and, if a says so, writes its message.
+func (w *writer) version(id string, m *codec.Meta, prev, inc *model.Incident, fp [32]byte, changes []model.Change, a policy.Announcement) error {
 	n := m.Latest + 1
 	v := model.Version{
 		N:          int(n),
@@ -429,6 +431,9 @@ func (w *writer) version(id string, m *codec.Meta, inc *model.Incident, fp [32]b
 		v.Changes, v.Summary = changes, diff.Summary(changes)
 	}
 	if err := incident.Put(w.versions, id, &v); err != nil {
+		return err
+	}
+	if err := searchindex.Index(w.tx, w.r.source, id, n, prev, inc); err != nil {
 		return err
 	}
 	m.Latest, m.Fingerprint = n, fp

@@ -17,18 +17,11 @@ type Key struct {
 	Source, ID string
 }
 
-// KeyOf is the place of an archived incident.
+// KeyOf is the place of an archived incident: a scheduled maintenance starts when it is
+// scheduled for; an incident whose vendor gives no start at all (some feeds) is placed by
+// the time it was first archived (archive.IncidentInfo.ListedAt).
 func KeyOf(in *archive.IncidentInfo) Key {
-	// A scheduled maintenance starts when it is scheduled for; an incident whose vendor
-	// gives no start at all (some feeds) is placed by the time it was first archived.
-	at := in.Latest.StartedAt
-	if at.IsZero() {
-		at = in.Latest.ScheduledFor
-	}
-	if at.IsZero() {
-		at = in.FirstSeen
-	}
-	return Key{At: at.UTC(), Source: in.Source, ID: in.ID}
+	return Key{At: in.ListedAt(), Source: in.Source, ID: in.ID}
 }
 
 // CompareKeys orders keys as the lists are: a before b is negative.

@@ -3,9 +3,9 @@
 // this one. Values are internal/archive/internal/codec's; internal/archive reads and
 // writes them here.
 //
-// Layout 3 (every key sorts; "BE" is big-endian):
+// Layout 4 (every key sorts; "BE" is big-endian):
 //
-//	meta                          "layout" → BE uint32 (3); "created" → RFC 3339 time
+//	meta                          "layout" → BE uint32 (4); "created" → RFC 3339 time
 //	sources/<name>/               one nested bucket per source
 //	    state/                    "first" → time of the first Record (first-poll policy)
 //	                              "fetch" → model.FetchState JSON (validators, body hashes, AWS episodes)
@@ -24,6 +24,9 @@
 //	bodies/<hex sha256>           → S2-compressed raw body (zstd before), shared by every snapshot
 //	outbox/<BE uint64 seq>        → model.Message JSON, pending or parked
 //	sent/<BE uint64 seq>          → model.Message JSON, delivered (same sequence as outbox)
+//	search/                       the inverted index of every version (internal/archive/internal/searchindex)
+//
+// Layout 4 added the search index; its migration indexes every version already archived.
 //
 // The components bucket and the "components" state key came with layout 3 unchanged: a
 // source gets them with its first component version, and a reader that finds neither
@@ -46,6 +49,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/searchindex"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -91,11 +95,12 @@ var migrations = []func(tx *bolt.Tx, now time.Time) error{
 	migrateTo1,
 	migrateTo2,
 	migrateTo3,
+	migrateTo4,
 }
 
 // Current is the layout version this build writes and reads. It always equals
 // len(migrations); a test holds them together.
-const Current = 3
+const Current = 4
 
 // migrateTo1 creates the top-level buckets of a new archive.
 func migrateTo1(tx *bolt.Tx, now time.Time) error {
@@ -182,6 +187,49 @@ func migrateTo3(tx *bolt.Tx, _ time.Time) error {
 			return fmt.Errorf("source %s: %w", name, err)
 		}
 		return nil
+	})
+}
+
+// migrateTo4 creates the search index and indexes every version of every incident, in
+// order, as Record would have indexed them one by one. It decodes each version once;
+// only fields whose text changed from one version to the next are tokenised.
+func migrateTo4(tx *bolt.Tx, _ time.Time) error {
+	// An index of a file whose layout number was set back (by hand) would be indexed
+	// twice: start afresh.
+	if tx.Bucket(searchindex.Bucket) != nil {
+		if err := tx.DeleteBucket(searchindex.Bucket); err != nil {
+			return err
+		}
+	}
+	if err := searchindex.Create(tx); err != nil {
+		return err
+	}
+	return tx.Bucket(BucketSources).ForEachBucket(func(name []byte) error {
+		versions := tx.Bucket(BucketSources).Bucket(name).Bucket(BucketVersions)
+		if versions == nil {
+			return nil
+		}
+		var id []byte
+		var prev *model.Incident
+		return versions.ForEach(func(k, v []byte) error {
+			i := bytes.IndexByte(k, 0)
+			if i < 0 || len(k) != i+5 {
+				return fmt.Errorf("source %s: version key %x is not a layout 3 key", name, k)
+			}
+			if !bytes.Equal(id, k[:i]) {
+				id, prev = bytes.Clone(k[:i]), nil
+			}
+			ver, err := codec.DecodeVersion(v)
+			if err != nil {
+				return fmt.Errorf("source %s: %s: %w", name, k[:i], err)
+			}
+			n := binary.BigEndian.Uint32(k[i+1:])
+			if err := searchindex.Index(tx, string(name), string(id), n, prev, &ver.Incident); err != nil {
+				return err
+			}
+			prev = &ver.Incident
+			return nil
+		})
 	})
 }
 

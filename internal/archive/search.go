@@ -1,0 +1,114 @@
+package archive
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/searchindex"
+	bolt "go.etcd.io/bbolt"
+)
+
+// ErrNoIndex is wrapped by the error of a Search of an archive of an older layout opened
+// read-only, which has no search index until it is opened read-write once.
+var ErrNoIndex = searchindex.ErrNoIndex
+
+// Match is where a search found an incident's words.
+type Match struct {
+	// Version is the version they were found in: the latest when Latest, else the last
+	// that had them all (or, when no one version had them all, the last that had the word
+	// that went first), so version Version+1 is the change that removed one.
+	Version int
+	Field   string // "title", "updates", "postmortem" or "components"
+	Latest  bool
+}
+
+// SearchHit is an incident a search found: enough to order, filter and page the hits
+// without decoding a version (IncidentInfos then reads those shown).
+type SearchHit struct {
+	Source, ID string
+	ListedAt   time.Time // IncidentInfo.ListedAt
+	Open       bool      // the latest version is open and it is still on the vendor's page
+	Matched    Match
+}
+
+// SearchResult is what Search found.
+type SearchResult struct {
+	Hits []SearchHit
+	// Partial is true when the search stopped at its bound on index entries read (a query
+	// of words that are everywhere): some incidents that match may be missing.
+	Partial bool
+}
+
+// Search finds the incidents of source (every source when empty) that have every word
+// of q in some archived version — any of them, not only the latest — in the title, an
+// update, the postmortem or the components, case- and accent-insensitively; a query word
+// of three letters or more also finds the words it begins. Hits are in no particular
+// order. ErrNoIndex for an older archive opened read-only.
+func (s *Store) Search(q, source string) (SearchResult, error) {
+	var res SearchResult
+	err := s.view(func(tx *bolt.Tx) error {
+		r, err := searchindex.Search(tx, q, source)
+		if err != nil {
+			return err
+		}
+		res.Partial = r.Partial
+		res.Hits = make([]SearchHit, 0, len(r.Hits))
+		for _, h := range r.Hits {
+			src := layout.Source(tx, h.Source)
+			m, ok, err := incident.LoadMeta(layout.Sub(src, layout.BucketIncidents), h.ID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			hit := SearchHit{Source: h.Source, ID: h.ID, Open: m.Open && !m.Removed,
+				ListedAt: listedAt(m.StartedAt, time.Time{}, m.FirstSeen),
+				Matched:  Match{Version: int(h.Version), Field: h.Field.String(), Latest: h.Latest}}
+			if h.Latest {
+				hit.Matched.Version = int(m.Latest)
+			}
+			if m.StartedAt.IsZero() {
+				// Only the version knows a maintenance's scheduled start.
+				ver, err := incident.Load(layout.Sub(src, layout.BucketVersions), h.ID, m.Latest)
+				if err != nil {
+					return err
+				}
+				hit.ListedAt = listedAt(ver.Incident.StartedAt, ver.Incident.ScheduledFor, m.FirstSeen)
+			}
+			res.Hits = append(res.Hits, hit)
+		}
+		return nil
+	})
+	if errors.Is(err, searchindex.ErrNoIndex) {
+		return SearchResult{}, err
+	}
+	return res, wrapErr("search", err)
+}
+
+// IncidentInfos reads the IncidentInfo of each hit, in order, in one read transaction.
+func (s *Store) IncidentInfos(hits []SearchHit) ([]IncidentInfo, error) {
+	out := make([]IncidentInfo, 0, len(hits))
+	err := s.view(func(tx *bolt.Tx) error {
+		for _, h := range hits {
+			src := layout.Source(tx, h.Source)
+			m, ok, err := incident.LoadMeta(layout.Sub(src, layout.BucketIncidents), h.ID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("%s/%s: %w", h.Source, h.ID, ErrNotFound)
+			}
+			ver, err := incident.Load(layout.Sub(src, layout.BucketVersions), h.ID, m.Latest)
+			if err != nil {
+				return err
+			}
+			out = append(out, infoOf(h.Source, h.ID, &m, ver))
+		}
+		return nil
+	})
+	return out, wrapErr("incidents", err)
+}
