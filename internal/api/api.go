@@ -108,6 +108,17 @@ type IncidentItem struct {
 	UIURL         string       `json:"ui_url"`
 	Removed       bool         `json:"removed"` // vanished from the vendor's page
 	LastChangedAt Time         `json:"last_changed_at"`
+	// Matched says where the words of q were found; only in the answers of a search.
+	Matched *Match `json:"matched,omitempty"`
+}
+
+// Match is where a search found an incident's words: in version Version (the latest
+// when Latest; else the last that had them, so version Version+1 removed one), in field
+// Field: "title", "updates", "postmortem" or "components".
+type Match struct {
+	Version int    `json:"version"`
+	Field   string `json:"field"`
+	Latest  bool   `json:"latest"`
 }
 
 // Incident is one version of an incident: the answer of /incidents/{source}/{id},

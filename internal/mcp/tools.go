@@ -20,7 +20,7 @@ import (
 )
 
 type searchInput struct {
-	Query  string `json:"query" jsonschema:"words that must all occur, ignoring case, in the title, an update or the postmortem (a word matches inside a longer one); empty matches every incident"`
+	Query  string `json:"query" jsonschema:"words that must all occur, ignoring case and accents, in the title, an update, the postmortem or the components of any archived version, not only the latest, so words a vendor later removed are found (a word of three letters or more also matches the words it begins; Korean, Japanese and Chinese text matches by pairs of characters); empty matches every incident"`
 	Source string `json:"source,omitempty" jsonschema:"only this source's incidents: a name as list_sources gives it"`
 	Open   *bool  `json:"open,omitempty" jsonschema:"true: only incidents still open (unresolved and still on the vendor's page); false: only the others; omit for both"`
 	Since  string `json:"since,omitempty" jsonschema:"an RFC 3339 time (e.g. 2026-07-01T00:00:00Z): only incidents that started, were resolved or changed at or after it, and incidents (not maintenances) still open"`
@@ -29,7 +29,7 @@ type searchInput struct {
 }
 
 type searchOutput struct {
-	Incidents  []api.IncidentItem `json:"incidents" jsonschema:"the matching incidents, newest first, in their latest version"`
+	Incidents  []api.IncidentItem `json:"incidents" jsonschema:"the matching incidents, newest first, in their latest version; with a query, matched says where its words were found: the version, the field, and whether that is the latest version (when not, version+1 is the change that removed them: diff_incident shows it)"`
 	NextCursor string             `json:"next_cursor,omitempty" jsonschema:"present when there are more: pass it as cursor"`
 }
 

@@ -20,8 +20,8 @@ const incidentsCursor = "incidents"
 
 // listIncidents answers GET /api/v1/incidents?source=&open=&q=&limit=&before=. open=true
 // keeps incidents whose latest version is open and that are still on the vendor's page
-// (not removed); open=false keeps the others. q keeps incidents whose latest version has
-// every word of q, case-insensitively, in its title, an update body or the postmortem.
+// (not removed); open=false keeps the others. q searches every version instead
+// (searchIncidents).
 // An unknown source is 404; a known one with nothing archived is an empty list.
 // at=T lists them as they stood at T (archive.Store.IncidentsAt): only those observed by
 // T, each as its version in force then, which open and q read.
@@ -55,8 +55,17 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, "%v", err)
 		return
 	}
-	words := strings.Fields(strings.ToLower(q.Get("q")))
+	// With at=T, q keeps the incidents whose version in force then has every word: the
+	// page as it read at T. Without, q searches every version (searchIncidents).
+	var words []string
+	if !at.IsZero() {
+		words = strings.Fields(strings.ToLower(q.Get("q")))
+	}
 	source := q.Get("source")
+	if text := strings.TrimSpace(q.Get("q")); text != "" && at.IsZero() {
+		s.searchIncidents(w, r, p, after, open, source, text)
+		return
+	}
 
 	infos, err := s.incidentsAt(source, at)
 	if err != nil {

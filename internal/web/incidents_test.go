@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -55,7 +56,7 @@ func TestListIncidents(t *testing.T) {
 		{"q in an update body", "?q=replica", []string{"acme/inc-b"}},
 		{"q across title and updates", "?q=elevated+gateway+API", []string{"acme/inc-a"}},
 		{"q in the postmortem", "?q=minutes", []string{"acme/inc-a"}},
-		{"q reads the latest version only", "?q=intermittent", []string{}},
+		{"q reads every version", "?q=intermittent", []string{"acme/inc-a"}},
 		{"q with open", "?q=database&open=true", []string{"acme/mnt-1", "acme/inc-b"}},
 	}
 	for _, tt := range tests {
@@ -97,6 +98,29 @@ func TestListIncidents(t *testing.T) {
 		}
 	})
 
+	t.Run("matched", func(t *testing.T) {
+		type item struct {
+			ID      string
+			Matched *struct {
+				Version int
+				Field   string
+				Latest  bool
+			}
+		}
+		for _, tt := range []struct{ query, want string }{
+			// The title said "Intermittent" in version 1 only.
+			{"?q=intermittent", `[{"ID":"inc-a","Matched":{"Version":1,"Field":"title","Latest":false}}]`},
+			{"?q=gateway&source=acme", `[{"ID":"inc-a","Matched":{"Version":3,"Field":"updates","Latest":true}}]`},
+			{"?source=acme", `[{"ID":"mnt-1","Matched":null},{"ID":"inc-b","Matched":null},{"ID":"inc-a","Matched":null}]`},
+		} {
+			var got []item
+			e.getJSON("/api/v1/incidents"+tt.query, http.StatusOK, &got)
+			if b, _ := json.Marshal(got); string(b) != tt.want {
+				t.Errorf("%s: got %s, want %s", tt.query, b, tt.want)
+			}
+		}
+	})
+
 	t.Run("null times and ui_url of a hashed id", func(t *testing.T) {
 		var got []incidentItemJSONIn
 		e.getJSON("/api/v1/incidents?open=true", http.StatusOK, &got)
@@ -120,6 +144,7 @@ func TestListIncidents(t *testing.T) {
 			want  int
 		}{
 			{"?source=nope", http.StatusNotFound},
+			{"?source=nope&q=dns", http.StatusNotFound},
 			{"?open=maybe", http.StatusBadRequest},
 			{"?limit=0", http.StatusBadRequest},
 			{"?limit=-3", http.StatusBadRequest},
@@ -240,10 +265,13 @@ func TestListIncidentsPaging(t *testing.T) {
 	})
 
 	t.Run("filters are kept across pages", func(t *testing.T) {
-		got, _ := e.pageThrough(t, "/api/v1/incidents?source=many&q=incident+1&limit=2", true, nil)
-		wantQ := []string{"many/m21", "many/m19", "many/m18", "many/m17", "many/m16", "many/m15", "many/m14", "many/m13",
-			"many/m12", "many/m11", "many/m10", "many/m01"}
-		if !slices.Equal(got, wantQ) {
+		// Every title is "Incident <n>"; "1" is a whole word, so it is m01 alone.
+		got, pages := e.pageThrough(t, "/api/v1/incidents?source=many&q=incident&limit=2", true, nil)
+		if !slices.Equal(got, want) || pages != 12 {
+			t.Errorf("got %q in %d pages, want %q in 12", got, pages, want)
+		}
+		got, _ = e.pageThrough(t, "/api/v1/incidents?source=many&q=incident+1&limit=2", true, nil)
+		if wantQ := []string{"many/m01"}; !slices.Equal(got, wantQ) {
 			t.Errorf("got %q, want %q", got, wantQ)
 		}
 	})

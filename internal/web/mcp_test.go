@@ -156,6 +156,12 @@ func checkTools(t *testing.T, cs *sdk.ClientSession) {
 		if len(out.Incidents) != 1 || out.Incidents[0].ID != "inc-a" || out.Incidents[0].Versions != 3 || out.NextCursor != "" {
 			t.Errorf("deploy: got %+v, want inc-a with 3 versions, one page", out)
 		}
+		// A word of the first version's title only: found, and said to be gone.
+		call(t, cs, "search_incidents", map[string]any{"query": "Intermittent"}, &out)
+		if len(out.Incidents) != 1 || out.Incidents[0].Matched == nil ||
+			*out.Incidents[0].Matched != (api.Match{Version: 1, Field: "title", Latest: false}) {
+			t.Errorf("intermittent: got %+v, want inc-a matched in version 1's title, not the latest", out.Incidents)
+		}
 		// Paging, one at a time, through every acme incident; then open and since.
 		var ids []string
 		args := map[string]any{"query": "", "source": "acme", "limit": 1}

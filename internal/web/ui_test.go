@@ -102,6 +102,7 @@ func TestPagesGolden(t *testing.T) {
 		{"compare", "/incidents/acme/inc-a/diff?from=1&to=3"},
 		{"compare_from_nothing", "/incidents/acme/inc-a/diff?from=0&to=2"},
 		{"search", "/search?q=DEPLOY+api"},
+		{"search_removed", "/search?q=intermittent"},
 		{"search_empty", "/search"},
 		{"not_found", "/incidents/acme/nope"},
 	}

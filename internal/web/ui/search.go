@@ -1,16 +1,15 @@
 package ui
 
 import (
+	"errors"
 	"html/template"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
-	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
 // searchLimit caps the results of one search; the page says when there were more.
@@ -20,37 +19,63 @@ const searchLimit = 100
 type searchView struct {
 	Query   string
 	Results []searchResult
-	Total   int // matches, of which the first searchLimit are shown
+	Total   int  // matches, of which the first searchLimit are shown
+	Partial bool // the search stopped at its bound: there may be more
+	NoIndex string
 }
 
 type searchResult struct {
 	incidentRow
 	Snippet template.HTML // where the words were found, marked
+	Field   string        // the field they were found in
+	// Removed is set when the words are not all in the latest version: version Removed
+	// took one out, RemovedURL is that change's page, and the snippet is of the version
+	// before it.
+	Removed    int
+	RemovedURL string
+	Version    int // the version the snippet is of
 }
 
-// Search answers GET /search?q=: every incident of the whole archive whose latest
-// version has all the words of q in its title, updates or postmortem, case-insensitively
-// (the matching of GET /api/v1/incidents?q=), newest first, each with a snippet of the
-// text that matched.
+// Search answers GET /search?q=: every incident of the whole archive with all the words
+// of q in some archived version — its title, updates, postmortem or components — newest
+// first (the search of GET /api/v1/incidents?q=), each with a snippet of the text that
+// matched. An incident whose latest version no longer has them all says which version
+// removed them, linked to that change, and its snippet is of the version before.
 func (s *Site) Search(w http.ResponseWriter, r *http.Request) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	v := searchView{Query: q}
-	if words := strings.Fields(strings.ToLower(q)); len(words) > 0 {
-		infos, err := s.store.Incidents("")
+	if q != "" {
+		hits, partial, err := query.Search(s.store, q, "", nil)
+		switch {
+		case errors.Is(err, archive.ErrNoIndex):
+			v.NoIndex = err.Error()
+		case err != nil:
+			s.pageArchiveError(w, r, err, "")
+			return
+		}
+		v.Total, v.Partial = len(hits), partial
+		hits = hits[:min(len(hits), searchLimit)]
+		infos, err := s.store.IncidentInfos(hits)
 		if err != nil {
 			s.pageArchiveError(w, r, err, "")
 			return
 		}
-		var hits []*archive.IncidentInfo
+		words := strings.Fields(strings.ToLower(q))
 		for i := range infos {
-			if query.Matches(&infos[i].Latest, words) {
-				hits = append(hits, &infos[i])
+			in, m := &infos[i], hits[i].Matched
+			res := searchResult{incidentRow: s.incidentRow(in), Field: m.Field, Version: m.Version}
+			matched := &in.Latest
+			if !m.Latest {
+				res.Removed, res.RemovedURL = m.Version+1, s.paths.Change(in.Source, in.ID, m.Version+1)
+				ver, err := s.store.Version(in.Source, in.ID, m.Version)
+				if err != nil {
+					s.pageArchiveError(w, r, err, "")
+					return
+				}
+				matched = &ver.Incident
 			}
-		}
-		slices.SortFunc(hits, func(a, b *archive.IncidentInfo) int { return view.CompareKeys(view.KeyOf(a), view.KeyOf(b)) })
-		v.Total = len(hits)
-		for _, in := range hits[:min(len(hits), searchLimit)] {
-			v.Results = append(v.Results, searchResult{s.incidentRow(in), vendortext.Snippet(&in.Latest, words)})
+			res.Snippet = vendortext.Snippet(matched, words)
+			v.Results = append(v.Results, res)
 		}
 	}
 	title := "Search"
