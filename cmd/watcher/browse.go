@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -33,6 +34,7 @@ func runIncidents(ctx context.Context, e *env, args []string) int {
 	cfgPath := configFlag(fs)
 	source := fs.String("source", "", "only this source")
 	open := fs.Bool("open", false, "only incidents still open")
+	q := fs.String("q", "", "only incidents with all these words in some version, words since removed included; adds a MATCHED column")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -41,11 +43,22 @@ func runIncidents(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	defer r.Close()
-	rows, err := r.Incidents(ctx, *source, *open)
+	var rows []incidentRow
+	var err error
+	if strings.TrimSpace(*q) != "" {
+		rows, err = r.Search(ctx, *q, *source, *open)
+	} else {
+		rows, err = r.Incidents(ctx, *source, *open)
+	}
 	if err != nil {
 		return e.fail(err)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	if strings.TrimSpace(*q) != "" {
+		printMatches(tw, rows)
+		tw.Flush()
+		return exitOK
+	}
 	fmt.Fprintln(tw, "INCIDENT\tSTATUS\tIMPACT\tSTARTED\tVERSIONS\tTITLE")
 	for _, in := range rows {
 		status := string(in.Status)
@@ -59,6 +72,22 @@ func runIncidents(ctx context.Context, e *env, args []string) int {
 	}
 	tw.Flush()
 	return exitOK
+}
+
+// printMatches prints the rows of a search, each with where it matched: "v3 title", or
+// "v1 updates, removed in v2" for words the latest version no longer has.
+func printMatches(w io.Writer, rows []incidentRow) {
+	fmt.Fprintln(w, "INCIDENT\tSTATUS\tSTARTED\tMATCHED\tTITLE")
+	for _, in := range rows {
+		matched := ""
+		if m := in.Matched; m != nil {
+			matched = fmt.Sprintf("v%d %s", m.Version, m.Field)
+			if !m.Latest {
+				matched += fmt.Sprintf(", removed in v%d", m.Version+1)
+			}
+		}
+		fmt.Fprintf(w, "%s/%s\t%s\t%s\t%s\t%s\n", in.Source, in.ID, in.Status, fmtTime(timeOf(in.StartedAt)), matched, oneLine(in.Title))
+	}
 }
 
 func runHistory(ctx context.Context, e *env, args []string) int {

@@ -87,6 +87,16 @@ func TestAPIReaderMatchesArchive(t *testing.T) {
 			t.Errorf("incidents open=%v: got %+v, want %+v", open, got, want)
 		}
 	}
+	for _, q := range []string{"looking", "api eu", "done"} {
+		got, err := remote.Search(ctx, q, "", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := local.Search(ctx, q, "", false)
+		if len(want) != 1 || want[0].Matched == nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("search %q: got %+v, want %+v", q, got, want)
+		}
+	}
 	got, err := remote.Versions(ctx, "acme", "i1")
 	if err != nil {
 		t.Fatal(err)

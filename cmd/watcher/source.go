@@ -20,6 +20,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/mcp"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 )
 
 // incidentRow is one line of `watcher incidents`.
@@ -33,6 +34,8 @@ type incidentRow struct {
 	Versions  int
 	Removed   bool
 	Migrated  bool // known from the archive file only: the API does not say
+	// Matched is where a search found the words (`watcher incidents -q`), nil otherwise.
+	Matched *api.Match
 }
 
 // versionRow is one line of `watcher history`.
@@ -57,6 +60,8 @@ type changeSet struct {
 // daemon holds it (bbolt admits one process), the daemon's API.
 type archiveReader interface {
 	Incidents(ctx context.Context, source string, open bool) ([]incidentRow, error)
+	// Search lists the incidents with every word of q in some version, as the API's q.
+	Search(ctx context.Context, q, source string, open bool) ([]incidentRow, error)
 	Versions(ctx context.Context, source, id string) ([]versionRow, error)
 	// Diff compares versions from and to; to < 0 means the latest, from < 0 the one before to.
 	Diff(ctx context.Context, source, id string, from, to int) (*changeSet, error)
@@ -116,6 +121,33 @@ func (l localReader) Incidents(_ context.Context, source string, open bool) ([]i
 		rows = append(rows, r)
 	}
 	slices.SortStableFunc(rows, func(a, b incidentRow) int { return timeOf(b.StartedAt).Compare(timeOf(a.StartedAt)) })
+	return rows, nil
+}
+
+func (l localReader) Search(_ context.Context, q, source string, open bool) ([]incidentRow, error) {
+	var onlyOpen *bool
+	if open {
+		onlyOpen = &open
+	}
+	hits, _, err := query.Search(l.st, q, source, onlyOpen)
+	if err != nil {
+		return nil, err
+	}
+	infos, err := l.st.IncidentInfos(hits)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]incidentRow, len(infos))
+	for i := range infos {
+		in, inc := &infos[i], &infos[i].Latest
+		m := hits[i].Matched
+		rows[i] = incidentRow{Source: in.Source, ID: in.ID, Title: inc.Title, Status: inc.Status, Impact: inc.Impact,
+			Versions: in.Versions, Removed: in.Removed, Migrated: in.Migrated,
+			Matched: &api.Match{Version: m.Version, Field: m.Field, Latest: m.Latest}}
+		if !inc.StartedAt.IsZero() {
+			rows[i].StartedAt = &inc.StartedAt
+		}
+	}
 	return rows, nil
 }
 
@@ -290,7 +322,14 @@ func (a *apiClient) pages(ctx context.Context, path string, q url.Values, each f
 }
 
 func (a *apiClient) Incidents(ctx context.Context, source string, open bool) ([]incidentRow, error) {
+	return a.Search(ctx, "", source, open)
+}
+
+func (a *apiClient) Search(ctx context.Context, text, source string, open bool) ([]incidentRow, error) {
 	q := url.Values{"limit": {"1000"}}
+	if text != "" {
+		q.Set("q", text)
+	}
 	if source != "" {
 		q.Set("source", source)
 	}
@@ -302,7 +341,7 @@ func (a *apiClient) Incidents(ctx context.Context, source string, open bool) ([]
 		var batch []api.IncidentItem
 		err := json.Unmarshal(page, &batch)
 		for _, in := range batch {
-			r := incidentRow{Source: in.Source, ID: in.ID, Title: in.Title, Status: in.Status, Impact: in.Impact, Versions: in.Versions, Removed: in.Removed}
+			r := incidentRow{Source: in.Source, ID: in.ID, Title: in.Title, Status: in.Status, Impact: in.Impact, Versions: in.Versions, Removed: in.Removed, Matched: in.Matched}
 			if t := time.Time(in.StartedAt); !t.IsZero() {
 				r.StartedAt = &t
 			}
