@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 )
@@ -75,6 +76,10 @@ func (s *Site) Search(w http.ResponseWriter, r *http.Request) {
 				matched = &ver.Incident
 			}
 			res.Snippet = vendortext.Snippet(matched, words)
+			if res.Snippet == "" && !m.Latest && m.Field == "title" {
+				// The words were in a title since reworded: show that title, marked.
+				res.Snippet = "Title then: " + vendortext.Snippet(&model.Incident{Updates: []model.Update{{Body: matched.Title}}}, words)
+			}
 			v.Results = append(v.Results, res)
 		}
 	}
