@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -129,14 +130,11 @@ func (l localReader) Search(_ context.Context, q, source string, open bool) ([]i
 	if open {
 		onlyOpen = &open
 	}
-	hits, _, err := query.Search(l.st, q, source, onlyOpen)
+	page, err := query.Search(l.st, q, source, onlyOpen, nil, math.MaxInt-1)
 	if err != nil {
 		return nil, err
 	}
-	infos, err := l.st.IncidentInfos(hits)
-	if err != nil {
-		return nil, err
-	}
+	hits, infos := page.Hits, page.Infos
 	rows := make([]incidentRow, len(infos))
 	for i := range infos {
 		in, inc := &infos[i], &infos[i].Latest

@@ -433,7 +433,7 @@ func (w *writer) version(id string, m *codec.Meta, prev, inc *model.Incident, fp
 	if err := incident.Put(w.versions, id, &v); err != nil {
 		return err
 	}
-	if err := searchindex.Index(w.tx, w.r.source, id, n, prev, inc); err != nil {
+	if err := searchindex.Index(w.tx, w.r.source, id, n, w.r.at, prev, inc); err != nil {
 		return err
 	}
 	m.Latest, m.Fingerprint = n, fp

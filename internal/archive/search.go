@@ -25,13 +25,14 @@ type Match struct {
 	Latest  bool
 }
 
-// SearchHit is an incident a search found: enough to order, filter and page the hits
-// without decoding a version (IncidentInfos then reads those shown).
+// SearchHit is an incident a search found: enough to order and page the hits without
+// reading the incident (IncidentInfos then reads those shown).
 type SearchHit struct {
 	Source, ID string
 	ListedAt   time.Time // IncidentInfo.ListedAt
-	Open       bool      // the latest version is open and it is still on the vendor's page
-	Matched    Match
+	// Matched is where. Its Version is 0 for a Latest match until IncidentInfos has read
+	// the incident: the index does not keep version counts.
+	Matched Match
 }
 
 // SearchResult is what Search found.
@@ -45,9 +46,10 @@ type SearchResult struct {
 // Search finds the incidents of source (every source when empty) that have every word
 // of q in some archived version — any of them, not only the latest — in the title, an
 // update, the postmortem or the components, case- and accent-insensitively; a query word
-// of three letters or more also finds the words it begins. Hits are in no particular
-// order. ErrNoIndex for an older archive opened read-only.
-func (s *Store) Search(q, source string) (SearchResult, error) {
+// of three letters or more also finds the words it begins. With open, only those whose
+// latest version is open and still on the vendor's page (*open true), or the others.
+// Hits are in no particular order. ErrNoIndex for an older archive opened read-only.
+func (s *Store) Search(q, source string, open *bool) (SearchResult, error) {
 	var res SearchResult
 	err := s.view(func(tx *bolt.Tx) error {
 		r, err := searchindex.Search(tx, q, source)
@@ -57,29 +59,17 @@ func (s *Store) Search(q, source string) (SearchResult, error) {
 		res.Partial = r.Partial
 		res.Hits = make([]SearchHit, 0, len(r.Hits))
 		for _, h := range r.Hits {
-			src := layout.Source(tx, h.Source)
-			m, ok, err := incident.LoadMeta(layout.Sub(src, layout.BucketIncidents), h.ID)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			hit := SearchHit{Source: h.Source, ID: h.ID, Open: m.Open && !m.Removed,
-				ListedAt: listedAt(m.StartedAt, time.Time{}, m.FirstSeen),
-				Matched:  Match{Version: int(h.Version), Field: h.Field.String(), Latest: h.Latest}}
-			if h.Latest {
-				hit.Matched.Version = int(m.Latest)
-			}
-			if m.StartedAt.IsZero() {
-				// Only the version knows a maintenance's scheduled start.
-				ver, err := incident.Load(layout.Sub(src, layout.BucketVersions), h.ID, m.Latest)
+			if open != nil {
+				m, ok, err := incident.LoadMeta(layout.Sub(layout.Source(tx, h.Source), layout.BucketIncidents), h.ID)
 				if err != nil {
 					return err
 				}
-				hit.ListedAt = listedAt(ver.Incident.StartedAt, ver.Incident.ScheduledFor, m.FirstSeen)
+				if !ok || (m.Open && !m.Removed) != *open {
+					continue
+				}
 			}
-			res.Hits = append(res.Hits, hit)
+			res.Hits = append(res.Hits, SearchHit{Source: h.Source, ID: h.ID, ListedAt: h.ListedAt,
+				Matched: Match{Version: int(h.Version), Field: h.Field.String(), Latest: h.Latest}})
 		}
 		return nil
 	})
@@ -89,11 +79,13 @@ func (s *Store) Search(q, source string) (SearchResult, error) {
 	return res, wrapErr("search", err)
 }
 
-// IncidentInfos reads the IncidentInfo of each hit, in order, in one read transaction.
+// IncidentInfos reads the IncidentInfo of each hit, in order, in one read transaction,
+// and sets the Version of each Latest match to the incident's latest.
 func (s *Store) IncidentInfos(hits []SearchHit) ([]IncidentInfo, error) {
 	out := make([]IncidentInfo, 0, len(hits))
 	err := s.view(func(tx *bolt.Tx) error {
-		for _, h := range hits {
+		for i := range hits {
+			h := &hits[i]
 			src := layout.Source(tx, h.Source)
 			m, ok, err := incident.LoadMeta(layout.Sub(src, layout.BucketIncidents), h.ID)
 			if err != nil {
@@ -105,6 +97,9 @@ func (s *Store) IncidentInfos(hits []SearchHit) ([]IncidentInfo, error) {
 			ver, err := incident.Load(layout.Sub(src, layout.BucketVersions), h.ID, m.Latest)
 			if err != nil {
 				return err
+			}
+			if h.Matched.Latest {
+				h.Matched.Version = int(m.Latest)
 			}
 			out = append(out, infoOf(h.Source, h.ID, &m, ver))
 		}

@@ -19,7 +19,7 @@ import (
 
 func (ts *testStore) search(q, source string) []SearchHit {
 	ts.tb.Helper()
-	res, err := ts.Search(q, source)
+	res, err := ts.Search(q, source, nil)
 	if err != nil {
 		ts.tb.Fatalf("Search(%q): %v", q, err)
 	}
@@ -30,6 +30,14 @@ func (ts *testStore) search(q, source string) []SearchHit {
 		return nil
 	}
 	slices.SortFunc(res.Hits, func(a, b SearchHit) int { return strings.Compare(a.Source+"/"+a.ID, b.Source+"/"+b.ID) })
+	for _, h := range res.Hits {
+		if h.Matched.Latest != (h.Matched.Version == 0) {
+			ts.tb.Errorf("Search(%q): %s: %+v: want version 0 exactly when latest", q, h.ID, h.Matched)
+		}
+	}
+	if _, err := ts.IncidentInfos(res.Hits); err != nil { // sets the latest versions
+		ts.tb.Fatal(err)
+	}
 	return res.Hits
 }
 
@@ -83,12 +91,17 @@ func TestSearchRemovedWord(t *testing.T) {
 	}
 }
 
-// TestSearchOpenFlag: a hit says whether its incident is open.
+// TestSearchOpenFlag: a search keeps the open incidents only, or the others.
 func TestSearchOpenFlag(t *testing.T) {
 	ts := MustOpen(t)
 	ts.record(snap(at(1), inc("a", update("Payments are failing.")), inc("b", update("Payments are slow."), status(model.StatusResolved))), Policy{}, nil)
-	hits := ts.search("payments", "")
-	if len(hits) != 2 || !hits[0].Open || hits[1].Open {
+	for _, open := range []bool{true, false} {
+		res, err := ts.Search("payments", "", &open)
+		if want := map[bool]string{true: "a", false: "b"}[open]; err != nil || len(res.Hits) != 1 || res.Hits[0].ID != want {
+			t.Errorf("open %v: got %+v, %v; want %s", open, res.Hits, err, want)
+		}
+	}
+	if hits := ts.search("payments", ""); len(hits) != 2 {
 		t.Errorf("hits: %+v", hits)
 	}
 }
@@ -131,7 +144,7 @@ func TestSearchMigrateTo4(t *testing.T) {
 	})
 
 	ro := mustOpenPath(t, path, Options{ReadOnly: true})
-	if _, err := ro.Search("dns", ""); !errors.Is(err, ErrNoIndex) {
+	if _, err := ro.Search("dns", "", nil); !errors.Is(err, ErrNoIndex) {
 		t.Errorf("read-only Search of layout 3: err %v, want ErrNoIndex", err)
 	}
 	checkAndClose(t, ro)

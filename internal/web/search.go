@@ -27,7 +27,7 @@ func (s *Server) searchIncidents(w http.ResponseWriter, r *http.Request, p param
 			return
 		}
 	}
-	hits, partial, err := query.Search(s.store, q, source, open)
+	page, err := query.Search(s.store, q, source, open, after, p.Limit)
 	if errors.Is(err, archive.ErrNoIndex) {
 		writeError(w, http.StatusServiceUnavailable, err.Error())
 		return
@@ -36,30 +36,17 @@ func (s *Server) searchIncidents(w http.ResponseWriter, r *http.Request, p param
 		s.archiveError(w, r, err, "")
 		return
 	}
-	if partial {
+	if page.Partial {
 		w.Header().Set("Search-Partial", "true")
 	}
-	if after != nil {
-		i := 0
-		for i < len(hits) && view.CompareKeys(query.HitKey(&hits[i]), *after) <= 0 {
-			i++
-		}
-		hits = hits[i:]
-	}
-	if len(hits) > p.Limit {
-		hits = hits[:p.Limit]
-		last := query.HitKey(&hits[len(hits)-1])
+	if page.More {
+		last := query.HitKey(&page.Hits[len(page.Hits)-1])
 		param.SetNext(w, r, param.Cursor(incidentsCursor, last.At.Format(timeLayout), last.Source, last.ID))
 	}
-	infos, err := s.store.IncidentInfos(hits)
-	if err != nil {
-		s.archiveError(w, r, err, "")
-		return
-	}
-	out := make([]api.IncidentItem, len(infos))
-	for i := range infos {
-		out[i] = s.incidentItem(&infos[i])
-		m := hits[i].Matched
+	out := make([]api.IncidentItem, len(page.Infos))
+	for i := range page.Infos {
+		out[i] = s.incidentItem(&page.Infos[i])
+		m := page.Hits[i].Matched
 		out[i].Matched = &api.Match{Version: m.Version, Field: m.Field, Latest: m.Latest}
 	}
 	writeJSON(w, http.StatusOK, out)

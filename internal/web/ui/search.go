@@ -46,7 +46,7 @@ func (s *Site) Search(w http.ResponseWriter, r *http.Request) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	v := searchView{Query: q}
 	if q != "" {
-		hits, partial, err := query.Search(s.store, q, "", nil)
+		page, err := query.Search(s.store, q, "", nil, nil, searchLimit)
 		switch {
 		case errors.Is(err, archive.ErrNoIndex):
 			v.NoIndex = err.Error()
@@ -54,13 +54,8 @@ func (s *Site) Search(w http.ResponseWriter, r *http.Request) {
 			s.pageArchiveError(w, r, err, "")
 			return
 		}
-		v.Total, v.Partial = len(hits), partial
-		hits = hits[:min(len(hits), searchLimit)]
-		infos, err := s.store.IncidentInfos(hits)
-		if err != nil {
-			s.pageArchiveError(w, r, err, "")
-			return
-		}
+		v.Total, v.Partial = page.Total, page.Partial
+		hits, infos := page.Hits, page.Infos
 		words := strings.Fields(strings.ToLower(q))
 		for i := range infos {
 			in, m := &infos[i], hits[i].Matched

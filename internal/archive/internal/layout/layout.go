@@ -224,7 +224,7 @@ func migrateTo4(tx *bolt.Tx, _ time.Time) error {
 				return fmt.Errorf("source %s: %s: %w", name, k[:i], err)
 			}
 			n := binary.BigEndian.Uint32(k[i+1:])
-			if err := searchindex.Index(tx, string(name), string(id), n, prev, &ver.Incident); err != nil {
+			if err := searchindex.Index(tx, string(name), string(id), n, ver.ObservedAt, prev, &ver.Incident); err != nil {
 				return err
 			}
 			prev = &ver.Incident

@@ -5,7 +5,10 @@
 //
 // Its tree, in the top-level bucket "search":
 //
-//	docs/<BE uint32 doc>       → source \x00 URL id: each incident indexed gets a number
+//	docs/<BE uint32 doc>       → the time lists order the incident by (its start, else its
+//	                             scheduled start, else its first sighting) and its first
+//	                             sighting, each BE int64 Unix seconds + BE uint32 ns, then
+//	                             source \x00 URL id: each incident indexed gets a number
 //	ids/<source>\x00<URL id>   → BE uint32 doc
 //	terms/<term>\x00<BE uint32 doc> → spans: (field byte, uvarint from, uvarint to)…, to 0
 //	                             while the term is still in the incident's latest version
@@ -22,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -124,13 +128,21 @@ func sameField(a, b *model.Incident, f Field) bool {
 	return true
 }
 
-// Index records in tx that version n of incident id of source is cur, its version n-1
-// prev (nil when n is 1, or when the incident was never indexed): the terms of every
-// field whose text changed that cur has and prev had not start a span at n, and those
-// prev had and cur has not end theirs at n.
-func Index(tx *bolt.Tx, source, id string, n uint32, prev, cur *model.Incident) error {
-	var root *bolt.Bucket
-	var doc []byte
+// Index records in tx that version n of incident id of source, observed at at, is cur,
+// its version n-1 prev (nil when n is 1, or when the incident was never indexed): the
+// terms of every field whose text changed that cur has and prev had not start a span at
+// n, and those prev had and cur has not end theirs at n. The incident's doc record is
+// written when it is new or its listing time changed.
+func Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, prev, cur *model.Incident) error {
+	root := tx.Bucket(Bucket)
+	if root == nil {
+		return errors.New("search index: no index bucket")
+	}
+	doc, err := docOf(root, source, id, at, cur)
+	if err != nil {
+		return fmt.Errorf("search index: %s/%s: %w", source, id, err)
+	}
+	terms := root.Bucket(bucketTerms)
 	for f := Field(1); f <= numFields; f++ {
 		if prev != nil && sameField(prev, cur, f) {
 			continue
@@ -140,16 +152,6 @@ func Index(tx *bolt.Tx, source, id string, n uint32, prev, cur *model.Incident) 
 			before = fieldTerms(texts(prev, f)...)
 		}
 		after := fieldTerms(texts(cur, f)...)
-		if len(before) == 0 && len(after) == 0 {
-			continue
-		}
-		if root == nil {
-			var err error
-			if root, doc, err = docOf(tx, source, id); err != nil {
-				return err
-			}
-		}
-		terms := root.Bucket(bucketTerms)
 		err := diffSorted(before, after, func(term string, added bool) error {
 			key := termKey(term, doc)
 			spans := decodeSpans(terms.Get(key))
@@ -199,34 +201,64 @@ func diffSorted(before, after []string, fn func(term string, added bool) error) 
 	return nil
 }
 
-// docOf returns the index's root bucket and the doc number of an incident, giving it one
-// if it has none.
-func docOf(tx *bolt.Tx, source, id string) (*bolt.Bucket, []byte, error) {
-	root := tx.Bucket(Bucket)
-	if root == nil {
-		return nil, nil, errors.New("search index: no index bucket")
-	}
-	ids := root.Bucket(bucketIDs)
+// docOf returns the doc number of an incident, giving it one if it has none, and keeps
+// its doc record's listing time that of cur.
+func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incident) ([]byte, error) {
+	ids, docs := root.Bucket(bucketIDs), root.Bucket(bucketDocs)
 	name := docName(source, id)
-	if d := ids.Get(name); len(d) == 4 {
-		return root, bytes.Clone(d), nil
+	listed := cur.StartedAt
+	if listed.IsZero() {
+		listed = cur.ScheduledFor
 	}
-	docs := root.Bucket(bucketDocs)
+	if d := ids.Get(name); len(d) == 4 {
+		d = bytes.Clone(d)
+		old := docs.Get(d)
+		if len(old) < docHeader {
+			return nil, errors.New("damaged doc record")
+		}
+		first := decodeTime(old[12:])
+		if listed.IsZero() {
+			listed = first
+		}
+		if rec := docRecord(listed, first, name); !bytes.Equal(rec, old) {
+			return d, docs.Put(d, rec)
+		}
+		return d, nil
+	}
 	seq, err := docs.NextSequence()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if seq > 1<<32-1 {
-		return nil, nil, errors.New("search index: out of doc numbers")
+		return nil, errors.New("out of doc numbers")
 	}
 	d := binary.BigEndian.AppendUint32(nil, uint32(seq))
-	if err := docs.Put(d, name); err != nil {
-		return nil, nil, err
+	if listed.IsZero() {
+		listed = at
 	}
-	if err := ids.Put(name, d); err != nil {
-		return nil, nil, err
+	if err := docs.Put(d, docRecord(listed, at, name)); err != nil {
+		return nil, err
 	}
-	return root, d, nil
+	return d, ids.Put(name, d)
+}
+
+// docHeader is the length of a doc record's two times.
+const docHeader = 24
+
+func docRecord(listed, first time.Time, name []byte) []byte {
+	b := make([]byte, 0, docHeader+len(name))
+	b = appendTime(b, listed)
+	b = appendTime(b, first)
+	return append(b, name...)
+}
+
+func appendTime(b []byte, t time.Time) []byte {
+	b = binary.BigEndian.AppendUint64(b, uint64(t.Unix()))
+	return binary.BigEndian.AppendUint32(b, uint32(t.Nanosecond()))
+}
+
+func decodeTime(b []byte) time.Time {
+	return time.Unix(int64(binary.BigEndian.Uint64(b)), int64(binary.BigEndian.Uint32(b[8:]))).UTC()
 }
 
 func docName(source, id string) []byte {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -46,7 +47,7 @@ func versions(t *testing.T, db *bolt.DB, source, id string, incs ...*model.Incid
 	err := db.Update(func(tx *bolt.Tx) error {
 		var prev *model.Incident
 		for i, inc := range incs {
-			if err := Index(tx, source, id, uint32(i+1), prev, inc); err != nil {
+			if err := Index(tx, source, id, uint32(i+1), t0.Add(time.Duration(i)*time.Minute), prev, inc); err != nil {
 				return err
 			}
 			prev = inc
@@ -58,6 +59,9 @@ func versions(t *testing.T, db *bolt.DB, source, id string, incs ...*model.Incid
 	}
 }
 
+var t0 = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+
+// search runs a search; its hits' listing times are checked by TestListedAt, and zeroed.
 func search(t *testing.T, db *bolt.DB, q, source string) Result {
 	t.Helper()
 	var res Result
@@ -68,7 +72,39 @@ func search(t *testing.T, db *bolt.DB, q, source string) Result {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i := range res.Hits {
+		res.Hits[i].ListedAt = time.Time{}
+	}
 	return res
+}
+
+// TestListedAt: a hit is placed by its start, else its scheduled start, else when it was
+// first seen, as the latest version has them.
+func TestListedAt(t *testing.T) {
+	db := openDB(t)
+	started, scheduled := incident("alpha"), incident("alpha")
+	started.StartedAt, scheduled.ScheduledFor = t0.Add(-time.Hour), t0.Add(48*time.Hour)
+	versions(t, db, "acme", "none", incident("alpha"), incident("alpha"))
+	versions(t, db, "acme", "started", incident("alpha"), started)
+	versions(t, db, "acme", "scheduled", scheduled)
+	versions(t, db, "acme", "unstarted", started, incident("alpha"))
+	var res Result
+	err := db.View(func(tx *bolt.Tx) (err error) {
+		res, err = Search(tx, "alpha", "")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]time.Time{"none": t0, "started": t0.Add(-time.Hour), "scheduled": t0.Add(48 * time.Hour), "unstarted": t0}
+	for _, h := range res.Hits {
+		if !h.ListedAt.Equal(want[h.ID]) {
+			t.Errorf("%s: listed at %v, want %v", h.ID, h.ListedAt, want[h.ID])
+		}
+	}
+	if len(res.Hits) != len(want) {
+		t.Errorf("%d hits, want %d", len(res.Hits), len(want))
+	}
 }
 
 func TestSearch(t *testing.T) {
@@ -172,7 +208,7 @@ func TestIndexUnchangedFieldsWriteNothing(t *testing.T) {
 		before := tx.Stats().Write
 		a, b := incident("Outage", "investigating"), incident("Outage", "investigating")
 		b.Status = model.StatusResolved
-		if err := Index(tx, "acme", "inc-1", 2, a, b); err != nil {
+		if err := Index(tx, "acme", "inc-1", 2, t0.Add(time.Hour), a, b); err != nil {
 			return err
 		}
 		if got := tx.Stats().Write; got != before {

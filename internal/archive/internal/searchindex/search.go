@@ -2,8 +2,10 @@ package searchindex
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
@@ -27,8 +29,11 @@ type Hit struct {
 	// the latest version that had them all (or, if none had them all, the last that had
 	// the term that went first), and version Version+1 removed one.
 	Latest  bool
-	Version uint32
-	Field   Field // where the first term was found then (Latest), or the term that went
+	Version uint32 // 0 when Latest: the index does not keep version counts
+	Field   Field  // where the first term was found then (Latest), or the term that went
+	// ListedAt is the time lists order the incident by: its start, else its scheduled
+	// start, else when it was first seen.
+	ListedAt time.Time
 }
 
 // Result is a search's hits, in doc order (the order incidents were first indexed).
@@ -54,11 +59,20 @@ func QueryTerms(q string) []string {
 }
 
 // posting is one doc's spans for one query term (the union over the index terms the
-// query term is a prefix of).
+// query term is a prefix of): spans[from:to] of its list's arena.
 type posting struct {
-	doc   uint32
-	spans []Span
+	doc      uint32
+	from, to int32
 }
+
+// list is a query term's postings, in doc order, and the arena of their spans: one
+// allocation for all, not one per doc.
+type list struct {
+	postings []posting
+	spans    []Span
+}
+
+func (l *list) of(p posting) []Span { return l.spans[p.from:p.to] }
 
 // Search finds the incidents that have every term of q in some version, in any field,
 // keeping only those of source when it is not empty. ErrNoIndex when tx's archive has no
@@ -74,24 +88,28 @@ func Search(tx *bolt.Tx, q, source string) (Result, error) {
 	}
 	var res Result
 	budget := maxPostings
-	var lists [][]posting
+	var lists []*list
 	for _, t := range terms {
-		list, partial := read(root.Bucket(bucketTerms), t, &budget)
+		l, partial := read(root.Bucket(bucketTerms), t, &budget)
 		res.Partial = res.Partial || partial
-		if len(list) == 0 {
+		if len(l.postings) == 0 {
 			return res, nil
 		}
-		lists = append(lists, list)
+		lists = append(lists, l)
 	}
-	docs, ids := root.Bucket(bucketDocs), []byte(nil)
+	docs, key := root.Bucket(bucketDocs), []byte(nil)
 	var want []byte
 	if source != "" {
 		want = append([]byte(source), 0)
 	}
 	intersect(lists, func(doc uint32, spans [][]Span) {
-		ids = binary.BigEndian.AppendUint32(ids[:0], doc)
-		name := docs.Get(ids)
-		if name == nil || want != nil && !bytes.HasPrefix(name, want) {
+		key = binary.BigEndian.AppendUint32(key[:0], doc)
+		rec := docs.Get(key)
+		if len(rec) < docHeader {
+			return
+		}
+		name := rec[docHeader:]
+		if want != nil && !bytes.HasPrefix(name, want) {
 			return
 		}
 		src, id, ok := bytes.Cut(name, []byte{0})
@@ -99,7 +117,7 @@ func Search(tx *bolt.Tx, q, source string) (Result, error) {
 			return
 		}
 		h := match(spans)
-		h.Source, h.ID = string(src), string(id)
+		h.Source, h.ID, h.ListedAt = string(src), string(id), decodeTime(rec)
 		res.Hits = append(res.Hits, h)
 	})
 	return res, nil
@@ -107,7 +125,8 @@ func Search(tx *bolt.Tx, q, source string) (Result, error) {
 
 // read returns, in doc order, the spans of every doc with an index term that term is
 // (exactly, for a short term) a prefix of; partial when the budget ran out.
-func read(terms *bolt.Bucket, term string, budget *int) (list []posting, partial bool) {
+func read(terms *bolt.Bucket, term string, budget *int) (l *list, partial bool) {
+	l = &list{}
 	exact := utf8.RuneCountInString(term) < minPrefixRunes
 	if r, _ := utf8.DecodeRuneInString(term); isCJK(r) {
 		exact = false
@@ -128,63 +147,57 @@ func read(terms *bolt.Bucket, term string, budget *int) (list []posting, partial
 			continue
 		}
 		doc := binary.BigEndian.Uint32(k[len(k)-4:])
-		if n := len(list); n > 0 && list[n-1].doc >= doc {
-			if list[n-1].doc == doc {
-				list[n-1].spans = appendSpans(list[n-1].spans, v)
+		from := int32(len(l.spans))
+		l.spans = appendSpans(l.spans, v)
+		end := int32(len(l.spans))
+		if n := len(l.postings); n > 0 && l.postings[n-1].doc >= doc {
+			if l.postings[n-1].doc == doc && l.postings[n-1].to == from {
+				l.postings[n-1].to = end
 				continue
 			}
 			sorted = false
 		}
-		list = append(list, posting{doc: doc, spans: appendSpans(nil, v)})
+		l.postings = append(l.postings, posting{doc: doc, from: from, to: end})
 	}
 	if !sorted {
-		// Several index terms began with term: merge their runs.
-		slices.SortStableFunc(list, func(a, b posting) int { return cmpUint32(a.doc, b.doc) })
-		out := list[:0]
-		for _, p := range list {
-			if n := len(out); n > 0 && out[n-1].doc == p.doc {
-				out[n-1].spans = append(out[n-1].spans, p.spans...)
+		// Several index terms began with term: merge their runs into one arena.
+		slices.SortStableFunc(l.postings, func(a, b posting) int { return cmp.Compare(a.doc, b.doc) })
+		merged := &list{postings: l.postings[:0], spans: make([]Span, 0, len(l.spans))}
+		for _, p := range l.postings {
+			from := int32(len(merged.spans))
+			merged.spans = append(merged.spans, l.of(p)...)
+			if n := len(merged.postings); n > 0 && merged.postings[n-1].doc == p.doc {
+				merged.postings[n-1].to = int32(len(merged.spans))
 				continue
 			}
-			out = append(out, p)
+			merged.postings = append(merged.postings, posting{doc: p.doc, from: from, to: int32(len(merged.spans))})
 		}
-		list = out
+		l = merged
 	}
-	return list, partial
+	return l, partial
 }
 
-func cmpUint32(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// intersect calls fn with each doc that is in every list (each sorted by doc), and its
-// spans in each.
-func intersect(lists [][]posting, fn func(doc uint32, spans [][]Span)) {
+// intersect calls fn with each doc that is in every list, and its spans in each.
+func intersect(lists []*list, fn func(doc uint32, spans [][]Span)) {
 	// Walk the shortest list and look the others up by binary search from where the
 	// last look-up ended, so a rare term makes the whole intersection cheap.
-	slices.SortFunc(lists, func(a, b []posting) int { return len(a) - len(b) })
+	slices.SortFunc(lists, func(a, b *list) int { return len(a.postings) - len(b.postings) })
 	pos := make([]int, len(lists))
 	spans := make([][]Span, len(lists))
 next:
-	for _, p := range lists[0] {
-		spans[0] = p.spans
+	for _, p := range lists[0].postings {
+		spans[0] = lists[0].of(p)
 		for i := 1; i < len(lists); i++ {
-			l := lists[i][pos[i]:]
-			j, found := slices.BinarySearchFunc(l, p.doc, func(q posting, d uint32) int { return cmpUint32(q.doc, d) })
+			l := lists[i].postings[pos[i]:]
+			j, found := slices.BinarySearchFunc(l, p.doc, func(q posting, d uint32) int { return cmp.Compare(q.doc, d) })
 			pos[i] += j
-			if pos[i] >= len(lists[i]) {
+			if pos[i] >= len(lists[i].postings) {
 				return
 			}
 			if !found {
 				continue next
 			}
-			spans[i] = l[j].spans
+			spans[i] = lists[i].of(l[j])
 		}
 		fn(p.doc, spans)
 	}

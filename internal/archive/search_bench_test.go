@@ -1,0 +1,117 @@
+package archive
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// benchVocabulary is benchWords made-up words, used with a Zipf distribution as words
+// are in prose: a few in nearly every incident, most in a handful.
+const benchWords = 20000
+
+func benchWord(i int) string {
+	syl := []string{"ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "qu", "dr", "pl", "st", "ex", "on", "ar"}
+	var b strings.Builder
+	for n := i + 1; n > 0; n /= len(syl) {
+		b.WriteString(syl[n%len(syl)])
+	}
+	return b.String()
+}
+
+// benchArchive records sources×perSource incidents into a new archive at dir, through
+// Record: a first version of each (a title and three updates of about twenty words), and
+// a second version of every third, whose first update lost its first word.
+func benchArchive(b *testing.B, dir string, sources, perSource int) *Store {
+	s, err := Open(filepath.Join(dir, "watcher.db"), Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	zipf := rand.NewZipf(rng, 1.07, 2, benchWords-1)
+	text := func(n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = benchWord(int(zipf.Uint64()))
+		}
+		return strings.Join(w, " ")
+	}
+	start := time.Now()
+	for si := range sources {
+		name := fmt.Sprintf("src%03d", si)
+		incs := make([]model.Incident, perSource)
+		for i := range incs {
+			at := t0.Add(-time.Duration(si*perSource+i) * time.Minute)
+			incs[i] = model.Incident{ID: fmt.Sprintf("i%05d", i), Kind: model.KindIncident, Status: model.StatusResolved,
+				Impact: model.ImpactMinor, Title: text(5), StartedAt: at, Components: []string{"API"}}
+			for u := range 3 {
+				incs[i].Updates = append(incs[i].Updates, model.Update{ID: fmt.Sprint(u), Status: model.StatusResolved,
+					Body: text(20), Format: model.FormatText, PostedAt: at})
+			}
+		}
+		sn := &model.Snapshot{Source: name, FetchedAt: t0, Listings: []model.Listing{{Kind: model.KindIncident}}, Incidents: incs}
+		if _, err := s.Record(name, sn, nil, nil, Policy{FirstPoll: FirstPollNone}); err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; i < len(incs); i += 3 {
+			u := &incs[i].Updates[0]
+			_, u.Body, _ = strings.Cut(u.Body, " ")
+		}
+		sn.FetchedAt = t0.Add(time.Hour)
+		if _, err := s.Record(name, sn, nil, nil, Policy{FirstPoll: FirstPollNone}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("built %d incidents in %v", sources*perSource, time.Since(start).Round(time.Millisecond))
+	return s
+}
+
+// BenchmarkSearch100k is a search of 100,000 incidents (133,000 versions), built once
+// through Record: Store.Search, then the hits in list order and the first page of 100
+// read, which is the archive's part of GET /api/v1/incidents?q=.
+func BenchmarkSearch100k(b *testing.B) {
+	s := benchArchive(b, b.TempDir(), 10, 10000)
+	b.Cleanup(func() { s.Close() })
+	for _, q := range []struct{ name, q string }{
+		// Ranks about 100 and 300 of the vocabulary: each in a few per cent of incidents.
+		{"two-words", benchWord(100) + " " + benchWord(300)},
+		{"two-rare-words", benchWord(3000) + " " + benchWord(5000)},
+		// The two commonest: each in nearly every incident, the worst case.
+		{"two-common-words", benchWord(2) + " " + benchWord(3)},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			var hits, old int
+			var partial bool
+			for b.Loop() {
+				res, err := s.Search(q.q, "", nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				slices.SortFunc(res.Hits, func(a, b SearchHit) int {
+					return cmp.Or(b.ListedAt.Compare(a.ListedAt), strings.Compare(b.ID, a.ID), strings.Compare(b.Source, a.Source))
+				})
+				if _, err := s.IncidentInfos(res.Hits[:min(100, len(res.Hits))]); err != nil {
+					b.Fatal(err)
+				}
+				hits, partial, old = len(res.Hits), res.Partial, 0
+				for _, h := range res.Hits {
+					if !h.Matched.Latest {
+						old++
+					}
+				}
+			}
+			b.ReportMetric(float64(hits), "hits")
+			b.ReportMetric(float64(old), "hits-not-latest")
+			if partial {
+				b.ReportMetric(1, "partial")
+			}
+		})
+	}
+}
