@@ -35,7 +35,7 @@ type Options struct {
 }
 
 // Site answers the UI's routes: each page's handler is a method (Dashboard, Source,
-// Incident, Change, Compare, Search, Feed, Static). Its methods are safe for concurrent use.
+// Incident, Change, Compare, Search, Stats, Feed, Static). Its methods are safe for concurrent use.
 type Site struct {
 	store   *archive.Store
 	sources func() []view.SourceStatus
