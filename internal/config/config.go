@@ -18,6 +18,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
+	"github.com/statuswatch/statuswatch/internal/notify/route"
 )
 
 // Version is the watcher version put in the default User-Agent. cmd/watcher sets it before
@@ -67,6 +68,11 @@ type Config struct {
 	Slack       Slack     // notifications
 	// Sources are the vendor pages, in file order.
 	Sources []Source
+	// Receivers are the destinations beyond the slack: block, in file order.
+	Receivers []Receiver
+	// Routes send each notification to receivers by what it is about; none sends
+	// everything to Slack (or the console). See Route.
+	Routes route.Table
 	// Warnings are problems that do not stop the config, sorted by line, in the form of
 	// errors: a secret file that others can read, a config without sources. `watcher
 	// check` prints them and the daemon logs them at start.

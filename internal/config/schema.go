@@ -14,6 +14,7 @@ import (
 type meta struct {
 	slackTokenKey bool // slack.token or slack.token_file is present, even if empty
 	sources       []sourceMeta
+	routes        []routeMeta
 }
 
 // sourceMeta records which inheritable keys a source set itself.
@@ -88,6 +89,12 @@ func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
 		},
 		"sources": func(path string, v *yaml.Node) error {
 			return d.sources(cfg, m, path, v)
+		},
+		"receivers": func(path string, v *yaml.Node) error {
+			return d.receivers(cfg, path, v)
+		},
+		"routes": func(path string, v *yaml.Node) error {
+			return d.routes(cfg, m, path, v)
 		},
 	})
 }

@@ -139,7 +139,10 @@ func (d *decoder) checkEndpointNames(path string, s *Source) {
 }
 
 // components decodes a list of component names; a single value is not a list.
-func (d *decoder) components(dst *[]string) handler {
+func (d *decoder) components(dst *[]string) handler { return d.list(dst, "component name") }
+
+// list decodes a list of non-empty words (what names one, for its error) into dst.
+func (d *decoder) list(dst *[]string, what string) handler {
 	return func(path string, n *yaml.Node) error {
 		r := resolve(n)
 		if isNull(r) {
@@ -159,7 +162,7 @@ func (d *decoder) components(dst *[]string) handler {
 				return err
 			}
 			if s = strings.TrimSpace(s); s == "" {
-				return d.errorf(ip, line(item, 0), "empty component name")
+				return d.errorf(ip, line(item, 0), "empty %s", what)
 			}
 			out = append(out, s)
 		}

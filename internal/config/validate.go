@@ -76,6 +76,7 @@ func (d *decoder) finish(cfg *Config, m *meta) error {
 	}
 
 	d.fail(d.checkSlack(cfg, m))
+	d.checkRoutes(cfg, m)
 	return nil
 }
 

@@ -353,6 +353,25 @@ type Message struct {
 	// NotBefore is when the destination may be tried again, as a Slack Retry-After
 	// asked: it outlives a restart and binds every process that delivers.
 	NotBefore time.Time `json:"not_before,omitzero"`
+	// Receiver names the receiver (config receivers:) the row is for; empty is the
+	// default sink, Slack or the console, so rows written before receivers existed
+	// need no migration. Each receiver has its own row of a notification, and its own
+	// queue.
+	Receiver string `json:"receiver,omitempty"`
+}
+
+// Notice is a notification about to be written, as routing reads it: the routes
+// (config routes:) choose its receivers from it.
+type Notice struct {
+	Source string
+	Event  Event
+	// Incident is the incident's version the message announces; nil for source events
+	// and for a component message in no incident's thread.
+	Incident *Incident
+	// Changes are the change set the message tells (nil for a first version).
+	Changes []Change
+	// Components are the names of the components a component message tells.
+	Components []string
 }
 
 var plainID = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9_.-]*$`)
