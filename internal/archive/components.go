@@ -9,7 +9,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/components"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
-	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
@@ -87,11 +86,23 @@ func (w *writer) components(src *bolt.Bucket) error {
 	w.res.Components = v.N
 	w.evidence = true
 	for _, msg := range out.Messages {
-		if _, err := outbox.Put(w.tx, model.Message{Source: r.source, IncidentID: msg.IncidentID, Version: v.N,
-			Event: msg.Event, CreatedAt: r.now}); err != nil {
+		nt := &model.Notice{Source: r.source, Event: msg.Event}
+		for _, c := range out.Changes {
+			if c.Told && c.Incident == msg.IncidentID {
+				nt.Components = append(nt.Components, c.Component)
+			}
+		}
+		if msg.IncidentID != "" {
+			if nt.Incident, err = w.latest(msg.IncidentID); err != nil {
+				return err
+			}
+		}
+		c, err := put(w.tx, r.route, model.Message{Source: r.source, IncidentID: msg.IncidentID, Version: v.N,
+			Event: msg.Event, CreatedAt: r.now}, nt)
+		w.res.Messages += c
+		if err != nil {
 			return err
 		}
-		w.res.Messages++
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
-	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -73,9 +72,9 @@ func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadabl
 			h.Unreadable = 0
 		}
 		if h.Failures == threshold && !h.Down {
-			if _, err := outbox.Put(tx, model.Message{
+			if _, err := put(tx, s.router(), model.Message{
 				Source: source, Event: model.EventSourceDown, Text: errText, CreatedAt: now,
-			}); err != nil {
+			}, &model.Notice{Source: source, Event: model.EventSourceDown}); err != nil {
 				return err
 			}
 			h.Down = true
@@ -112,9 +111,9 @@ func (s *Store) RecordSuccess(source string) error {
 			return err
 		}
 		if h.Down {
-			if _, err := outbox.Put(tx, model.Message{
+			if _, err := put(tx, s.router(), model.Message{
 				Source: source, Event: model.EventSourceUp, CreatedAt: s.clock(),
-			}); err != nil {
+			}, &model.Notice{Source: source, Event: model.EventSourceUp}); err != nil {
 				return err
 			}
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
-	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/searchindex"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
@@ -113,9 +112,10 @@ type recording struct {
 	bodies  []model.Body
 	rules   Policy
 	seen    []seenIncident
-	present map[string]bool   // URL ids in the snapshot
-	comps   *model.Components // the snapshot's component set, canonical; nil when it has none
-	compsFP [32]byte          // its fingerprint
+	present map[string]bool              // URL ids in the snapshot
+	comps   *model.Components            // the snapshot's component set, canonical; nil when it has none
+	compsFP [32]byte                     // its fingerprint
+	route   func(*model.Notice) []string // the store's, when the Record began (SetRoute)
 }
 
 // seenIncident is an incident of the snapshot with its URL id and fingerprint.
@@ -140,7 +140,7 @@ func (s *Store) newRecording(source string, snap *model.Snapshot, state model.Fe
 	}
 	r := &recording{
 		store: s, source: source, snap: snap, now: s.clock(),
-		state: state, bodies: bodies, rules: p,
+		state: state, bodies: bodies, rules: p, route: s.router(),
 		present: make(map[string]bool, len(snap.Incidents)),
 	}
 	if snap.Components != nil {
@@ -382,7 +382,11 @@ func (w *writer) missed(ms missed) error {
 		w.res.Removed++
 		w.evidence = true
 		if a := policy.Removal(m.Announced); a.Send {
-			if err := w.message(ms.id, m.Latest, a.Event, a.CatchUp); err != nil {
+			v, err := incident.Load(w.versions, ms.id, m.Latest)
+			if err != nil {
+				return err
+			}
+			if err := w.message(ms.id, m.Latest, a.Event, a.CatchUp, &v.Incident, nil); err != nil {
 				return err
 			}
 		}
@@ -445,7 +449,7 @@ func (w *writer) version(id string, m *codec.Meta, prev, inc *model.Incident, fp
 	w.res.Changed++
 	w.evidence = true
 	if a.Send {
-		if err := w.message(id, n, a.Event, a.CatchUp); err != nil {
+		if err := w.message(id, n, a.Event, a.CatchUp, inc, v.Changes); err != nil {
 			return err
 		}
 		if a.Event == model.EventNew {
@@ -457,18 +461,17 @@ func (w *writer) version(id string, m *codec.Meta, prev, inc *model.Incident, fp
 
 func (w *writer) putMeta(id string, m *codec.Meta) error { return incident.PutMeta(w.incidents, id, m) }
 
-// message writes an outbox row for an incident.
-func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool) error {
-	_, err := outbox.Put(w.tx, model.Message{
+// message writes the outbox rows of an incident's message, one per receiver its
+// routes give: inc is the version it announces, changes its change set.
+func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool, inc *model.Incident, changes []model.Change) error {
+	c, err := put(w.tx, w.r.route, model.Message{
 		Source:     w.r.source,
 		IncidentID: id,
 		Version:    int(n),
 		Event:      ev,
 		CatchUp:    catchUp,
 		CreatedAt:  w.r.now,
-	})
-	if err == nil {
-		w.res.Messages++
-	}
+	}, &model.Notice{Source: w.r.source, Event: ev, Incident: inc, Changes: changes})
+	w.res.Messages += c
 	return err
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -76,6 +77,9 @@ type Store struct {
 
 	// facts remembers each incident's figures facts by its latest version (figures.go).
 	facts factsCache
+	// route gives the receivers of each message written (SetRoute); nil: the default
+	// sink alone.
+	route atomic.Pointer[func(*model.Notice) []string]
 
 	closeOnce sync.Once
 	closeErr  error
