@@ -269,7 +269,7 @@ func TestDaemonNotifyReloadAndMetrics(t *testing.T) {
 			`watcher_source_open_incidents{impact="major",source="acme"} 1`,
 			`watcher_source_last_success_timestamp_seconds{source="acme"}`,
 			`watcher_outbox_messages{state="pending"}`,
-			`watcher_notifications_total{result="sent"} 1`,
+			`watcher_notifications_total{receiver="console",result="sent"} 1`,
 			`watcher_build_info{`,
 		} {
 			if !strings.Contains(string(b), want) {

@@ -66,6 +66,7 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer store.Close()
+	store.SetRoute(cfg.Route)
 	client, err := fetch.NewClient(daemon.ClientOptions(cfg))
 	if err != nil {
 		return e.fail(err)
@@ -110,10 +111,12 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 // the waits fit in it, and the deadline stops a send still in flight when it runs out
 // (such a message stays queued and is sent again by the next run). Each error of a
 // message left undelivered is printed on a line of its own.
-func deliver(ctx context.Context, e *env, d *notify.Deliverer, budget time.Duration) (sent, queued int) {
+func deliver(ctx context.Context, e *env, d *notify.Set, budget time.Duration) (sent, queued int) {
 	dctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	d.MaxWait = budget
+	for _, r := range d.Deliverers {
+		r.MaxWait = budget
+	}
 	sent, queued, err := d.Drain(dctx)
 	timedOut := errors.Is(dctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 	for _, err := range flatten(err) {

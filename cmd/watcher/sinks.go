@@ -10,12 +10,16 @@ import (
 	"github.com/statuswatch/statuswatch/internal/notify/slack"
 )
 
-// newDeliverer builds the outbox delivery for cfg: Slack for the sources it routes (a bot
-// token with a channel, or a webhook), the console (standard output) for the rest.
-func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Logger, onResult func(string)) (*notify.Deliverer, error) {
+// newDeliverer builds the outbox delivery for cfg, one Deliverer per receiver: the
+// default sink first — Slack for the sources it routes (a bot token with a channel, or
+// a webhook), the console (standard output) for the rest — then each of the config's
+// receivers, each draining its own rows. onResult hears every send's result, by
+// receiver name; nil: no one.
+func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Logger, onResult func(receiver, result string)) (*notify.Set, error) {
 	console := &notify.Console{W: e.stdout}
 	route := slackRoute(cfg)
 	var sink notify.Notifier = console
+	name := "console"
 	if slackRoutesAny(cfg, route) {
 		s, err := slack.New(slack.Options{Token: cfg.Slack.Token.Value(), APIURL: cfg.Slack.APIURL, Route: route})
 		if err != nil {
@@ -27,16 +31,41 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 			}
 			return console
 		}}
+		name = "slack"
 	}
-	return &notify.Deliverer{
-		Outbox:      store,
-		Notifier:    sink,
-		Title:       titles(cfg, store),
-		BaseURL:     cfg.BaseURL,
-		MaxQueueAge: cfg.Slack.MaxQueueAge,
-		Log:         log,
-		OnResult:    onResult,
-	}, nil
+	deliverer := func(receiver, name string, sink notify.Notifier) *notify.Deliverer {
+		d := &notify.Deliverer{
+			Outbox:      store,
+			Notifier:    sink,
+			Receiver:    receiver,
+			Name:        name,
+			Title:       titles(cfg, store),
+			BaseURL:     cfg.BaseURL,
+			MaxQueueAge: cfg.Slack.MaxQueueAge,
+			Log:         log,
+		}
+		if receiver != "" {
+			d.Log = log.With("receiver", name)
+		}
+		if onResult != nil {
+			d.OnResult = func(result string) { onResult(name, result) }
+		}
+		return d
+	}
+	set := &notify.Set{Deliverers: []*notify.Deliverer{deliverer("", name, sink)}}
+	for i := range cfg.Receivers {
+		r := &cfg.Receivers[i]
+		n, batches, err := newReceiver(r, cfg)
+		if err != nil {
+			return nil, err
+		}
+		d := deliverer(r.Name, r.Name, n)
+		if !batches {
+			d.MaxQueueAge, d.MaxPerPoll = -1, -1
+		}
+		set.Deliverers = append(set.Deliverers, d)
+	}
+	return set, nil
 }
 
 // slackRoute gives a source's Slack route: its own webhook, else its own channel, else the
@@ -70,8 +99,8 @@ func slackRoutesAny(cfg *config.Config, route func(string) (string, string)) boo
 }
 
 // newDelivery is newDeliverer in the shape the daemon rebuilds on every reload.
-func newDelivery(e *env, store *archive.Store, log *slog.Logger) func(*config.Config, func(string)) (daemon.Delivery, error) {
-	return func(cfg *config.Config, onResult func(string)) (daemon.Delivery, error) {
+func newDelivery(e *env, store *archive.Store, log *slog.Logger) func(*config.Config, func(string, string)) (daemon.Delivery, error) {
+	return func(cfg *config.Config, onResult func(string, string)) (daemon.Delivery, error) {
 		return newDeliverer(e, store, cfg, log, onResult)
 	}
 }

@@ -29,8 +29,9 @@ type Options struct {
 	// Listener serves the UI and API; nil listens on Config.Listen (empty: no HTTP).
 	Listener net.Listener
 	// NewDelivery builds the outbox delivery for a config; called again on reload. It
-	// reports each send's result ("sent" or the failure's class) to onResult, for metrics.
-	NewDelivery func(cfg *config.Config, onResult func(result string)) (Delivery, error)
+	// reports each send's result ("sent" or the failure's class) to onResult with the
+	// receiver's name ("slack", "console", or a receivers: name), for metrics.
+	NewDelivery func(cfg *config.Config, onResult func(receiver, result string)) (Delivery, error)
 	// Notify sends a state to the service manager (sd_notify); nil: not under systemd.
 	Notify func(state string)
 	// WatchdogInterval is how often the scheduler loop pings the watchdog; 0: 10s.
@@ -53,7 +54,7 @@ type Daemon struct {
 	liveClock func() time.Time
 	metrics   *metrics
 	ln        net.Listener
-	newDeliv  func(cfg *config.Config, onResult func(string)) (Delivery, error)
+	newDeliv  func(cfg *config.Config, onResult func(string, string)) (Delivery, error)
 	wdEvery   time.Duration
 
 	cron    *cron.Cron

@@ -13,6 +13,12 @@ type pauser interface {
 	Paused() (bool, string)
 }
 
+// namer is a Delivery that names its receivers (notify.Set), so that their series
+// start at 0.
+type namer interface {
+	Names() []string
+}
+
 // paused reports whether the delivery running now is paused by an auth error.
 func (d *Daemon) paused() bool {
 	d.mu.RLock()
@@ -29,11 +35,16 @@ func (d *Daemon) startDelivery(ctx context.Context) error {
 	if d.newDeliv == nil {
 		return nil
 	}
-	deliv, err := d.newDeliv(d.config(), func(result string) {
-		d.metrics.notifications.WithLabelValues(result).Inc()
+	deliv, err := d.newDeliv(d.config(), func(receiver, result string) {
+		d.metrics.notifications.WithLabelValues(receiver, result).Inc()
 	})
 	if err != nil {
 		return fmt.Errorf("delivery: %w", err)
+	}
+	if n, ok := deliv.(namer); ok {
+		for _, name := range n.Names() {
+			d.metrics.receiver(name)
+		}
 	}
 	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})

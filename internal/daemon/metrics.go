@@ -19,7 +19,7 @@ type metrics struct {
 	reg              *prometheus.Registry
 	polls            *prometheus.CounterVec // by source and result
 	changes          *prometheus.CounterVec // incidents that got a new version, by source
-	notifications    *prometheus.CounterVec // by result
+	notifications    *prometheus.CounterVec // by receiver and result
 	lastSuccess      *prometheus.GaugeVec   // unix seconds, by source
 	failures         *prometheus.GaugeVec   // consecutive failures, by source
 	openIncidents    *prometheus.GaugeVec   // by source and impact
@@ -61,7 +61,7 @@ func newMetrics(version, commit string, g gauges) *metrics {
 		reg:              prometheus.NewRegistry(),
 		polls:            counterVec("watcher_polls_total", "Polls of a source, by result (ok, unchanged, failed; archive_error when the archive, not the vendor, failed).", "source", "result"),
 		changes:          counterVec("watcher_changes_total", "Incidents that got a new archived version.", "source"),
-		notifications:    counterVec("watcher_notifications_total", "Notifications handed to a sink, by result (sent, or the failure: transient, rate_limited, rejected, channel, auth).", "result"),
+		notifications:    counterVec("watcher_notifications_total", "Notifications handed to a receiver (slack or console for the default sink, else the receivers: name), by result (sent, or the failure: transient, rate_limited, rejected, channel, auth).", "receiver", "result"),
 		lastSuccess:      gaugeVec("watcher_source_last_success_timestamp_seconds", "When a source was last read successfully.", "source"),
 		failures:         gaugeVec("watcher_source_consecutive_failures", "Polls of a source that failed in a row.", "source"),
 		openIncidents:    gaugeVec("watcher_source_open_incidents", "Incidents still open on a source's page, by impact.", "source", "impact"),
@@ -78,16 +78,23 @@ func newMetrics(version, commit string, g gauges) *metrics {
 		}
 		return 0
 	})
-	// Known label values start at 0, so a rate() has a series before the first event.
-	for _, r := range []string{"sent", "transient", "rate_limited", "rejected", "channel", "auth"} {
-		m.notifications.WithLabelValues(r)
-	}
 	build := gaugeVec("watcher_build_info", "Build information; the value is always 1.", "version", "commit", "goversion")
 	build.WithLabelValues(version, commit, runtime.Version()).Set(1)
 	m.reg.MustRegister(m.polls, m.changes, m.notifications, m.lastSuccess, m.failures,
 		m.openIncidents, m.skippedInBackoff, m.componentStatus, paused, outboxCollector{g.outbox}, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// notificationResults are the result label values of watcher_notifications_total.
+var notificationResults = []string{"sent", "transient", "rate_limited", "rejected", "channel", "auth"}
+
+// receiver starts a receiver's notification series at 0, so that a rate() has a
+// series before its first send.
+func (m *metrics) receiver(name string) {
+	for _, r := range notificationResults {
+		m.notifications.WithLabelValues(name, r)
+	}
 }
 
 func counterVec(name, help string, labels ...string) *prometheus.CounterVec {

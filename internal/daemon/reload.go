@@ -26,6 +26,13 @@ func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) error {
 	if err := restartRequired(d.config(), cfg); err != nil {
 		return err
 	}
+	if d.newDeliv != nil {
+		// A receiver this build cannot deliver to refuses the config before anything
+		// changes: the old delivery keeps running.
+		if _, err := d.newDeliv(cfg, func(string, string) {}); err != nil {
+			return fmt.Errorf("delivery: %w", err)
+		}
+	}
 	if err := d.apply(cfg); err != nil {
 		return err
 	}
@@ -120,6 +127,9 @@ func (d *Daemon) apply(cfg *config.Config) error {
 		}
 	}
 	d.cfg = cfg
+	// The routes of the messages written from now on: the archive writes a row per
+	// receiver they name.
+	d.store.SetRoute(cfg.Route)
 	return nil
 }
 

@@ -96,9 +96,10 @@ sources:
 	log := slog.New(slog.NewTextHandler(o.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	d, err := daemon.New(daemon.Options{
 		Config: cfg, Store: store, Log: log, Listener: uiLn,
-		NewDelivery: func(cfg *config.Config, onResult func(string)) (daemon.Delivery, error) {
-			return &notify.Deliverer{Outbox: store, Notifier: &notify.Console{W: o.Stdout}, BaseURL: cfg.BaseURL,
-				Title: func(string) string { return "Acme Cloud" }, Log: log, OnResult: onResult}, nil
+		NewDelivery: func(cfg *config.Config, onResult func(string, string)) (daemon.Delivery, error) {
+			return &notify.Set{Deliverers: []*notify.Deliverer{{Outbox: store, Notifier: &notify.Console{W: o.Stdout}, BaseURL: cfg.BaseURL,
+				Name: "console", Title: func(string) string { return "Acme Cloud" }, Log: log,
+				OnResult: func(result string) { onResult("console", result) }}}}, nil
 		},
 		Version: "demo",
 		Now:     clock.Now,

@@ -79,4 +79,4 @@ func sentCount(t *testing.T, base string) int {
 	return n
 }
 
-var sentRE = regexp.MustCompile(`(?m)^watcher_notifications_total\{result="sent"\} (\d+)$`)
+var sentRE = regexp.MustCompile(`(?m)^watcher_notifications_total\{receiver="console",result="sent"\} (\d+)$`)

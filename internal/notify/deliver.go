@@ -73,8 +73,15 @@ func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) 
 type Deliverer struct {
 	// Outbox is the archive the messages come from and are marked in.
 	Outbox Outbox
-	// Notifier is the sink: the console, or Slack (notify/slack).
+	// Notifier is the sink: the console, or Slack (notify/slack), or a receiver's.
 	Notifier Notifier
+	// Receiver is the receiver whose rows it delivers (model.Message.Receiver); empty:
+	// the default sink's, Slack or the console. Every receiver has its own Deliverer,
+	// hence its own queue, clocks and pause (Set).
+	Receiver string
+	// Name names the receiver in /metrics, logs and `watcher outbox`: the config's name,
+	// or "slack" or "console" for the default sink; empty: Receiver.
+	Name string
 	// Title gives a source's display name; nil: the source's name.
 	Title func(source string) string
 	// BaseURL prefixes links to the UI; empty: no links.
@@ -182,6 +189,15 @@ func (d *Deliverer) jitter(b time.Duration) time.Duration {
 	return time.Duration(float64(b) * (0.8 + 0.4*rand.Float64()))
 }
 
+// messages reads the undelivered rows of the Deliverer's receiver.
+func (d *Deliverer) messages() ([]model.Message, error) {
+	msgs, err := d.Outbox.Messages(model.MessagePending, model.MessageParked)
+	return slices.DeleteFunc(msgs, func(m model.Message) bool { return m.Receiver != d.Receiver }), err
+}
+
+// label is Name, else Receiver.
+func (d *Deliverer) label() string { return cmp.Or(d.Name, d.Receiver) }
+
 // Drain is one pass over the pending messages, for `watcher poll`: it sends what it can,
 // waiting for pacing, Retry-After and backoff only while the total wait stays within
 // MaxWait, and leaves the rest queued. It returns how many messages were sent and how many
@@ -214,7 +230,7 @@ func (d *Deliverer) Drain(ctx context.Context) (sent, queued int, err error) {
 	// What is left: everything pending, and what this pass parked. A send error is
 	// reported only for a message it left undelivered; one that failed and then went
 	// through is no news for `watcher poll`.
-	left, rerr := d.Outbox.Messages(model.MessagePending, model.MessageParked)
+	left, rerr := d.messages()
 	if rerr != nil {
 		errs = append(errs, fmt.Errorf("read outbox: %w", rerr))
 	}

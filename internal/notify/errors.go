@@ -3,6 +3,9 @@ package notify
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -56,7 +59,11 @@ type Error struct {
 	Class Class
 	// RetryAfter is how long Slack asked us to wait (RateLimited only).
 	RetryAfter time.Duration
-	Err        error
+	// Final marks a Rejected message that has no other form to try (a receiver whose
+	// payload has no plain-text variant): it is parked at once, not retried as plain
+	// text.
+	Final bool
+	Err   error
 }
 
 // Error returns the underlying error's text. Sinks build it free of secrets: it is
@@ -79,6 +86,21 @@ func Classify(c Class, err error) error {
 	return &Error{Class: c, Err: err}
 }
 
+// Park wraps err as a Rejected error with no plain-text retry: the message is parked at
+// once. nil stays nil.
+func Park(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Class: Rejected, Final: true, Err: err}
+}
+
+// final reports whether err is a Rejected error with nothing else to try (Park).
+func final(err error) bool {
+	e, ok := errors.AsType[*Error](err)
+	return ok && e.Final
+}
+
 // ClassOf returns the class of a send error and, for RateLimited, how long to wait.
 // An error without an *Error in its chain is Transient.
 func ClassOf(err error) (Class, time.Duration) {
@@ -86,4 +108,28 @@ func ClassOf(err error) (Class, time.Duration) {
 		return e.Class, e.RetryAfter
 	}
 	return Transient, 0
+}
+
+// maxRetryAfter bounds the wait a receiver's Retry-After can ask for: past it, the
+// message is tried again anyway (and answered again).
+const maxRetryAfter = time.Hour
+
+// ParseRetryAfter reads an HTTP Retry-After value, delay-seconds or an HTTP date, for a
+// receiver's RateLimited error: capped at an hour, and zero (no usable hint: the
+// Deliverer's DefaultRateLimitWait) for anything unreadable or past.
+func ParseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n <= 0 {
+			return 0
+		}
+		return min(time.Duration(min(n, int64(maxRetryAfter/time.Second)))*time.Second, maxRetryAfter)
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return min(max(t.Sub(now), 0), maxRetryAfter)
+	}
+	return 0
 }

@@ -115,7 +115,7 @@ const (
 // and says when to come back.
 func (d *Deliverer) cycle(ctx context.Context) cycleResult {
 	var res cycleResult
-	msgs, err := d.Outbox.Messages(model.MessagePending, model.MessageParked)
+	msgs, err := d.messages()
 	if err != nil {
 		res.errs = append(res.errs, fmt.Errorf("read outbox: %w", err))
 		res.fatal = true
@@ -522,7 +522,7 @@ func (d *Deliverer) failed(it *item, plainKey string, err error, res *cycleResul
 		return outGone, true, text
 	case Rejected:
 		d.mu.Lock()
-		again := !st.plain[plainKey]
+		again := !st.plain[plainKey] && !final(err)
 		if again {
 			st.plain[plainKey] = true
 		} else {
@@ -535,7 +535,11 @@ func (d *Deliverer) failed(it *item, plainKey string, err error, res *cycleResul
 			res.fail(it, destErr(it, err))
 			return outHeld, true, ""
 		}
-		log.Error("message rejected as plain text too: parking it")
+		if final(err) {
+			log.Error("message rejected: parking it")
+		} else {
+			log.Error("message rejected as plain text too: parking it")
+		}
 		d.attempt(it, text, true, res)
 		res.fail(it, destErr(it, err))
 		return outParked, true, ""

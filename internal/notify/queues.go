@@ -11,6 +11,8 @@ import (
 // Queue counts the undelivered messages of one destination, for /metrics, the UI and
 // `watcher outbox`.
 type Queue struct {
+	// Receiver is the Deliverer's Name (Set.Queues).
+	Receiver string
 	// Destination is Destination.Key: a channel, or a webhook's name (never its URL).
 	Destination string
 	// Pending messages are still to be sent; Waiting of them are held behind their
@@ -23,7 +25,7 @@ type Queue struct {
 // Queues counts the undelivered messages by destination, sorted by destination. It
 // reads the outbox in one short transaction and is safe to call while Run is running.
 func (d *Deliverer) Queues() ([]Queue, error) {
-	msgs, err := d.Outbox.Messages(model.MessagePending, model.MessageParked)
+	msgs, err := d.messages()
 	if err != nil {
 		return nil, fmt.Errorf("read outbox: %w", err)
 	}
@@ -39,7 +41,7 @@ func (d *Deliverer) Queues() ([]Queue, error) {
 		key := d.Notifier.Destination(m.Source).Key
 		q := byDest[key]
 		if q == nil {
-			q = &Queue{Destination: key}
+			q = &Queue{Receiver: d.label(), Destination: key}
 			byDest[key] = q
 		}
 		switch {

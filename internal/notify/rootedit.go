@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 // Root edits: after a reply in an incident's thread, the thread's root message is updated
@@ -24,6 +26,7 @@ func (d *Deliverer) loadEdits(res *cycleResult) {
 		return
 	}
 	msgs, err := d.Outbox.RootEdits()
+	msgs = slices.DeleteFunc(msgs, func(m model.Message) bool { return m.Receiver != d.Receiver })
 	if err != nil {
 		res.errs = append(res.errs, fmt.Errorf("read owed root updates: %w", err))
 		return // tried again next cycle
