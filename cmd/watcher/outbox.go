@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/notify/route"
 )
 
 func runOutbox(ctx context.Context, e *env, args []string) int {
@@ -114,9 +116,9 @@ func printMessages(e *env, msgs []model.Message) {
 		return
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATE\tCREATED\tEVENT\tABOUT\tATTEMPTS\tLAST ERROR")
+	fmt.Fprintln(tw, "ID\tSTATE\tRECEIVER\tCREATED\tEVENT\tABOUT\tATTEMPTS\tLAST ERROR")
 	for _, m := range msgs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", m.ID, m.State, fmtTime(m.CreatedAt), m.Event, messageAbout(m), m.Attempts, oneLine(m.LastError))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", m.ID, m.State, cmp.Or(m.Receiver, route.Slack), fmtTime(m.CreatedAt), m.Event, messageAbout(m), m.Attempts, oneLine(m.LastError))
 	}
 	tw.Flush()
 }
