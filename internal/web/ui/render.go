@@ -2,13 +2,16 @@ package ui
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"errors"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,6 +110,9 @@ type pageData struct {
 	Refresh int
 	Crumbs  []crumb    // the breadcrumb trail above the heading, when the page is nested
 	Parked  int        // parked outbox messages, shown as a banner
+	// ParkedBy counts them by receiver when some are a receiver's other than Slack's
+	// (the banner then names each); nil when all are Slack's.
+	ParkedBy []ReceiverCount
 	Prefix  string     // the path of BaseURL, before every link
 	Now     view.Stamp // when the page was rendered
 	Data    any
@@ -137,7 +143,7 @@ type crumb struct {
 func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, name string, p *pageData) {
 	p.Prefix = s.prefix
 	p.Now = s.stamp(s.now())
-	p.Parked = s.parkedCount(r)
+	p.Parked, p.ParkedBy = s.parkedCount(r)
 	var buf bytes.Buffer
 	if err := pageTemplates()[name].ExecuteTemplate(&buf, "layout", p); err != nil {
 		s.log.Error("rendering a page failed", "page", name, "path", r.URL.Path, "err", err)
@@ -169,25 +175,43 @@ type parkedCache struct {
 	mu  sync.Mutex
 	at  time.Time // when counted (monotonic clock), zero: never
 	n   int
+	by  []ReceiverCount
 	ttl time.Duration
 }
 
-// parkedCount is the number of parked outbox messages, for the banner. A failure to read
-// it is logged and shows no banner: the page itself may still be readable.
-func (s *Site) parkedCount(r *http.Request) int {
+// ReceiverCount is a number of messages of one receiver ("slack" for the default sink).
+type ReceiverCount struct {
+	Receiver string
+	Count    int
+}
+
+// parkedCount is the number of parked outbox messages, for the banner, and their
+// count by receiver when not all are Slack's. A failure to read it is logged and shows
+// no banner: the page itself may still be readable.
+func (s *Site) parkedCount(r *http.Request) (int, []ReceiverCount) {
 	c := &s.parked
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.at.IsZero() && time.Since(c.at) < c.ttl {
-		return c.n
+		return c.n, c.by
 	}
 	msgs, err := s.store.Messages(model.MessageParked)
 	if err != nil {
 		s.log.Error("archive read failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		return 0
+		return 0, nil
 	}
-	c.at, c.n = time.Now(), len(msgs)
-	return c.n
+	counts := map[string]int{}
+	for _, m := range msgs {
+		counts[cmp.Or(m.Receiver, "slack")]++
+	}
+	var by []ReceiverCount
+	if len(counts) > 1 || counts["slack"] == 0 {
+		for _, name := range slices.Sorted(maps.Keys(counts)) {
+			by = append(by, ReceiverCount{name, counts[name]})
+		}
+	}
+	c.at, c.n, c.by = time.Now(), len(msgs), by
+	return c.n, c.by
 }
 
 // errorView is the error page's view.
