@@ -108,14 +108,14 @@ type pageData struct {
 	// Refresh is how often, in seconds, app.js reloads the page while it is shown (0:
 	// never). A meta element carries it, so the page has no inline script.
 	Refresh int
-	Crumbs  []crumb    // the breadcrumb trail above the heading, when the page is nested
-	Parked  int        // parked outbox messages, shown as a banner
+	Crumbs  []crumb // the breadcrumb trail above the heading, when the page is nested
+	Parked  int     // parked outbox messages, shown as a banner
 	// ParkedBy counts them by receiver when some are a receiver's other than Slack's
 	// (the banner then names each); nil when all are Slack's.
 	ParkedBy []ReceiverCount
-	Prefix  string     // the path of BaseURL, before every link
-	Now     view.Stamp // when the page was rendered
-	Data    any
+	Prefix   string     // the path of BaseURL, before every link
+	Now      view.Stamp // when the page was rendered
+	Data     any
 }
 
 // How often the pages that follow live data reload themselves: every minute while
