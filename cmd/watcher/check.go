@@ -7,14 +7,16 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/notify"
 	"github.com/statuswatch/statuswatch/internal/notify/slack"
 )
 
 func runCheck(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec, and reports every error it finds,\none line each, sorted by line; warns about a config without sources and secret files others can read.\n-probe detects each source's provider; -slack posts a test message to every Slack destination;\n-archive checks the archive file's consistency.")
+	fs := newFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec, and reports every error it finds,\none line each, sorted by line; warns about a config without sources and secret files others can read.\n-probe detects each source's provider; -slack posts a test message to every Slack destination;\n-receivers sends one to each receiver; -archive checks the archive file's consistency.")
 	cfgPath := configFlag(fs)
 	probe := fs.Bool("probe", false, "also detect each source's provider")
 	slackFlag := fs.Bool("slack", false, "also post a test message to each Slack channel and webhook the sources use")
+	receiversFlag := fs.Bool("receivers", false, "also send a test message to each receiver (receivers:)")
 	archiveFlag := fs.Bool("archive", false, "also run a consistency check of the archive file (read-only; stop the daemon first, or check a backup)")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -44,6 +46,11 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 	}
 	if *slackFlag {
 		if c := checkSlack(ctx, e, cfg); c != exitOK {
+			code = c
+		}
+	}
+	if *receiversFlag {
+		if c := checkReceivers(ctx, e, cfg); c != exitOK {
 			code = c
 		}
 	}
@@ -103,6 +110,40 @@ func checkSlack(ctx context.Context, e *env, cfg *config.Config) int {
 			continue
 		}
 		fmt.Fprintf(e.stdout, "slack %s: test message posted\n", where)
+	}
+	return code
+}
+
+// checkReceivers sends one test message to each receiver of the config.
+func checkReceivers(ctx context.Context, e *env, cfg *config.Config) int {
+	if len(cfg.Receivers) == 0 {
+		fmt.Fprintln(e.stderr, "error: no receivers configured (receivers:)")
+		return exitError
+	}
+	code := exitOK
+	for i := range cfg.Receivers {
+		r := &cfg.Receivers[i]
+		n, _, err := newReceiver(r, cfg)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "receiver %s: %v\n", r.Name, err)
+			code = exitError
+			continue
+		}
+		c, ok := n.(notify.Checker)
+		if !ok {
+			fmt.Fprintf(e.stderr, "receiver %s: a %s receiver cannot send a test message\n", r.Name, r.Kind)
+			code = exitError
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err = c.Check(cctx, fmt.Sprintf("statuswatch test message: notifications routed to %s arrive here.", r.Name))
+		cancel()
+		if err != nil {
+			fmt.Fprintf(e.stderr, "receiver %s: %v\n", r.Name, err)
+			code = exitError
+			continue
+		}
+		fmt.Fprintf(e.stdout, "receiver %s (%s): test message sent\n", r.Name, r.Kind)
 	}
 	return code
 }

@@ -156,6 +156,13 @@ type Threader interface {
 	UpdateRoot(ctx context.Context, n *Notification) error
 }
 
+// Checker is a Notifier that can send a test message where its notifications go
+// (`watcher check -receivers`), to prove its address and credentials before an
+// incident needs them. Its error is a send error, classified the same way.
+type Checker interface {
+	Check(ctx context.Context, text string) error
+}
+
 // Outbox is the part of the archive delivery needs; *archive.Store implements it.
 type Outbox interface {
 	Messages(states ...model.MessageState) ([]model.Message, error)

@@ -71,7 +71,10 @@ type Notifier struct {
 	http *http.Client
 }
 
-var _ notify.Notifier = (*Notifier)(nil)
+var (
+	_ notify.Notifier = (*Notifier)(nil)
+	_ notify.Checker  = (*Notifier)(nil)
+)
 
 // New returns a Notifier, or an error for options that can never work.
 func New(o Options) (*Notifier, error) {
