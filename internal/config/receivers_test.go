@@ -171,3 +171,46 @@ func TestUnusedReceiverWarns(t *testing.T) {
 		t.Errorf("got warnings %v", cfg.Warnings)
 	}
 }
+
+// TestExampleReceivers parses the receivers: and routes: blocks config.example.yaml
+// shows commented out, so that the example stays a config that loads.
+func TestExampleReceivers(t *testing.T) {
+	clearEnv(t)
+	data, err := os.ReadFile(filepath.Join("..", "..", "config.example.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, key := range []string{"# receivers:\n", "# routes:\n"} {
+		i := strings.Index(string(data), key)
+		if i < 0 {
+			t.Fatalf("config.example.yaml has no %q", key)
+		}
+		rest := string(data[i:])
+		rest = rest[:strings.Index(rest, "\n\n")+1]
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(rest, "\n") {
+			b.WriteString(strings.TrimPrefix(strings.TrimPrefix(l, "#"), " "))
+		}
+		blocks = append(blocks, b.String())
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"webhook-secret", "pd-routing-key", "teams-webhook"} {
+		v := "x\n"
+		if f == "teams-webhook" {
+			v = "https://teams.example.com/hook\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(v), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("CREDENTIALS_DIRECTORY", dir)
+	yml := "sources:\n  - name: aws\n    url: https://aws.test\n  - name: gcp\n    url: https://gcp.test\n" + strings.Join(blocks, "")
+	cfg, err := Parse([]byte(yml), filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatalf("Parse:\n%s\n%v", yml, err)
+	}
+	if len(cfg.Receivers) != 4 || len(cfg.Routes) != 4 || len(cfg.Warnings) != 0 {
+		t.Errorf("got %d receivers, %d routes, warnings %v; want 4, 4 and none", len(cfg.Receivers), len(cfg.Routes), cfg.Warnings)
+	}
+}
