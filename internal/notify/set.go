@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 // Set is the Deliverers of every receiver, each draining the rows of its own receiver
@@ -20,6 +25,9 @@ type Set struct {
 
 // Run runs every Deliverer's loop until ctx is done; each hears every wake-up.
 func (s *Set) Run(ctx context.Context, wake <-chan struct{}) error {
+	if err := s.parkOrphans(); err != nil && len(s.Deliverers) > 0 {
+		s.Deliverers[0].log().Error("delivery", "error", err)
+	}
 	wakes := make([]chan struct{}, len(s.Deliverers))
 	errs := make([]error, len(s.Deliverers))
 	var wg sync.WaitGroup
@@ -54,6 +62,7 @@ func (s *Set) Drain(ctx context.Context) (sent, queued int, err error) {
 		err          error
 	}
 	res := make([]result, len(s.Deliverers))
+	orphans := s.parkOrphans()
 	var wg sync.WaitGroup
 	for i, d := range s.Deliverers {
 		wg.Go(func() {
@@ -65,7 +74,7 @@ func (s *Set) Drain(ctx context.Context) (sent, queued int, err error) {
 		})
 	}
 	wg.Wait()
-	var errs []error
+	errs := []error{orphans}
 	for _, r := range res {
 		sent += r.sent
 		queued += r.queued
@@ -125,4 +134,35 @@ func (s *Set) Queues() ([]Queue, error) {
 		out = append(out, q...)
 	}
 	return out, nil
+}
+
+// parkOrphans parks the undelivered rows of receivers the Set does not have (taken out
+// of the config since they were written): no loop would ever send them, and parked they
+// show in `watcher outbox`, to retry once the receiver is back, or drop.
+func (s *Set) parkOrphans() error {
+	if len(s.Deliverers) == 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, d := range s.Deliverers {
+		have[d.Receiver] = true
+	}
+	msgs, err := s.Deliverers[0].Outbox.Messages(model.MessagePending)
+	if err != nil {
+		return fmt.Errorf("read outbox: %w", err)
+	}
+	orphans := map[string][]uint64{}
+	for _, m := range msgs {
+		if !have[m.Receiver] {
+			orphans[m.Receiver] = append(orphans[m.Receiver], m.ID)
+		}
+	}
+	var errs []error
+	for _, r := range slices.Sorted(maps.Keys(orphans)) {
+		why := fmt.Sprintf("receiver %s is not in the config: retry once it is back, or drop", r)
+		if err := s.Deliverers[0].Outbox.MarkAttempts(orphans[r], why, true, time.Time{}); err != nil {
+			errs = append(errs, fmt.Errorf("park the messages of receiver %s: %w", r, err))
+		}
+	}
+	return errors.Join(errs...)
 }
