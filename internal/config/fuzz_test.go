@@ -27,6 +27,8 @@ func FuzzParse(f *testing.F) {
 		"- 1\n",
 		"slack: {token: a, webhook_url: b}\n",
 		"web: {auth: {basic: {user: u}}}\n",
+		receiversYAML,
+		"receivers: [{name: h, webhook: {url: 'https://h.test', secret: s}, teams: {}}]\nroutes: [{match: {title_regex: '(', events: [x]}, receivers: [h, y]}]\n",
 	} {
 		f.Add(seed)
 	}
