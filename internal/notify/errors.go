@@ -3,9 +3,6 @@ package notify
 import (
 	"errors"
 	"fmt"
-	"net/http"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -108,28 +105,4 @@ func ClassOf(err error) (Class, time.Duration) {
 		return e.Class, e.RetryAfter
 	}
 	return Transient, 0
-}
-
-// maxRetryAfter bounds the wait a receiver's Retry-After can ask for: past it, the
-// message is tried again anyway (and answered again).
-const maxRetryAfter = time.Hour
-
-// ParseRetryAfter reads an HTTP Retry-After value, delay-seconds or an HTTP date, for a
-// receiver's RateLimited error: capped at an hour, and zero (no usable hint: the
-// Deliverer's DefaultRateLimitWait) for anything unreadable or past.
-func ParseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n <= 0 {
-			return 0
-		}
-		return min(time.Duration(min(n, int64(maxRetryAfter/time.Second)))*time.Second, maxRetryAfter)
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return min(max(t.Sub(now), 0), maxRetryAfter)
-	}
-	return 0
 }

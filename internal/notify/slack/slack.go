@@ -13,7 +13,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -89,17 +88,10 @@ func New(o Options) (*Notifier, error) {
 	return n, nil
 }
 
-// NewHTTPClient returns the client the Notifier uses by default: bounded at every stage,
-// so a Slack that stops answering delays delivery instead of hanging it.
-func NewHTTPClient() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	t.TLSHandshakeTimeout = 10 * time.Second
-	t.ResponseHeaderTimeout = 20 * time.Second
-	t.IdleConnTimeout = 90 * time.Second
-	t.MaxConnsPerHost = 4
-	return &http.Client{Transport: t, Timeout: 30 * time.Second}
-}
+// NewHTTPClient returns the client the Notifier uses by default: notify.NewHTTPClient,
+// bounded at every stage, so a Slack that stops answering delays delivery instead of
+// hanging it.
+func NewHTTPClient() *http.Client { return notify.NewHTTPClient() }
 
 // Destination routes a source: its webhook if it has one, else its channel through the
 // bot token. A webhook is named by a hash of its URL, which is a secret.

@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -101,17 +100,12 @@ func New(o Options) (*Notifier, error) {
 	return n, nil
 }
 
-// NewHTTPClient is the default client: bounded at every stage, and never following a
+// NewHTTPClient is the default client, notify.NewHTTPClient's, never following a
 // redirect (a POST redirected would be a GET, or a signed body sent to another host).
 func NewHTTPClient() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	t.TLSHandshakeTimeout = 10 * time.Second
-	t.ResponseHeaderTimeout = 20 * time.Second
-	t.IdleConnTimeout = 90 * time.Second
-	t.MaxConnsPerHost = 4
-	return &http.Client{Transport: t, Timeout: 30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	c := notify.NewHTTPClient()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return c
 }
 
 // Destination is the webhook for every source: its own queue, unpaced (a machine
