@@ -2,6 +2,7 @@ package reliability
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -29,6 +30,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/fakepage"
 	"github.com/statuswatch/statuswatch/internal/fakeslack"
+	"github.com/statuswatch/statuswatch/internal/fakewebhook"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/testbin"
 )
@@ -266,6 +268,12 @@ func TestCrashLoops(t *testing.T) {
 	defer tapSrv.Close()
 	dir := t.TempDir()
 	cfg, db := writeSlackConfig(t, dir, "127.0.0.1:0", srv.URL, tapSrv.URL+"/api/", sources)
+	// Every message goes to a signed webhook too, its own queue in the outbox: the same
+	// kills must lose and repeat nothing there either.
+	hook := fakewebhook.New("crash-loops-secret")
+	defer hook.Close()
+	appendConfig(t, cfg, "receivers:\n  - name: hooks\n    webhook: {url: "+hook.URL()+", secret: crash-loops-secret}\n"+
+		"routes:\n  - match: {}\n    receivers: [slack, hooks]\n")
 	env := slackEnv(cfg, slackToken)
 
 	// acked[source][state]: the daemon said it archived that state.
@@ -538,17 +546,24 @@ func TestCrashLoops(t *testing.T) {
 	store.Close()
 	perVersion := map[string]int{}
 	known := map[string]model.Message{}
+	hookRows := map[string]model.Message{} // the webhook's, by delivery id
 	for _, m := range msgs {
 		if m.State != model.MessageSent {
-			t.Errorf("message %d (%s) is %s after quiescence: %s", m.ID, messageKey(m), m.State, m.LastError)
+			t.Errorf("message %d (%s, receiver %q) is %s after quiescence: %s", m.ID, messageKey(m), m.Receiver, m.State, m.LastError)
 		}
-		perVersion[fmt.Sprintf("%s/%s v%d", m.Source, m.IncidentID, m.Version)]++
+		perVersion[fmt.Sprintf("%s/%s v%d %s", m.Source, m.IncidentID, m.Version, m.Receiver)]++
+		if m.Receiver == "hooks" {
+			hookRows[strconv.FormatUint(m.ID, 10)] = m
+			continue
+		}
 		known[messageKey(m)] = m
 	}
 	for key, vs := range versions {
 		for _, v := range vs {
-			if n := perVersion[fmt.Sprintf("%s v%d", key, v.N)]; n != 1 {
-				t.Errorf("%s version %d has %d outbox messages, want 1", key, v.N, n)
+			for _, r := range []string{"", "hooks"} {
+				if n := perVersion[fmt.Sprintf("%s v%d %s", key, v.N, r)]; n != 1 {
+					t.Errorf("%s version %d has %d outbox messages for receiver %q, want 1", key, v.N, n, r)
+				}
 			}
 		}
 	}
@@ -556,15 +571,7 @@ func TestCrashLoops(t *testing.T) {
 	calls := slack.Calls()
 	// A call is the process's that started last before Slack answered it: processes run
 	// one after the other, and a request sent just before a kill may be answered just after.
-	owner := func(c fakeslack.Call) *crashLife {
-		var out *crashLife
-		for i := range lives {
-			if !c.At.Before(lives[i].start) {
-				out = &lives[i]
-			}
-		}
-		return out
-	}
+	owner := func(c fakeslack.Call) *crashLife { return ownerAt(lives, c.At) }
 	// lastCall[process] is the last call Slack answered to it, of any kind.
 	lastCall := map[*crashLife]fakeslack.Call{}
 	for _, c := range calls {
@@ -649,6 +656,50 @@ func TestCrashLoops(t *testing.T) {
 		}
 	}
 
+	// The webhook: every row delivered, signed, with its own outbox id, and a repeat only
+	// where a kill fell right after the webhook's answer.
+	hookCalls := hook.Calls()
+	delivered := map[string][]fakewebhook.Call{}
+	for _, c := range hookCalls {
+		if !c.SignatureOK {
+			t.Errorf("webhook: delivery %s with a bad signature", c.Delivery)
+		}
+		if c.Status/100 == 2 {
+			delivered[c.Delivery] = append(delivered[c.Delivery], c)
+		}
+	}
+	var hookLost, hookDups int
+	for id, m := range hookRows {
+		cs := delivered[id]
+		if len(cs) == 0 {
+			hookLost++
+			t.Errorf("LOST: webhook message %s (%s) never delivered", id, messageKey(m))
+			continue
+		}
+		var p struct {
+			Source   string `json:"source"`
+			Incident *struct {
+				ID string `json:"id"`
+			} `json:"incident"`
+		}
+		if err := json.Unmarshal(cs[0].Body, &p); err != nil || p.Source != m.Source || (m.IncidentID != "" && (p.Incident == nil || p.Incident.ID != m.IncidentID)) {
+			t.Errorf("webhook message %s (%s): payload %s (%v)", id, messageKey(m), cs[0].Body, err)
+		}
+		for _, c := range cs[:len(cs)-1] {
+			hookDups++
+			l := ownerAt(lives, c.At)
+			if l == nil || l.killAt.IsZero() || l.killAt.Sub(c.At) > killWindow {
+				t.Errorf("REPEATED: webhook message %s (%s) delivered at %s by a process not killed right after (%+v)", id, messageKey(m), c.At.Format("15:04:05.000"), l)
+			}
+		}
+	}
+	for id := range delivered {
+		if _, ok := hookRows[id]; !ok {
+			t.Errorf("the webhook got delivery %s for no outbox message", id)
+		}
+	}
+	t.Logf("webhook: %d messages, %d deliveries, %d lost, %d repeated", len(hookRows), len(hookCalls), hookLost, hookDups)
+
 	lost := 0
 	for k, m := range known {
 		if len(byKey[k]) == 0 {
@@ -669,9 +720,34 @@ func TestCrashLoops(t *testing.T) {
 		spread = fmt.Sprintf("the kill %s to %s after Slack's answer, median %s", gaps[0], gaps[len(gaps)-1], gaps[len(gaps)/2])
 	}
 	t.Logf("Slack: %d messages, %d posts, %d lost, %d repeated, %d of them explained by a kill between Slack's answer and mark-sent (%s); %d kills fell within %s after a post's answer",
-		len(msgs), len(slackPosts(calls)), lost, dups, explained, spread, windows, killWindow)
+		len(msgs)-len(hookRows), len(slackPosts(calls)), lost, dups, explained, spread, windows, killWindow)
 	t.Logf("root cards: %d of %d threads left showing an older version", stale, len(roots))
 	t.Logf("total %s", time.Since(started).Round(time.Second))
+}
+
+// ownerAt is the process that started last before at: processes run one after the
+// other, and a request sent just before a kill may be answered just after.
+func ownerAt(lives []crashLife, at time.Time) *crashLife {
+	var out *crashLife
+	for i := range lives {
+		if !at.Before(lives[i].start) {
+			out = &lives[i]
+		}
+	}
+	return out
+}
+
+// appendConfig adds text at the end of the config file cfg.
+func appendConfig(t *testing.T, cfg, text string) {
+	t.Helper()
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // waitSlackQuiet waits until the fake Slack has had no call for d.
