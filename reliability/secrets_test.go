@@ -13,6 +13,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fakepage"
 	"github.com/statuswatch/statuswatch/internal/fakeslack"
+	"github.com/statuswatch/statuswatch/internal/fakewebhook"
 	"github.com/statuswatch/statuswatch/internal/testbin"
 )
 
@@ -29,6 +30,15 @@ func TestSecretsNeverLeak(t *testing.T) {
 	slack := fakeslack.New(fakeslack.Options{Token: token})
 	defer slack.Close()
 	hook := slack.WebhookURL(hookSec)
+	// A receiver's webhook: its URL, signing key and header are secrets too.
+	const (
+		recvQuery  = "SECRET-receiver-query-3131"
+		recvKey    = "SECRET-receiver-hmac-2121"
+		recvHeader = "SECRET-receiver-header-1919"
+	)
+	receiver := fakewebhook.New(recvKey)
+	defer receiver.Close()
+	receiver.FailAll(fakewebhook.Fault{Status: 500, Body: "down"})
 
 	t0 := time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC)
 	page := &fakepage.Statuspage{Name: "Acme"}
@@ -65,7 +75,13 @@ sources:
     schedule: "@every 1h"
     webhook_url: %s
     failure_threshold: 1
-`, filepath.Join(dir, "watcher.db"), addr, slack.APIURL(), srv.URL, broken.URL, hook)), 0o600)
+receivers:
+  - name: hooks
+    webhook: {url: "%s?token=%s", secret: %s, headers: {X-Api-Key: %s}}
+routes:
+  - match: {}
+    receivers: [slack, hooks]
+`, filepath.Join(dir, "watcher.db"), addr, slack.APIURL(), srv.URL, broken.URL, hook, receiver.URL(), recvQuery, recvKey, recvHeader)), 0o600)
 	env := []string{"WATCHER_CONFIG=" + cfg, "SLACK_BOT_TOKEN=" + token, "WEB_TOKEN=" + bearer, "VENDOR_HEADER=" + header}
 
 	// Slack refuses: the token is revoked for chat.postMessage, the webhook is gone.
@@ -103,7 +119,7 @@ sources:
 		"/api/v1/outbox", "/metrics", "/healthz", "/", "/sources/acme", "/incidents/acme/inc1", "/incidents/acme/inc1/changes/1", "/feed.atom", "/search?q=API"} {
 		get(p)
 	}
-	for _, args := range [][]string{{"outbox", "list"}, {"incidents"}, {"check", "-slack"}, {"poll", "-source", "hooked"}} {
+	for _, args := range [][]string{{"outbox", "list"}, {"incidents"}, {"check", "-slack"}, {"check", "-receivers"}, {"poll", "-source", "hooked"}} {
 		r := testbin.Run(t, env, args...)
 		fmt.Fprintf(&seen, "== watcher %v (exit %d)\n%s%s\n", args, r.Code, r.Stdout, r.Stderr)
 	}
@@ -111,10 +127,14 @@ sources:
 	fmt.Fprintf(&seen, "== daemon log\n%s\n", d.log())
 
 	all := seen.String()
+	if !strings.Contains(all, "webhook hooks: HTTP 500") {
+		t.Errorf("the receiver's failure was never reported, so this test saw no receiver error to check")
+	}
 	if !strings.Contains(all, "token_revoked") {
 		t.Errorf("the revoked token was never reported, so this test saw no Slack error to check")
 	}
-	for name, secret := range map[string]string{"slack token": token, "webhook path": hookSec, "web bearer token": bearer, "vendor header": header, "vendor header value": "SECRET-vendor-header-5555"} {
+	for name, secret := range map[string]string{"slack token": token, "webhook path": hookSec, "web bearer token": bearer, "vendor header": header, "vendor header value": "SECRET-vendor-header-5555",
+		"receiver URL": recvQuery, "receiver signing key": recvKey, "receiver header": recvHeader} {
 		if i := strings.Index(all, secret); i >= 0 {
 			lo, hi := max(0, i-200), min(len(all), i+len(secret)+100)
 			t.Errorf("the %s leaked:\n…%s…", name, all[lo:hi])
