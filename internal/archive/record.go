@@ -471,7 +471,7 @@ func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool, inc 
 		Event:      ev,
 		CatchUp:    catchUp,
 		CreatedAt:  w.r.now,
-	}, &model.Notice{Source: w.r.source, Event: ev, Incident: inc, Changes: changes})
+	}, &model.Notice{Source: w.r.source, Event: ev, Incident: inc, Changes: changes, Peak: w.peak(id, n, inc)})
 	w.res.Messages += c
 	return err
 }

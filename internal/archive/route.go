@@ -59,3 +59,19 @@ func (w *writer) latest(id string) (*model.Incident, error) {
 	}
 	return &v.Incident, nil
 }
+
+// peak gives the worst impact of incident id over its versions before n and inc (the
+// version n being written), for a route's min_impact (model.Notice.Peak). It reads the
+// earlier versions only when called; a version it cannot read counts for nothing.
+func (w *writer) peak(id string, n uint32, inc *model.Incident) func() model.Impact {
+	return func() model.Impact {
+		worst := inc.Impact
+		for k := uint32(1); k < n; k++ {
+			v, err := incident.Load(w.versions, id, k)
+			if err == nil && v.Incident.Impact.Worse(worst) {
+				worst = v.Incident.Impact
+			}
+		}
+		return worst
+	}
+}

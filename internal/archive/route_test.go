@@ -56,3 +56,30 @@ func TestRouteWritesARowPerReceiver(t *testing.T) {
 		t.Errorf("no route: got %+v, want c for the default sink", last)
 	}
 }
+
+// TestRoutePeak checks that a route's min_impact reads the worst impact the incident
+// ever had: its resolution, after a downgrade, goes where its alert went.
+func TestRoutePeak(t *testing.T) {
+	ts := MustOpen(t)
+	ts.SetRoute(func(n *model.Notice) []string {
+		if n.Incident != nil && n.Peak != nil && n.Peak() == model.ImpactMajor {
+			return []string{"oncall"}
+		}
+		return []string{""}
+	})
+	ts.record(snap(at(1), inc("a", impact(model.ImpactMajor))), Policy{}, nil)
+	ts.record(snap(at(2), inc("a", impact(model.ImpactMinor))), Policy{}, nil)
+	ts.record(snap(at(3), inc("a", impact(model.ImpactMinor), status(model.StatusResolved))), Policy{}, nil)
+	ts.record(snap(at(4), inc("a", impact(model.ImpactMinor), status(model.StatusResolved)), inc("b", impact(model.ImpactMinor))), Policy{}, nil)
+	msgs, err := ts.Messages(model.MessagePending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range msgs {
+		got = append(got, string(m.Event)+" "+m.IncidentID+"→"+m.Receiver)
+	}
+	if want := []string{"new a→oncall", "changed a→oncall", "resolved a→oncall", "new b→"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

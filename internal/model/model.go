@@ -372,6 +372,11 @@ type Notice struct {
 	Changes []Change
 	// Components are the names of the components a component message tells.
 	Components []string
+	// Peak, when set, gives the worst impact the incident had in any version so far,
+	// this one included (read only when a route asks: it loads the earlier versions).
+	// A route's min_impact passes an incident that was ever at or above it, so that its
+	// resolution reaches whoever was paged for it, whatever it was downgraded to since.
+	Peak func() Impact
 }
 
 var plainID = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9_.-]*$`)

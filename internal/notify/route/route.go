@@ -61,9 +61,11 @@ var kindEvents = map[string][]string{
 type Match struct {
 	Sources []string
 	Kinds   []string
-	// MinImpact passes incidents at or above it (an impact the archive cannot rank,
-	// unknown, passes too, as the sources' min_impact does); a maintenance, a component
-	// message or a source event never passes it.
+	// MinImpact passes incidents at or above it now or in any earlier version
+	// (model.Notice.Peak), so that the resolution of a downgraded incident still goes
+	// where its alert went; an impact the archive cannot rank, unknown, passes too, as
+	// the sources' min_impact does; a maintenance, a component message or a source event
+	// never passes it.
 	MinImpact model.Impact
 	// Components passes an incident that lists one of them, or a component message
 	// telling one of them (a component's group names every component under it).
@@ -135,8 +137,11 @@ func (m *Match) Matches(n *model.Notice) bool {
 	}
 	inc := n.Incident
 	if m.MinImpact != "" {
-		if inc == nil || isComponent(n.Event) || inc.Kind == model.KindMaintenance || inc.Impact == model.ImpactMaintenance ||
-			!inc.Impact.AtLeast(m.MinImpact) {
+		if inc == nil || isComponent(n.Event) || inc.Kind == model.KindMaintenance {
+			return false
+		}
+		pass := func(i model.Impact) bool { return i != model.ImpactMaintenance && i.AtLeast(m.MinImpact) }
+		if !pass(inc.Impact) && (n.Peak == nil || !pass(n.Peak())) {
 			return false
 		}
 	}

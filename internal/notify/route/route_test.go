@@ -91,3 +91,20 @@ func TestNever(t *testing.T) {
 		}
 	}
 }
+
+func TestMinImpactPeak(t *testing.T) {
+	m := Match{MinImpact: model.ImpactMajor}
+	down := &model.Incident{Kind: model.KindIncident, Impact: model.ImpactMinor}
+	if m.Matches(&model.Notice{Event: model.EventResolved, Incident: down}) {
+		t.Error("a minor incident with no peak passed min_impact major")
+	}
+	if !m.Matches(&model.Notice{Event: model.EventResolved, Incident: down, Peak: func() model.Impact { return model.ImpactCritical }}) {
+		t.Error("a downgraded incident that was critical did not pass min_impact major")
+	}
+	called := false
+	up := &model.Incident{Kind: model.KindIncident, Impact: model.ImpactMajor}
+	m.Matches(&model.Notice{Event: model.EventNew, Incident: up, Peak: func() model.Impact { called = true; return "" }})
+	if called {
+		t.Error("Peak read although the current impact passes")
+	}
+}
