@@ -163,7 +163,14 @@ func loadConfig(e *env, path string) (*config.Config, bool) {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 		return nil, false
 	}
-	return cfg, true
+	ok := true
+	for i, r := range cfg.Receivers {
+		if _, built := receiverKinds[r.Kind]; !built {
+			fmt.Fprintf(e.stderr, "error: receivers[%d].%s: receiver %s: kind %s is not available in this build of watcher\n", i, r.Kind, r.Name, r.Kind)
+			ok = false
+		}
+	}
+	return cfg, ok
 }
 
 // plural is n and the noun, with an s when n is not 1: "1 source", "2 sources".

@@ -45,3 +45,31 @@ func TestCheckReceivers(t *testing.T) {
 		t.Errorf("bad receiver calls: %+v", c)
 	}
 }
+
+// TestCheckRefusesAReceiverKindNotBuiltIn checks that a receiver kind the config knows but
+// this build cannot deliver to fails every command up front, naming the receiver.
+func TestCheckRefusesAReceiverKindNotBuiltIn(t *testing.T) {
+	var missing string
+	for _, k := range []string{"pagerduty", "teams", "email"} {
+		if _, ok := receiverKinds[k]; !ok {
+			missing = k
+			break
+		}
+	}
+	if missing == "" {
+		t.Skip("every receiver kind is built in")
+	}
+	blocks := map[string]string{"pagerduty": "{routing_key: k}", "teams": "{webhook_url: 'https://t.test'}", "email": "{smtp: 'm.test:25', from: a@b.test, to: [c@d.test]}"}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	yml := "database: " + filepath.Join(dir, "watcher.db") + "\nlisten: ''\nsources:\n  - name: a\n    url: https://a.test\n" +
+		"receivers:\n  - name: x\n    " + missing + ": " + blocks[missing] + "\nroutes:\n  - match: {}\n    receivers: [x]\n"
+	if err := os.WriteFile(cfg, []byte(yml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runIn(t, "check", "-config", cfg)
+	want := "error: receivers[0]." + missing + ": receiver x: kind " + missing + " is not available in this build of watcher\n"
+	if code != exitError || stdout != "" || stderr != want {
+		t.Errorf("got exit %d, stdout %q, stderr %q; want %d and %q", code, stdout, stderr, exitError, want)
+	}
+}
