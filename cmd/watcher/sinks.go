@@ -60,6 +60,7 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 			return nil, err
 		}
 		d := deliverer(r.Name, r.Name, n)
+		d.Standalone = true // no receiver threads as Slack does
 		if !batches {
 			d.MaxQueueAge, d.MaxPerPoll = -1, -1
 		}

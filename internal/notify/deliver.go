@@ -82,6 +82,10 @@ type Deliverer struct {
 	// Name names the receiver in /metrics, logs and `watcher outbox`: the config's name,
 	// or "slack" or "console" for the default sink; empty: Receiver.
 	Name string
+	// Standalone says each message stands alone (a receiver that threads nothing): a
+	// parked first message of an incident parks that message only, and holds back none
+	// of the incident's later ones. They still go in order.
+	Standalone bool
 	// Title gives a source's display name; nil: the source's name.
 	Title func(source string) string
 	// BaseURL prefixes links to the UI; empty: no links.

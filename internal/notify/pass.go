@@ -151,7 +151,7 @@ func (d *Deliverer) cycle(ctx context.Context) cycleResult {
 		it := &items[i]
 		waiting := false
 		for _, k := range it.incidents() {
-			waiting = waiting || held[k] || (it.msg != nil && parkedRoots[k])
+			waiting = waiting || held[k] || (it.msg != nil && parkedRoots[k] && !d.Standalone)
 		}
 		if waiting {
 			hold(it)

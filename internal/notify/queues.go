@@ -49,7 +49,7 @@ func (d *Deliverer) Queues() ([]Queue, error) {
 			q.Parked++
 		default:
 			q.Pending++
-			if k := incidentKey(m); k != "" && parkedRoots[k] {
+			if k := incidentKey(m); k != "" && parkedRoots[k] && !d.Standalone {
 				q.Waiting++
 			}
 		}

@@ -104,3 +104,28 @@ func TestSetParksRowsOfUnknownReceivers(t *testing.T) {
 		t.Errorf("parked: %+v", parked)
 	}
 }
+
+// TestStandaloneParksOneMessage checks that a receiver whose messages stand alone parks a
+// refused first message alone: the incident's later messages still go.
+func TestStandaloneParksOneMessage(t *testing.T) {
+	e := newEnv(t, map[string]string{"acme": "#status"})
+	e.store.SetRoute(func(*model.Notice) []string { return []string{"hooks"} })
+	hooks := &receiver{err: notify.Park(errors.New("webhook hooks: HTTP 400"))}
+	d := e.deliverer()
+	d.Notifier, d.Receiver, d.Name, d.Standalone = hooks, "hooks", "hooks", true
+	e.poll("acme", inc("a", model.StatusInvestigating, "We are looking."))
+	if sent, _, _ := d.Drain(t.Context()); sent != 0 {
+		t.Errorf("sent %d, want the refused message parked", sent)
+	}
+	hooks.set(nil)
+	e.poll("acme", inc("a", model.StatusResolved, "We are looking.", "Fixed."))
+	if sent, queued, _ := d.Drain(t.Context()); sent != 1 || queued != 0 {
+		t.Errorf("sent %d, queued %d; want the resolution sent behind its parked root", sent, queued)
+	}
+	if got := strings.Join(hooks.took, ", "); got != "resolved a" {
+		t.Errorf("hooks took %q", got)
+	}
+	if parked := e.messages(model.MessageParked); len(parked) != 1 || parked[0].Event != model.EventNew || parked[0].Attempts != 1 {
+		t.Errorf("parked: %+v, want the new message, tried once", parked)
+	}
+}
