@@ -182,3 +182,24 @@ func FuzzEncode(f *testing.F) {
 		}
 	})
 }
+
+func TestBuildComponentMessage(t *testing.T) {
+	n := &notify.Notification{
+		Message:     model.Message{ID: 9, Source: "acme", Version: 3, Event: model.EventComponentDegraded, CreatedAt: t0},
+		SourceTitle: "Acme",
+		Components: &model.ComponentVersion{N: 3, ObservedAt: t0.Add(time.Minute), Changes: []model.ComponentChange{
+			{Key: "api", Component: "API", From: model.ComponentOperational, To: model.ComponentDegraded, Told: true},
+			{Key: "web", Component: "Web", From: model.ComponentOperational, To: model.ComponentDegraded, Told: true, Incident: "inc1"},
+			{Key: "dns", Component: "DNS", From: model.ComponentOperational, To: model.ComponentDegraded},
+		}},
+	}
+	b, err := Encode(Build(n), DefaultMaxBody)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"version":1,"event":"component","source":"acme","incident":null,"summary":"` + notify.ComponentHeadline(n, false) +
+		`","changes":[{"field":"components[API]","before":"operational","after":"degraded"}],"observed_at":"2026-07-01T12:01:00Z"}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
