@@ -141,6 +141,9 @@ routes:
 		regexp.MustCompile(`watcher_notifications_total\{receiver="hooks",result="transient"\} [1-9]`),
 		regexp.MustCompile(`watcher_notifications_total\{receiver="slack",result="sent"\} [2-9]`),
 		regexp.MustCompile(`watcher_notifications_total\{receiver="hooks",result="sent"\} 0`),
+		regexp.MustCompile(`watcher_receiver_messages\{receiver="hooks",state="pending"\} [12]\n`),
+		regexp.MustCompile(`watcher_receiver_messages\{receiver="slack",state="pending"\} 0\n`),
+		regexp.MustCompile(`watcher_receiver_paused\{receiver="hooks"\} 0\n`),
 	} {
 		if !want.MatchString(metrics) {
 			t.Errorf("/metrics lacks %s", want)

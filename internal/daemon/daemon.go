@@ -124,7 +124,7 @@ func New(o Options) (*Daemon, error) {
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}
-	d.metrics = newMetrics(o.Version, o.Commit, gauges{outbox: d.outboxCounts, paused: d.paused})
+	d.metrics = newMetrics(o.Version, o.Commit, gauges{outbox: d.outboxCounts, paused: d.paused, receivers: d.receiverStates})
 	if d.now == nil {
 		d.now = time.Now
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
+	"github.com/statuswatch/statuswatch/internal/notify"
 	"github.com/statuswatch/statuswatch/internal/web"
 )
 
@@ -17,6 +19,43 @@ type pauser interface {
 // start at 0.
 type namer interface {
 	Names() []string
+}
+
+// receiverSet is a Delivery of several receivers (notify.Set): the receiver series of
+// /metrics read it.
+type receiverSet interface {
+	Names() []string
+	PausedReceivers() []string
+	Queues() ([]notify.Queue, error)
+}
+
+// receiverStates are the receivers' queues and pauses, for each scrape of /metrics; none
+// for a delivery that is no receiverSet.
+func (d *Daemon) receiverStates() ([]receiverState, error) {
+	d.mu.RLock()
+	rs, ok := d.deliv.(receiverSet)
+	d.mu.RUnlock()
+	if !ok {
+		return nil, nil
+	}
+	qs, err := rs.Queues()
+	if err != nil {
+		d.log.Warn("count the receivers' queues", "err", err)
+		return nil, err
+	}
+	paused := rs.PausedReceivers()
+	var out []receiverState
+	for _, name := range rs.Names() {
+		st := receiverState{name: name, paused: slices.Contains(paused, name)}
+		for _, q := range qs {
+			if q.Receiver == name {
+				st.pending += q.Pending
+				st.parked += q.Parked
+			}
+		}
+		out = append(out, st)
+	}
+	return out, nil
 }
 
 // paused reports whether the delivery running now is paused by an auth error.

@@ -54,6 +54,16 @@ type gauges struct {
 	outbox func() (map[model.MessageState]int, error)
 	// paused reports whether an auth error pauses delivery.
 	paused func() bool
+	// receivers gives each receiver's undelivered messages and pause; nil leaves
+	// watcher_receiver_messages and watcher_receiver_paused out.
+	receivers func() ([]receiverState, error)
+}
+
+// receiverState is what the receiver series show of one receiver.
+type receiverState struct {
+	name            string
+	pending, parked int
+	paused          bool
 }
 
 func newMetrics(version, commit string, g gauges) *metrics {
@@ -81,7 +91,7 @@ func newMetrics(version, commit string, g gauges) *metrics {
 	build := gaugeVec("watcher_build_info", "Build information; the value is always 1.", "version", "commit", "goversion")
 	build.WithLabelValues(version, commit, runtime.Version()).Set(1)
 	m.reg.MustRegister(m.polls, m.changes, m.notifications, m.lastSuccess, m.failures,
-		m.openIncidents, m.skippedInBackoff, m.componentStatus, paused, outboxCollector{g.outbox}, build,
+		m.openIncidents, m.skippedInBackoff, m.componentStatus, paused, outboxCollector{g.outbox}, receiverCollector{g.receivers}, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -126,6 +136,43 @@ func (c outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for _, state := range []model.MessageState{model.MessagePending, model.MessageParked} {
 		ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, float64(counts[state]), string(state))
+	}
+}
+
+// The receiver series, read at each scrape from the delivery running.
+var (
+	receiverMessagesDesc = prometheus.NewDesc("watcher_receiver_messages",
+		"Undelivered outbox messages of each receiver (slack or console for the default sink), by state (pending, parked).", []string{"receiver", "state"}, nil)
+	receiverPausedDesc = prometheus.NewDesc("watcher_receiver_paused",
+		"1 while a receiver's delivery is paused by an authentication error.", []string{"receiver"}, nil)
+)
+
+// receiverCollector reads the receivers' queues and pauses at each scrape.
+type receiverCollector struct {
+	states func() ([]receiverState, error)
+}
+
+func (c receiverCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- receiverMessagesDesc
+	ch <- receiverPausedDesc
+}
+
+func (c receiverCollector) Collect(ch chan<- prometheus.Metric) {
+	if c.states == nil {
+		return
+	}
+	states, err := c.states()
+	if err != nil {
+		return // logged by states; the other series still answer
+	}
+	for _, r := range states {
+		ch <- prometheus.MustNewConstMetric(receiverMessagesDesc, prometheus.GaugeValue, float64(r.pending), r.name, string(model.MessagePending))
+		ch <- prometheus.MustNewConstMetric(receiverMessagesDesc, prometheus.GaugeValue, float64(r.parked), r.name, string(model.MessageParked))
+		paused := 0.0
+		if r.paused {
+			paused = 1
+		}
+		ch <- prometheus.MustNewConstMetric(receiverPausedDesc, prometheus.GaugeValue, paused, r.name)
 	}
 }
 
