@@ -291,3 +291,86 @@ func waitDeliveries(t *testing.T, d *testbin.Daemon, h *fakewebhook.Server, n in
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestWebhookFaultsEndToEnd runs the webhook's fault kinds through the built binary: a
+// 403 pauses the receiver (no retry) until a SIGHUP reload; a 429's Retry-After is
+// waited out; a 400 parks that message alone, the incident's next one still going.
+func TestWebhookFaultsEndToEnd(t *testing.T) {
+	bin := testbin.Build(t)
+	hook := fakewebhook.New(recvSecret)
+	defer hook.Close()
+	page := &fakepage.Statuspage{Name: "Acme"}
+	page.Set(nil, nil)
+	srv := httptest.NewServer(page)
+	defer srv.Close()
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "config.yaml")
+	cfg := fmt.Sprintf("database: %s\nlisten: %s\nsources:\n  - name: acme\n    url: %s\n    kind: statuspage\n    schedule: \"@every 1h\"\n"+
+		"receivers:\n  - name: hooks\n    webhook: {url: %s, secret: %s}\nroutes:\n  - match: {}\n    receivers: [hooks]\n",
+		filepath.Join(dir, "watcher.db"), testbin.FreeAddr(t), srv.URL, hook.URL(), recvSecret)
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"WATCHER_CONFIG=" + cfgPath}
+	d := testbin.StartDaemon(t, bin, env)
+	at := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+	inc := fakepage.Incident{ID: "inc1", Name: "Elevated API errors", Status: "investigating", Impact: "minor", CreatedAt: at, UpdatedAt: at, StartedAt: at}
+	step := func(n int) {
+		t.Helper()
+		ts := at.Add(time.Duration(n) * time.Minute)
+		inc.UpdatedAt = ts
+		inc.Updates = append([]fakepage.Update{{ID: fmt.Sprintf("u%d", n), Status: "investigating", Body: fmt.Sprintf("Update %d.", n), CreatedAt: ts, UpdatedAt: ts, DisplayAt: ts}}, inc.Updates...)
+		page.Set([]fakepage.Incident{inc}, nil)
+		if code, body := d.PollNow(t, "acme"); code != http.StatusOK {
+			t.Fatalf("poll: HTTP %d %v\n%s", code, body, d.Log())
+		}
+	}
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %s within 10s:\n%s", what, d.Log())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
+	// 403: paused, not retried, until a reload.
+	hook.FailAll(fakewebhook.Fault{Status: 403})
+	step(1)
+	waitFor("pause", func() bool { return strings.Contains(get(t, d.URL("/metrics")), `watcher_receiver_paused{receiver="hooks"} 1`) })
+	time.Sleep(2500 * time.Millisecond) // past a transient error's first backoff (2 s ±20%)
+	if n := len(hook.Calls()); n != 1 {
+		t.Errorf("a paused receiver was called %d times, want 1", n)
+	}
+	hook.Heal()
+	if err := d.Cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the delivery after the reload", func() bool { return len(hook.Deliveries()) == 1 })
+
+	// 429 with Retry-After: 2: the next try waits at least that.
+	hook.Fail(1, fakewebhook.Fault{Status: 429, RetryAfter: 2})
+	step(2)
+	waitFor("the update's delivery", func() bool { return len(hook.Deliveries()) == 2 })
+	calls := hook.Calls()
+	refused, took := calls[len(calls)-2], calls[len(calls)-1]
+	if refused.Status != 429 || took.Delivery != refused.Delivery || took.At.Sub(refused.At) < 1900*time.Millisecond {
+		t.Errorf("after a 429 with Retry-After 2: retried %s later (%d then %d, ids %s %s)", took.At.Sub(refused.At), refused.Status, took.Status, refused.Delivery, took.Delivery)
+	}
+
+	// 400: that message parked, the next one of the incident goes.
+	hook.Fail(1, fakewebhook.Fault{Status: 400, Body: "unknown field"})
+	step(3)
+	waitFor("the refusal", func() bool { return len(hook.Calls()) == len(calls)+1 })
+	step(4)
+	waitFor("the next update's delivery", func() bool { return len(hook.Deliveries()) == 3 })
+	out := testbin.Must(t, 0, env, "outbox")
+	if !regexp.MustCompile(`(?m)^\d+\s+parked\s+hooks\s.*HTTP 400: unknown field`).MatchString(out.Stdout) {
+		t.Errorf("watcher outbox:\n%s", out.Stdout)
+	}
+	if got := hook.Deliveries()[2].Payload["summary"]; !strings.Contains(fmt.Sprint(got), "1 update added") {
+		t.Errorf("the delivery after the parked one: summary %v", got)
+	}
+}
