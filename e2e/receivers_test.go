@@ -339,7 +339,9 @@ func TestWebhookFaultsEndToEnd(t *testing.T) {
 	// 403: paused, not retried, until a reload.
 	hook.FailAll(fakewebhook.Fault{Status: 403})
 	step(1)
-	waitFor("pause", func() bool { return strings.Contains(get(t, d.URL("/metrics")), `watcher_receiver_paused{receiver="hooks"} 1`) })
+	waitFor("pause", func() bool {
+		return strings.Contains(get(t, d.URL("/metrics")), `watcher_receiver_paused{receiver="hooks"} 1`)
+	})
 	time.Sleep(2500 * time.Millisecond) // past a transient error's first backoff (2 s ±20%)
 	if n := len(hook.Calls()); n != 1 {
 		t.Errorf("a paused receiver was called %d times, want 1", n)
