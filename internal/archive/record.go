@@ -292,6 +292,9 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 			return res, fmt.Errorf("archive: record %s: incident %s: %w", r.source, m.id, err)
 		}
 	}
+	if err := w.search.Flush(tx); err != nil {
+		return res, fmt.Errorf("archive: record %s: %w", r.source, err)
+	}
 	if p.components {
 		if err := w.components(src); err != nil {
 			return res, fmt.Errorf("archive: record %s: components: %w", r.source, err)
@@ -317,6 +320,9 @@ type writer struct {
 	state, incidents, versions *bolt.Bucket
 	res                        *Result
 	evidence                   bool // something happened that the raw snapshot must back
+	// search gathers the search index's writes of the new versions, applied in key order
+	// once they are all known (searchindex.Batch).
+	search searchindex.Batch
 }
 
 // writer opens the buckets of source bucket src that a write transaction of r writes to.
@@ -437,7 +443,7 @@ func (w *writer) version(id string, m *codec.Meta, prev, inc *model.Incident, fp
 	if err := incident.Put(w.versions, id, &v); err != nil {
 		return err
 	}
-	if err := searchindex.Index(w.tx, w.r.source, id, n, w.r.at, prev, inc); err != nil {
+	if err := w.search.Index(w.tx, w.r.source, id, n, w.r.at, prev, inc); err != nil {
 		return err
 	}
 	m.Latest, m.Fingerprint = n, fp

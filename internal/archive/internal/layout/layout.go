@@ -211,7 +211,8 @@ func migrateTo4(tx *bolt.Tx, _ time.Time) error {
 		}
 		var id []byte
 		var prev *model.Incident
-		return versions.ForEach(func(k, v []byte) error {
+		var batch searchindex.Batch
+		err := versions.ForEach(func(k, v []byte) error {
 			i := bytes.IndexByte(k, 0)
 			if i < 0 || len(k) != i+5 {
 				return fmt.Errorf("source %s: version key %x is not a layout 3 key", name, k)
@@ -224,14 +225,25 @@ func migrateTo4(tx *bolt.Tx, _ time.Time) error {
 				return fmt.Errorf("source %s: %s: %w", name, k[:i], err)
 			}
 			n := binary.BigEndian.Uint32(k[i+1:])
-			if err := searchindex.Index(tx, string(name), string(id), n, ver.ObservedAt, prev, &ver.Incident); err != nil {
+			if err := batch.Index(tx, string(name), string(id), n, ver.ObservedAt, prev, &ver.Incident); err != nil {
 				return err
 			}
 			prev = &ver.Incident
+			// Flushing every so often bounds the batch's memory.
+			if batch.Len() > migrateBatch {
+				return batch.Flush(tx)
+			}
 			return nil
 		})
+		if err != nil {
+			return err
+		}
+		return batch.Flush(tx)
 	})
 }
+
+// migrateBatch is how many term writes migrateTo4 gathers before applying them.
+const migrateBatch = 1 << 18
 
 // ErrNotFound is wrapped by the errors of a read or an outbox operation that finds no
 // such source, incident, version, snapshot or message in the tree.

@@ -21,6 +21,7 @@ package searchindex
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -134,6 +135,34 @@ func sameField(a, b *model.Incident, f Field) bool {
 // n, and those prev had and cur has not end theirs at n. The incident's doc record is
 // written when it is new or its listing time changed.
 func Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, prev, cur *model.Incident) error {
+	var b Batch
+	if err := b.Index(tx, source, id, n, at, prev, cur); err != nil {
+		return err
+	}
+	return b.Flush(tx)
+}
+
+// Batch gathers the term writes of several versions and applies them in key order. bbolt
+// splits a node only when its transaction commits, so keys put in random order into one
+// node of a large transaction (the first poll of a page with thousands of incidents, the
+// migration of an archive) each move all the keys after them: in key order, each lands
+// after the one before. The writes of one term and incident are applied in version
+// order, so a batch may hold several versions of an incident, given in order.
+type Batch struct {
+	ops []termOp
+}
+
+// termOp opens (add) or ends a span of a field at version n under key.
+type termOp struct {
+	key   []byte
+	field Field
+	n     uint32
+	add   bool
+}
+
+// Index is the package's Index, its term writes kept for Flush. The doc record is
+// written at once.
+func (b *Batch) Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, prev, cur *model.Incident) error {
 	root := tx.Bucket(Bucket)
 	if root == nil {
 		return errors.New("search index: no index bucket")
@@ -142,7 +171,6 @@ func Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, prev, cur *mo
 	if err != nil {
 		return fmt.Errorf("search index: %s/%s: %w", source, id, err)
 	}
-	terms := root.Bucket(bucketTerms)
 	for f := Field(1); f <= numFields; f++ {
 		if prev != nil && sameField(prev, cur, f) {
 			continue
@@ -152,53 +180,69 @@ func Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, prev, cur *mo
 			before = fieldTerms(texts(prev, f)...)
 		}
 		after := fieldTerms(texts(cur, f)...)
-		err := diffSorted(before, after, func(term string, added bool) error {
-			key := termKey(term, doc)
-			spans := decodeSpans(terms.Get(key))
-			if added {
-				spans = append(spans, Span{Field: f, From: n})
-			} else {
-				closed := false
-				for i := range spans {
-					if spans[i].Field == f && spans[i].To == 0 {
-						spans[i].To, closed = n, true
-					}
-				}
-				if !closed {
-					return nil // cut off by a bound when it was added: nothing to end
+		diffSorted(before, after, func(term string, added bool) {
+			b.ops = append(b.ops, termOp{key: termKey(term, doc), field: f, n: n, add: added})
+		})
+	}
+	return nil
+}
+
+// Len is the number of term writes waiting.
+func (b *Batch) Len() int { return len(b.ops) }
+
+// Flush applies the term writes gathered, in key order, and empties the batch.
+func (b *Batch) Flush(tx *bolt.Tx) error {
+	if len(b.ops) == 0 {
+		return nil
+	}
+	slices.SortFunc(b.ops, func(x, y termOp) int {
+		return cmp.Or(bytes.Compare(x.key, y.key), cmp.Compare(x.n, y.n), cmp.Compare(x.field, y.field))
+	})
+	terms := tx.Bucket(Bucket).Bucket(bucketTerms)
+	var spans []Span
+	changed := false
+	for i, o := range b.ops {
+		// Several ops of one key (fields of one version) are applied together.
+		if i == 0 || !bytes.Equal(b.ops[i-1].key, o.key) {
+			spans, changed = decodeSpans(terms.Get(o.key)), false
+		}
+		if o.add {
+			spans, changed = append(spans, Span{Field: o.field, From: o.n}), true
+		} else {
+			// A term cut off by a bound when it came has no span to end.
+			for j := range spans {
+				if spans[j].Field == o.field && spans[j].To == 0 {
+					spans[j].To, changed = o.n, true
 				}
 			}
-			return terms.Put(key, encodeSpans(spans))
-		})
-		if err != nil {
-			return fmt.Errorf("search index: %s/%s: %w", source, id, err)
+		}
+		if changed && (i+1 == len(b.ops) || !bytes.Equal(b.ops[i+1].key, o.key)) {
+			if err := terms.Put(o.key, encodeSpans(spans)); err != nil {
+				return fmt.Errorf("search index: %w", err)
+			}
 		}
 	}
+	b.ops = b.ops[:0]
 	return nil
 }
 
 // diffSorted calls fn with every term of after not in before (added) and of before not
 // in after; both are sorted sets.
-func diffSorted(before, after []string, fn func(term string, added bool) error) error {
+func diffSorted(before, after []string, fn func(term string, added bool)) {
 	i, j := 0, 0
 	for i < len(before) || j < len(after) {
 		switch {
 		case j == len(after) || i < len(before) && before[i] < after[j]:
-			if err := fn(before[i], false); err != nil {
-				return err
-			}
+			fn(before[i], false)
 			i++
 		case i == len(before) || after[j] < before[i]:
-			if err := fn(after[j], true); err != nil {
-				return err
-			}
+			fn(after[j], true)
 			j++
 		default:
 			i++
 			j++
 		}
 	}
-	return nil
 }
 
 // docOf returns the doc number of an incident, giving it one if it has none, and keeps

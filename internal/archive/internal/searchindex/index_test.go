@@ -1,7 +1,9 @@
 package searchindex
 
 import (
+	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -240,5 +242,48 @@ func TestSpansDamaged(t *testing.T) {
 	b := encodeSpans([]Span{{FieldTitle, 1, 0}, {FieldUpdates, 2, 5}})
 	if got := decodeSpans(b[:len(b)-1]); !slices.Equal(got, []Span{{FieldTitle, 1, 0}}) {
 		t.Errorf("damaged: %+v", got)
+	}
+}
+
+// TestBatchAsIndex: a batch of several versions of several incidents, given in version
+// order, leaves the index as Index called version by version does.
+func TestBatchAsIndex(t *testing.T) {
+	incs := [][]*model.Incident{
+		{incident("Outage", "caused by dns"), incident("Outage", "cause unknown"), incident("Outage dns", "caused by dns again")},
+		{incident("결제 장애", "복구 중"), incident("결제 지연", "복구 완료")},
+	}
+	dump := func(db *bolt.DB) map[string]string {
+		out := map[string]string{}
+		db.View(func(tx *bolt.Tx) error {
+			return tx.Bucket(Bucket).Bucket(bucketTerms).ForEach(func(k, v []byte) error {
+				out[string(k)] = string(v)
+				return nil
+			})
+		})
+		return out
+	}
+	one := openDB(t)
+	for i, vs := range incs {
+		versions(t, one, "acme", fmt.Sprint(i), vs...)
+	}
+	batched := openDB(t)
+	err := batched.Update(func(tx *bolt.Tx) error {
+		var b Batch
+		for i, vs := range incs {
+			var prev *model.Incident
+			for n, inc := range vs {
+				if err := b.Index(tx, "acme", fmt.Sprint(i), uint32(n+1), t0.Add(time.Duration(n)*time.Minute), prev, inc); err != nil {
+					return err
+				}
+				prev = inc
+			}
+		}
+		return b.Flush(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dump(batched), dump(one); !reflect.DeepEqual(got, want) || len(want) == 0 {
+		t.Errorf("batched index differs:\n%q\nwant\n%q", got, want)
 	}
 }
