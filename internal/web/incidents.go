@@ -10,7 +10,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web/param"
-	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -72,16 +71,8 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		s.archiveError(w, r, err, "")
 		return
 	}
-	if source != "" && len(infos) == 0 {
-		known, err := query.KnownSource(s.store, source, s.configured(source))
-		if err != nil {
-			s.archiveError(w, r, err, "")
-			return
-		}
-		if !known {
-			writeError(w, http.StatusNotFound, "unknown source")
-			return
-		}
+	if source != "" && len(infos) == 0 && !s.knownSource(w, r, source) {
+		return
 	}
 
 	type item struct {

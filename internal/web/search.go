@@ -16,16 +16,8 @@ import (
 // they matched, paged like the plain list. A search stopped at its bound on index entries
 // says so in the header Search-Partial: true.
 func (s *Server) searchIncidents(w http.ResponseWriter, r *http.Request, p param.Page, after *view.Key, open *bool, source, q string) {
-	if source != "" {
-		known, err := query.KnownSource(s.store, source, s.configured(source))
-		if err != nil {
-			s.archiveError(w, r, err, "")
-			return
-		}
-		if !known {
-			writeError(w, http.StatusNotFound, "unknown source")
-			return
-		}
+	if source != "" && !s.knownSource(w, r, source) {
+		return
 	}
 	page, err := query.Search(s.store, q, source, open, after, p.Limit)
 	if errors.Is(err, archive.ErrNoIndex) {

@@ -37,23 +37,8 @@ func TestBrowserSearch(t *testing.T) {
 		}
 		return s
 	}
-	dir := t.TempDir()
-	if *update {
-		dir = filepath.Join("..", "..", "docs", "screenshots")
-	} else if d := os.Getenv("WATCHER_SCREENSHOTS"); d != "" {
-		dir = d
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, size := range []struct {
-		name          string
-		width, height int64
-		opts          []chromedp.EmulateViewportOption
-	}{
-		{"desktop", 1280, 900, nil},
-		{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulatePortrait}},
-	} {
+	dir := screenshotDir(t)
+	for _, size := range viewports {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.width, size.height, size.opts...)); err != nil {
 			t.Fatal(err)
 		}
@@ -104,4 +89,30 @@ func TestBrowserSearch(t *testing.T) {
 		}
 	}
 	t.Logf("screenshots in %s", dir)
+}
+
+// screenshotDir is where a browser test writes its screenshots: docs/screenshots with
+// -update, else $WATCHER_SCREENSHOTS when set, else a temporary directory.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if *update {
+		dir = filepath.Join("..", "..", "docs", "screenshots")
+	} else if d := os.Getenv("WATCHER_SCREENSHOTS"); d != "" {
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// viewports are the sizes pages are looked at in: a desktop and a phone.
+var viewports = []struct {
+	name          string
+	width, height int64
+	opts          []chromedp.EmulateViewportOption
+}{
+	{"desktop", 1280, 900, nil},
+	{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulatePortrait}},
 }
