@@ -97,15 +97,23 @@ func Search(tx *bolt.Tx, q, source string) (Result, error) {
 		}
 		lists = append(lists, l)
 	}
-	docs, key := root.Bucket(bucketDocs), []byte(nil)
 	var want []byte
 	if source != "" {
 		want = append([]byte(source), 0)
 	}
+	res.Hits = make([]Hit, 0, len(slices.MinFunc(lists, func(a, b *list) int { return len(a.postings) - len(b.postings) }).postings))
+	// The hits come in doc order: a cursor over the doc records steps to the next one
+	// when it is near, and seeks only past a gap.
+	c := root.Bucket(bucketDocs).Cursor()
+	var k, rec []byte
 	intersect(lists, func(doc uint32, spans [][]Span) {
-		key = binary.BigEndian.AppendUint32(key[:0], doc)
-		rec := docs.Get(key)
-		if len(rec) < docHeader {
+		for steps := 0; k != nil && binary.BigEndian.Uint32(k) < doc && steps < 8; steps++ {
+			k, rec = c.Next()
+		}
+		if k == nil || len(k) != 4 || binary.BigEndian.Uint32(k) != doc {
+			k, rec = c.Seek(binary.BigEndian.AppendUint32(nil, doc))
+		}
+		if len(k) != 4 || binary.BigEndian.Uint32(k) != doc || len(rec) < docHeader {
 			return
 		}
 		name := rec[docHeader:]
