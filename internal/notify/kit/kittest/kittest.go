@@ -6,6 +6,7 @@ package kittest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -130,6 +131,18 @@ func (f Texts) Notes() []*notify.Notification {
 	gone.Changes = nil
 	gone.Summary = "Removed from the status page"
 	return append(out, Note(f.Source, &gone, model.EventRemoved))
+}
+
+// Indent is a JSON body indented as it was sent: the keys in their order, every
+// escape kept, so a golden file holds the exact payload.
+func Indent(t *testing.T, body []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Indent(&b, body, "", "  "); err != nil {
+		t.Fatalf("%v in %s", err, body)
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
 }
 
 // Golden compares got with testdata/<name>, or writes it there when update is set.
