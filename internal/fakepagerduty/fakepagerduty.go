@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/statuswatch/statuswatch/internal/fakefault"
 )
 
 // maxBody is PagerDuty's limit on one event (512 KB).
@@ -77,11 +79,6 @@ type Fault struct {
 	Delay time.Duration
 }
 
-type fault struct {
-	Fault
-	left int
-}
-
 // Alert is where one dedup_key's alert stands.
 type Alert struct {
 	DedupKey string
@@ -100,7 +97,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	events []Event
-	faults []*fault
+	faults fakefault.Queue[Fault]
 	alerts map[string]*Alert
 	order  []string
 }
@@ -158,19 +155,15 @@ func (s *Server) Alerts() []Alert {
 
 // Fail makes the next n events answer with f. Faults queue up in the order given.
 func (s *Server) Fail(n int, f Fault) {
-	if n <= 0 {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, &fault{Fault: f, left: n})
+	s.faults.Add(n, f)
 }
 
 // Reset forgets the events, alerts and pending faults.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.events, s.faults, s.alerts, s.order = nil, nil, map[string]*Alert{}, nil
+	s.events, s.alerts, s.order = nil, map[string]*Alert{}, nil
+	s.faults.Reset()
 }
 
 func (s *Server) enqueue(w http.ResponseWriter, r *http.Request) {
@@ -182,7 +175,7 @@ func (s *Server) enqueue(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = json.Unmarshal(body, &ev)
 	}
-	if f := s.takeFault(); f != nil {
+	if f, ok := s.faults.Take(nil); ok {
 		if f.Delay > 0 {
 			select {
 			case <-time.After(f.Delay):
@@ -301,17 +294,4 @@ func (s *Server) answer(w http.ResponseWriter, ev Event, status int, st, msg str
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(ans)
-}
-
-func (s *Server) takeFault() *fault {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, f := range s.faults {
-		f.left--
-		if f.left <= 0 {
-			s.faults = slices.Delete(s.faults, i, i+1)
-		}
-		return f
-	}
-	return nil
 }

@@ -31,6 +31,8 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"github.com/statuswatch/statuswatch/internal/fakefault"
 )
 
 // MaxBytes is the largest message the server takes.
@@ -128,11 +130,6 @@ type Fault struct {
 	Message string
 }
 
-type fault struct {
-	Fault
-	left int
-}
-
 // Server is a fake SMTP server. Its methods are safe for concurrent use.
 type Server struct {
 	o    Options
@@ -142,7 +139,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	messages []Message
-	faults   []*fault
+	faults   fakefault.Queue[Fault]
 	done     chan struct{}
 }
 
@@ -213,40 +210,28 @@ func (s *Server) Messages() []Message {
 
 // Fail makes the next n commands f.Command answer with f.
 func (s *Server) Fail(n int, f Fault) {
-	if n <= 0 {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, &fault{Fault: f, left: n})
+	s.faults.Add(n, f)
 }
 
 // Reset forgets the messages and pending faults.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.messages, s.faults = nil, nil
+	s.messages = nil
+	s.faults.Reset()
 }
 
 // fail returns the fault for command cmd, if one is pending.
 func (s *Server) fail(cmd string, c *smtp.Conn) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, f := range s.faults {
-		if f.Command != cmd {
-			continue
-		}
-		f.left--
-		if f.left <= 0 {
-			s.faults = slices.Delete(s.faults, i, i+1)
-		}
-		if f.Code == 0 {
-			_ = c.Conn().Close()
-			return errors.New("connection dropped")
-		}
-		return &smtp.SMTPError{Code: f.Code, EnhancedCode: smtp.EnhancedCodeNotSet, Message: f.Message}
+	f, ok := s.faults.Take(func(f Fault) bool { return f.Command == cmd })
+	switch {
+	case !ok:
+		return nil
+	case f.Code == 0:
+		_ = c.Conn().Close()
+		return errors.New("connection dropped")
 	}
-	return nil
+	return &smtp.SMTPError{Code: f.Code, EnhancedCode: smtp.EnhancedCodeNotSet, Message: f.Message}
 }
 
 // NewSession starts the session of one connection.

@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/fakefault"
 )
 
 // MaxBytes is the size past which Teams refuses a message (about 28 KB).
@@ -106,11 +108,6 @@ type Fault struct {
 	Delay time.Duration
 }
 
-type fault struct {
-	Fault
-	left int
-}
-
 // Server is a fake Workflows webhook. Its methods are safe for concurrent use.
 type Server struct {
 	srv *httptest.Server
@@ -118,7 +115,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	posts  []Post
-	faults []*fault
+	faults fakefault.Queue[Fault]
 }
 
 // New starts a Server on loopback. Close it when done.
@@ -166,25 +163,21 @@ func (s *Server) Accepted() []Post {
 
 // Fail makes the next n posts answer with f. Faults queue up in the order given.
 func (s *Server) Fail(n int, f Fault) {
-	if n <= 0 {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, &fault{Fault: f, left: n})
+	s.faults.Add(n, f)
 }
 
 // Reset forgets the posts and pending faults.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.posts, s.faults = nil, nil
+	s.posts = nil
+	s.faults.Reset()
 }
 
 func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 4*MaxBytes))
 	p := Post{Hook: r.PathValue("name"), Body: body, At: s.now()}
-	if f := s.takeFault(); f != nil {
+	if f, ok := s.faults.Take(nil); ok {
 		if f.Delay > 0 {
 			select {
 			case <-time.After(f.Delay):
@@ -312,17 +305,4 @@ func (s *Server) answer(w http.ResponseWriter, p Post, status int, code, msg str
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": code, "message": msg}})
-}
-
-func (s *Server) takeFault() *fault {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, f := range s.faults {
-		f.left--
-		if f.left <= 0 {
-			s.faults = slices.Delete(s.faults, i, i+1)
-		}
-		return f
-	}
-	return nil
 }
