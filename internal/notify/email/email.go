@@ -191,7 +191,9 @@ func (r *Receiver) MessageID(n *notify.Notification) string {
 		return fmt.Sprintf("message.%s.m%d@%s", idPart(m.Source), m.ID, r.host)
 	}
 	// A digest or a flood stands for many rows and carries no id of its own.
-	return fmt.Sprintf("message.%s.t%d@%s", idPart(m.Source), r.now().UnixNano(), r.host)
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("message.%s.%s@%s", idPart(m.Source), hex.EncodeToString(b[:]), r.host)
 }
 
 // message builds the mail for n.

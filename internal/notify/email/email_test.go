@@ -298,3 +298,37 @@ func TestOtherMessages(t *testing.T) {
 	}
 	kittest.Golden(t, "source_down.eml", m[0].Data, *update)
 }
+
+// TestOthers mails every message that is no change set — source events, a digest, a
+// flood, a component change — plain and hostile, each with its own Message-ID, the
+// vendor text escaped.
+func TestOthers(t *testing.T) {
+	for _, texts := range []kittest.Texts{kittest.Plain, kittest.HostileTexts} {
+		r, srv := newPair(t)
+		names, notes := texts.Others()
+		for _, n := range notes {
+			if _, err := r.Send(context.Background(), n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		msgs := srv.Messages()
+		if len(msgs) != len(notes) {
+			t.Fatalf("got %d messages, want %d", len(msgs), len(notes))
+		}
+		seen := map[string]bool{}
+		for i, m := range msgs {
+			h := m.Header()
+			if id := h.Get("Message-ID"); seen[id] || h.Get("In-Reply-To") != "" || len(h["Bcc"]) > 0 {
+				t.Errorf("%s: got Message-ID %q (seen: %v), In-Reply-To %q", names[i], id, seen[id], h.Get("In-Reply-To"))
+			}
+			seen[h.Get("Message-ID")] = true
+			parts, err := m.Parts()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(parts["text/html"], "<script") || parts["text/plain"] == "" {
+				t.Errorf("%s: got parts %q", names[i], parts)
+			}
+		}
+	}
+}

@@ -35,16 +35,15 @@ func newPair(t *testing.T) (*Receiver, *faketeams.Server) {
 	return r, srv
 }
 
-// TestGolden posts an incident's life, a source event and a plain-text retry to the
-// fake webhook and checks each card byte for byte against testdata.
+// TestGolden posts an incident's life and a plain-text retry to the fake webhook and
+// checks each card byte for byte against testdata.
 func TestGolden(t *testing.T) {
 	r, srv := newPair(t)
 	notes := kittest.Plain.Notes()
-	down := &notify.Notification{Message: model.Message{ID: 9, Source: "acme", Event: model.EventSourceDown, Text: "GET https://status.acme.example/api: 503"}, SourceTitle: "Acme Cloud"}
 	plain := *notes[1]
 	plain.PlainText = true
-	all := append(notes, down, &plain)
-	files := append(names, "source_down", "plain_text")
+	all := append(notes, &plain)
+	files := append(names, "plain_text")
 	for _, n := range all {
 		if _, err := r.Send(context.Background(), n); err != nil {
 			t.Fatal(err)
@@ -240,5 +239,29 @@ func TestCheck(t *testing.T) {
 	}
 	if p := srv.Accepted(); len(p) != 1 || p[0].Text()[0] != "statuswatch test message: this receiver works" {
 		t.Errorf("got %+v, want the test card", p)
+	}
+}
+
+// TestOthers posts every message that is no change set — source events, a digest, a
+// flood, a component change — plain and hostile: each is a card Teams takes, the plain
+// ones checked against testdata.
+func TestOthers(t *testing.T) {
+	for _, texts := range []kittest.Texts{kittest.Plain, kittest.HostileTexts} {
+		r, srv := newPair(t)
+		names, notes := texts.Others()
+		for _, n := range notes {
+			if _, err := r.Send(context.Background(), n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, p := range srv.Posts() {
+			if !p.OK() {
+				t.Errorf("%s: refused: %s", names[i], p.Error)
+			}
+			checkInert(t, p.Body)
+			if texts == kittest.Plain {
+				kittest.Golden(t, names[i]+".json", pretty(t, p.Body), *update)
+			}
+		}
 	}
 }

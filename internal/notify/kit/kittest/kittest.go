@@ -166,3 +166,27 @@ func Golden(t *testing.T, name string, got []byte, update bool) {
 		t.Errorf("%s differs (run with -update after a deliberate change):\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
+
+// Others are the notifications that are no incident's change set, each named: a
+// source that cannot be read and its recovery, a digest, a flood, a component change.
+func (f Texts) Others() (names []string, notes []*notify.Notification) {
+	add := func(name string, n *notify.Notification) {
+		names, notes = append(names, name), append(notes, n)
+	}
+	add("source_down", &notify.Notification{Message: model.Message{ID: 9, Source: "acme", Event: model.EventSourceDown, Text: "GET https://status.acme.example/api: 503 " + f.Body}, SourceTitle: f.Source})
+	add("source_up", &notify.Notification{Message: model.Message{ID: 10, Source: "acme", Event: model.EventSourceUp}, SourceTitle: f.Source})
+	add("digest", &notify.Notification{Message: model.Message{Source: "acme"}, Digest: &notify.Digest{
+		Count: 12, MaxAge: 24 * time.Hour, Link: Base + "/", Sources: []notify.SourceCount{{Source: f.Source, Count: 3}, {Source: "GitHub", Count: 9}}}})
+	add("flood", &notify.Notification{Message: model.Message{Source: "acme"}, SourceTitle: f.Source, Flood: &notify.Flood{
+		Count: 40, Link: Base + "/sources/acme", Items: []notify.FloodItem{
+			{What: "New incident", Title: f.Title, Link: Base + "/incidents/acme/a1", VendorURL: f.VendorURL},
+			{What: "New incident", Title: f.Title + " 2", VendorURL: f.VendorURL},
+		}}})
+	cv := &model.ComponentVersion{N: 2, ObservedAt: T0, Thread: 2,
+		Components: model.Components{List: []model.Component{{ID: "c1", Name: f.Component, Status: model.ComponentMajorOutage}}},
+		Changes:    []model.ComponentChange{{Key: "id:c1", Component: f.Component, From: model.ComponentOperational, To: model.ComponentMajorOutage, Told: true}},
+		Alerts:     map[string]string{"id:c1": model.ComponentThread}}
+	add("component", &notify.Notification{Message: model.Message{ID: 11, Source: "acme", Version: 2, Event: model.EventComponentDegraded},
+		SourceTitle: f.Source, Components: cv, SourceLink: Base + "/sources/acme"})
+	return names, notes
+}
