@@ -15,6 +15,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -136,6 +137,7 @@ type Server struct {
 	srv  *smtp.Server
 	ln   net.Listener
 	pool *x509.CertPool
+	cert *x509.Certificate
 
 	mu       sync.Mutex
 	messages []Message
@@ -162,7 +164,7 @@ func New(o Options) (*Server, error) {
 			return nil, err
 		}
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-		s.pool = pool
+		s.pool, s.cert = pool, cert.Leaf
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -190,6 +192,16 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // Pool is the CA that signed the server's certificate, for the client's RootCAs; nil
 // with NoTLS.
 func (s *Server) Pool() *x509.CertPool { return s.pool }
+
+// CAPEM is the server's certificate in PEM, nil with NoTLS. The built binary verifies
+// the SMTP server with the system's roots: an end-to-end test writes this to a file
+// and points the daemon's SSL_CERT_FILE at it.
+func (s *Server) CAPEM() []byte {
+	if s.cert == nil {
+		return nil
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.cert.Raw})
+}
 
 // TLSConfig is a client configuration that trusts the server.
 func (s *Server) TLSConfig() *tls.Config {
