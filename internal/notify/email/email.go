@@ -213,7 +213,7 @@ func (r *Receiver) message(n *notify.Notification) (*gomail.Msg, error) {
 	m.SetGenHeader("Auto-Submitted", "auto-generated")
 	m.SetUserAgent("statuswatch")
 	subject := r.subject(n)
-	if kit.Incident(n) && n.Message.Event != model.EventNew {
+	if inIncident(n) {
 		root := "<" + r.ThreadID(n.Message.Source, n.Message.IncidentID) + ">"
 		m.SetGenHeader(gomail.HeaderInReplyTo, root)
 		m.SetGenHeader(gomail.HeaderReferences, root)
@@ -232,10 +232,24 @@ func (r *Receiver) message(n *notify.Notification) (*gomail.Msg, error) {
 	return m, nil
 }
 
+// inIncident reports whether n answers its incident's first message: a later change
+// set, or a component change told in the incident's thread.
+func inIncident(n *notify.Notification) bool {
+	return kit.Incident(n) && n.Message.Event != model.EventNew ||
+		n.Components != nil && n.Message.IncidentID != "" && n.Digest == nil
+}
+
 // subject is an incident's thread subject, "<Vendor>: <title as first seen>", the same
-// for each of its messages; other messages' subject is their headline.
+// for each of its messages and the component changes told in its thread; other
+// messages' subject is their headline.
 func (r *Receiver) subject(n *notify.Notification) string {
-	if !kit.Incident(n) {
+	title := ""
+	switch {
+	case kit.Incident(n):
+		title = n.Version.Incident.Title
+	case inIncident(n):
+		title = n.IncidentTitle
+	default:
 		if n.Digest != nil {
 			return kit.Cut(notify.DigestLine(n.Digest), subjectLimit)
 		}
@@ -244,7 +258,6 @@ func (r *Receiver) subject(n *notify.Notification) string {
 		}
 		return kit.Cut(kit.OneLine(notify.Headline(*n)), subjectLimit)
 	}
-	title := n.Version.Incident.Title
 	if r.firstTitle != nil {
 		if t := r.firstTitle(n.Message.Source, n.Message.IncidentID); strings.TrimSpace(t) != "" {
 			title = t

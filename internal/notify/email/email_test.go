@@ -332,3 +332,19 @@ func TestOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestComponentInIncident: a component change told in an incident's thread is mailed
+// in that thread.
+func TestComponentInIncident(t *testing.T) {
+	r, srv := newPair(t)
+	_, notes := kittest.Plain.Others()
+	n := *notes[len(notes)-1]
+	n.Message.IncidentID, n.IncidentTitle = "abc123", "Elevated API errors"
+	if _, err := r.Send(context.Background(), &n); err != nil {
+		t.Fatal(err)
+	}
+	h := srv.Messages()[0].Header()
+	if h.Get("In-Reply-To") != "<incident.acme.abc123@example.com>" || h.Get("Subject") != "Re: Acme Cloud: Elevated API errors" {
+		t.Errorf("got In-Reply-To %q, Subject %q, want the incident's thread", h.Get("In-Reply-To"), h.Get("Subject"))
+	}
+}
