@@ -136,6 +136,9 @@ func render(n *notify.Notification) message {
 	case n.Flood != nil:
 		body, actions = flood(n, body, actions)
 	case n.Components != nil:
+		if n.IncidentTitle != "" {
+			body = append(body, rich(subtle("In the incident "), subtle(kit.Cut(kit.OneLine(n.IncidentTitle), headlineLimit))))
+		}
 		for _, l := range notify.ComponentLines(n.Components, n.Told()) {
 			body = append(body, rich(run(l)))
 		}

@@ -265,3 +265,13 @@ func TestOthers(t *testing.T) {
 		}
 	}
 }
+
+func TestComponentInIncident(t *testing.T) {
+	_, notes := kittest.Plain.Others()
+	n := *notes[len(notes)-1]
+	n.Message.IncidentID, n.IncidentTitle = "abc123", "Elevated API errors"
+	body := render(&n).Attachments[0].Content.Body
+	if len(body) < 2 || len(body[1].Inlines) != 2 || body[1].Inlines[1].Text != "Elevated API errors" {
+		t.Errorf("got %+v, want the incident named under the headline", body)
+	}
+}
