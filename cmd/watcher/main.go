@@ -57,6 +57,7 @@ func commands() []command {
 		{"diff", "prints a change set as text (default: previous → latest)", runDiff},
 		{"mcp", "serves the archive to AI tools over MCP on stdio", runMCP},
 		{"outbox", "shows and handles undelivered and parked messages", runOutbox},
+		{"export", "an incident's evidence bundle as a zip", runExport},
 		{"backup", "consistent hot copy of the archive", runBackup},
 		{"compact", "reclaims space in the archive", runCompact},
 		{"demo", "offline demo of the whole pipeline", runDemo},

@@ -32,6 +32,7 @@ func (s *Server) routes() {
 	private("GET /api/v1/incidents/{source}/{id}/versions/{n}", http.HandlerFunc(s.version))
 	private("GET /api/v1/incidents/{source}/{id}/at", http.HandlerFunc(s.versionAt))
 	private("GET /api/v1/incidents/{source}/{id}/diff", http.HandlerFunc(s.diff))
+	private("GET /api/v1/incidents/{source}/{id}/export", http.HandlerFunc(s.exportIncident))
 	private("GET /api/v1/backup", http.HandlerFunc(s.backup))
 	// The outbox, for `watcher outbox` while the daemon holds the archive.
 	private("GET /api/v1/outbox", s.wholeArchive(s.listOutbox))
