@@ -10,6 +10,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web/param"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -17,7 +18,8 @@ import (
 // last item of a page: time, source and id.
 const incidentsCursor = "incidents"
 
-// listIncidents answers GET /api/v1/incidents?source=&open=&q=&limit=&before=. open=true
+// listIncidents answers GET /api/v1/incidents?source=&open=&q=&limit=&before=&format=;
+// format=csv gives the same page as CSV (incidentscsv.go). open=true
 // keeps incidents whose latest version is open and that are still on the vendor's page
 // (not removed); open=false keeps the others. q searches every version instead
 // (searchIncidents).
@@ -49,6 +51,15 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		}
 		open = &b
 	}
+	var csvOut bool
+	switch f := q.Get("format"); f {
+	case "", "json":
+	case "csv":
+		csvOut = true
+	default:
+		badRequest(w, "format: want json or csv, got %q", f)
+		return
+	}
 	at, err := param.At(q)
 	if err != nil {
 		badRequest(w, "%v", err)
@@ -62,7 +73,7 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 	}
 	source := q.Get("source")
 	if text := strings.TrimSpace(q.Get("q")); text != "" && at.IsZero() {
-		s.searchIncidents(w, r, p, after, open, source, text)
+		s.searchIncidents(w, r, p, after, open, source, text, csvOut)
 		return
 	}
 
@@ -104,6 +115,10 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 	out := make([]api.IncidentItem, len(items))
 	for i, it := range items {
 		out[i] = s.incidentItem(it.info)
+	}
+	if csvOut {
+		writeIncidentsCSV(w, out)
+		return
 	}
 	writeJSON(w, http.StatusOK, out)
 }

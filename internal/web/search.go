@@ -14,8 +14,8 @@ import (
 // searchIncidents answers GET /api/v1/incidents with q: the incidents with every word of
 // q in some archived version, not only the latest (query.Search), each item saying where
 // they matched, paged like the plain list. A search stopped at its bound on index entries
-// says so in the header Search-Partial: true.
-func (s *Server) searchIncidents(w http.ResponseWriter, r *http.Request, p param.Page, after *view.Key, open *bool, source, q string) {
+// says so in the header Search-Partial: true. csvOut writes the page as CSV.
+func (s *Server) searchIncidents(w http.ResponseWriter, r *http.Request, p param.Page, after *view.Key, open *bool, source, q string, csvOut bool) {
 	if source != "" && !s.knownSource(w, r, source) {
 		return
 	}
@@ -40,6 +40,10 @@ func (s *Server) searchIncidents(w http.ResponseWriter, r *http.Request, p param
 		out[i] = s.incidentItem(&page.Infos[i])
 		m := page.Hits[i].Matched
 		out[i].Matched = &api.Match{Version: m.Version, Field: m.Field, Latest: m.Latest}
+	}
+	if csvOut {
+		writeIncidentsCSV(w, out)
+		return
 	}
 	writeJSON(w, http.StatusOK, out)
 }
