@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/PagerDuty/go-pagerduty v1.8.0
+	github.com/arran4/golang-ical v0.3.4
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/coreos/go-systemd/v22 v22.7.0

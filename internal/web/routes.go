@@ -55,5 +55,8 @@ func (s *Server) routes() {
 	private("GET /stats", s.wholeArchive(s.ui.Stats))
 	private("GET /feed.atom", s.wholeArchive(s.ui.Feed))
 	private("GET /sources/{source}/feed.atom", s.wholeArchive(s.ui.Feed))
+	// The maintenance calendar (maintenance.go), iCalendar for calendar subscriptions.
+	private("GET /maintenance.ics", s.wholeArchive(s.maintenanceCalendar))
+	private("GET /sources/{source}/maintenance.ics", s.wholeArchive(s.maintenanceCalendar))
 	private("GET /static/{file}", http.HandlerFunc(s.ui.Static))
 }
