@@ -23,7 +23,7 @@ func mnt(id, title string, from, until time.Time) Maintenance {
 		Latest: &model.Incident{
 			ID: id, Kind: model.KindMaintenance, Title: title, Status: model.StatusScheduled, StatusRaw: "scheduled",
 			ScheduledFor: from, ScheduledUntil: until, StartedAt: from, Components: []string{"API", "Dashboard"},
-			URL: "https://status.acme.test/incidents/" + id,
+			URL:     "https://status.acme.test/incidents/" + id,
 			Updates: []model.Update{{ID: "u1", Status: model.StatusScheduled, Body: "We will upgrade the database.", PostedAt: now.Add(-2 * time.Hour)}},
 		},
 	}
@@ -95,7 +95,7 @@ func TestWrite(t *testing.T) {
 		return ""
 	}
 	tests := []struct {
-		i                                      int
+		i                                     int
 		uid, summary, start, end, status, seq string
 	}{
 		{0, "acme/m1@statuswatch", `Acme: Upgrade, "db"; \ and more` + "\nsecond line", "20260702T120000Z", "20260702T140000Z", "CONFIRMED", "2"},
