@@ -76,6 +76,14 @@ type Poll struct {
 	Changes int `json:"changes"` // incidents that got a new version
 }
 
+// Hook is the answer of POST /api/v1/sources/{name}/hook/{token}: the poll the delivery
+// asked for starts now ("now"), or at At ("queued") when the source's hook polled less
+// than its interval ago.
+type Hook struct {
+	Poll string `json:"poll"`
+	At   Time   `json:"at"`
+}
+
 // Snapshot is the answer of GET /api/v1/sources/{source}/snapshots.
 type Snapshot struct {
 	Source    string `json:"source"`

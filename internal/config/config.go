@@ -159,6 +159,9 @@ type Source struct {
 	ComponentChanges string            // archive.ComponentChangesNotify or archive.ComponentChangesArchive
 	Headers          map[string]Secret // extra request headers
 	Endpoints        map[string]string // endpoint name → URL, overriding derived ones
+	// HookToken is the secret of the source's push hook, POST
+	// /api/v1/sources/{name}/hook/{token}; empty: the source has no hook.
+	HookToken Secret
 }
 
 // Model returns the view a provider adapter needs to poll the source, with header values

@@ -76,6 +76,8 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 	}
 	webhook := &secretKeys{name: "webhook_url", path: path}
 	wv, wf := d.secretKey(webhook)
+	hook := &secretKeys{name: "hook_token", path: path}
+	hv, hf := d.secretKey(hook)
 	err := d.mapping(path, n, map[string]handler{
 		"name": typed(d, &s.Name, nil, func(v string) (string, error) {
 			if !sourceName.MatchString(v) {
@@ -95,6 +97,8 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		"channel":           d.str(&s.Channel),
 		"webhook_url":       wv,
 		"webhook_url_file":  wf,
+		"hook_token":        hv,
+		"hook_token_file":   hf,
 		"failure_threshold": typed(d, &s.FailureThreshold, &sm.failureThreshold, atLeast(1)),
 		"component_changes": typed(d, &s.ComponentChanges, &sm.componentChanges, componentChanges),
 		"headers":           d.headers(&s.Headers),
@@ -104,6 +108,8 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		return s, sm, err
 	}
 	s.WebhookURL, err = d.secret(webhook, secretURL)
+	d.fail(err)
+	s.HookToken, err = d.secret(hook, hookToken)
 	d.fail(err)
 	if s.Kind == "" {
 		s.Kind = DefaultKind
@@ -234,4 +240,21 @@ func (d *decoder) endpoints(dst *map[string]string) handler {
 		*dst = out
 		return nil
 	}
+}
+
+// hookTokenChars are the characters a hook token may hold: the unreserved characters of
+// a URL path, so it goes into the hook's URL as it is.
+var hookTokenChars = regexp.MustCompile(`^[A-Za-z0-9._~-]+$`)
+
+// hookToken checks a source's hook_token: long enough not to be guessed (it is the only
+// credential of a route a vendor calls from outside), and fit for a URL path. The
+// message never holds the value.
+func hookToken(v string) string {
+	switch {
+	case len(v) < 16:
+		return "too short: use at least 16 characters (e.g. openssl rand -hex 16)"
+	case !hookTokenChars.MatchString(v):
+		return "may hold only letters, digits and . _ ~ - (it goes into a URL path)"
+	}
+	return ""
 }

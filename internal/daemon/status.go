@@ -12,8 +12,19 @@ func (d *Daemon) webOptions(cfg *config.Config) web.Options {
 	return web.Options{
 		Store: d.store, Daemon: d, BaseURL: cfg.BaseURL, Auth: cfg.Web.Auth, Listen: cfg.Listen,
 		Metrics: promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}),
-		Log:     d.log, Now: d.now, TitleOf: d.title,
+		Log:     d.log, Now: d.now, TitleOf: d.title, HookTokens: hookTokens(cfg),
 	}
+}
+
+// hookTokens are the hook_token of each source that has one.
+func hookTokens(cfg *config.Config) map[string]config.Secret {
+	out := map[string]config.Secret{}
+	for i := range cfg.Sources {
+		if src := &cfg.Sources[i]; src.HookToken.IsSet() {
+			out[src.Name] = src.HookToken
+		}
+	}
+	return out
 }
 
 // Sources reports every configured source with its in-memory poll state.

@@ -5,5 +5,7 @@ package web
 // token stops working at once) and o's base URL. Requests in flight finish as they
 // began. The listener is not o's to change: a new listen address needs a restart.
 func (s *Server) Reconfigure(o Options) {
-	s.next.Store(New(o))
+	n := New(o)
+	n.hooks = s.hooks // the hook's limits and queued polls carry over
+	s.next.Store(n)
 }

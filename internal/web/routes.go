@@ -23,6 +23,9 @@ func (s *Server) routes() {
 	private("POST /api/v1/sources/{name}/poll", http.HandlerFunc(s.pollSource))
 	private("GET /api/v1/sources/{source}/stats", s.wholeArchive(s.sourceStats))
 	private("GET /api/v1/stats", s.wholeArchive(s.allStats))
+	// The push hook (hook.go): public, as a vendor's webhook cannot send web.auth's
+	// credentials; the token in the path is its own.
+	public("POST /api/v1/sources/{name}/hook/{token}", s.hook)
 	private("GET /api/v1/sources/{source}/snapshots", http.HandlerFunc(s.snapshot))
 	private("GET /api/v1/sources/{source}/components", http.HandlerFunc(s.listComponents))
 	private("GET /api/v1/sources/{source}/components/history", http.HandlerFunc(s.componentHistory))

@@ -60,6 +60,9 @@ type Options struct {
 	// TitleOf returns a source's display name, for descriptions and retired sources;
 	// nil (or an empty answer) uses the source's name.
 	TitleOf func(source string) string
+	// HookTokens holds each source's hook_token, by name; a source without one has no
+	// push hook (hook.go).
+	HookTokens map[string]config.Secret
 }
 
 // Server serves the UI, the JSON API, /healthz and /metrics. Its handler is safe for concurrent
@@ -74,6 +77,9 @@ type Server struct {
 	log     *slog.Logger
 	now     func() time.Time
 	titleOf func(string) string
+
+	hookTokens map[string]config.Secret
+	hooks      *hookTriggers // shared with the servers Reconfigure makes
 
 	mux  *http.ServeMux
 	csrf *http.CrossOriginProtection
@@ -104,7 +110,10 @@ func New(o Options) *Server {
 		now:     o.Now,
 		titleOf: o.TitleOf,
 		mux:     http.NewServeMux(),
-		csrf:    http.NewCrossOriginProtection(),
+
+		hookTokens: o.HookTokens,
+		hooks:      newHookTriggers(),
+		csrf:       http.NewCrossOriginProtection(),
 
 		maxConns: maxConns,
 		readers:  newReadGate(archiveReaders),
@@ -215,6 +224,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
+	waitHooks := s.hooks.serving(ctx)
+	defer waitHooks() // the hook's polls end with ctx
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(limited) }()
 	select {
