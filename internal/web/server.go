@@ -81,8 +81,9 @@ type Server struct {
 	hookTokens map[string]config.Secret
 	hooks      *hookTriggers // shared with the servers Reconfigure makes
 
-	mux  *http.ServeMux
-	csrf *http.CrossOriginProtection
+	mux      *http.ServeMux
+	patterns []string // every pattern routes registered, in order (openapi_test.go)
+	csrf     *http.CrossOriginProtection
 	// maxConns bounds the connections Serve holds (connlimit.go); a field so that a test
 	// can reach the limit cheaply.
 	maxConns int
