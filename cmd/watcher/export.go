@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web"
@@ -38,33 +37,24 @@ func runExport(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	// Write beside the destination, check, then rename: a failed export never leaves a
-	// file that looks complete.
-	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp*")
-	if err != nil {
-		return e.fail(err)
-	}
-	defer os.Remove(tmp.Name())
-	if st != nil {
-		srv := web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL,
-			Log: slog.New(slog.DiscardHandler), TitleOf: configured{cfg}.title})
-		err = srv.Export(tmp, source, id)
-		st.Close()
-	} else {
-		err = client.Export(ctx, source, id, tmp)
-	}
+	// The bundle is checked against its manifest before it is renamed into place.
 	var m *export.Manifest
-	if err == nil {
-		m, err = verifyBundle(tmp)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), dest)
+	err = writeFile(dest, func(f *os.File) error {
+		var err error
+		if st != nil {
+			srv := web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL,
+				Log: slog.New(slog.DiscardHandler), TitleOf: configured{cfg}.title})
+			err = srv.Export(f, source, id)
+		} else {
+			err = client.Export(ctx, source, id, f)
+		}
+		if err == nil {
+			m, err = verifyBundle(f)
+		}
+		return err
+	})
+	if st != nil {
+		st.Close()
 	}
 	if err != nil {
 		return browseError(e, source, id, err)

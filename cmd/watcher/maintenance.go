@@ -23,23 +23,11 @@ func runBackup(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	// Write beside the destination, then rename: a failed backup never leaves a file that
-	// looks complete.
-	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp*")
-	if err != nil {
-		return e.fail(err)
-	}
-	defer os.Remove(tmp.Name())
-	n, err := writeBackup(ctx, cfg.Database, tmp, func() (*apiClient, error) { return newAPIClient(cfg) })
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), dest)
-	}
+	var n int64
+	err := writeFile(dest, func(f *os.File) (err error) {
+		n, err = writeBackup(ctx, cfg.Database, f, func() (*apiClient, error) { return newAPIClient(cfg) })
+		return err
+	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "error: backup: %v\n", err)
 		return exitError
@@ -79,6 +67,28 @@ func writeBackup(ctx context.Context, path string, w io.Writer, api func() (*api
 		return 0, fmt.Errorf("daemon API: backup answered HTTP %d", resp.StatusCode)
 	}
 	return io.Copy(w, resp.Body)
+}
+
+// writeFile writes dest through write, beside it first, then renames it into place once
+// write succeeded and the file is synced: a failed write never leaves a file at dest that
+// looks complete.
+func writeFile(dest string, write func(*os.File) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	err = write(tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), dest)
+	}
+	return err
 }
 
 func runCompact(_ context.Context, e *env, args []string) int {

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/export"
 )
@@ -71,33 +71,23 @@ func TestExport(t *testing.T) {
 		}
 	})
 
-	t.Run("versions as the API shows them", func(t *testing.T) {
+	t.Run("versions and change sets as the API shows them", func(t *testing.T) {
 		for n := 1; n <= 3; n++ {
-			var fromAPI, inZip api.Incident
-			e.getJSON("/api/v1/incidents/acme/inc-a/versions/"+string(rune('0'+n)), http.StatusOK, &fromAPI)
-			if err := json.Unmarshal(files["versions/"+string(rune('0'+n))+".json"], &inZip); err != nil {
-				t.Fatal(err)
-			}
-			a, _ := json.Marshal(fromAPI)
-			z, _ := json.Marshal(inZip)
-			if !bytes.Equal(a, z) {
-				t.Errorf("version %d:\nAPI %s\nzip %s", n, a, z)
-			}
-		}
-	})
-
-	t.Run("change sets as the API's diff", func(t *testing.T) {
-		for n := 1; n <= 3; n++ {
-			var fromAPI, inZip api.Diff
-			s := string(rune('0' + n))
-			e.getJSON("/api/v1/incidents/acme/inc-a/diff?from="+string(rune('0'+n-1))+"&to="+s, http.StatusOK, &fromAPI)
-			if err := json.Unmarshal(files["changes/"+s+".json"], &inZip); err != nil {
-				t.Fatal(err)
-			}
-			a, _ := json.Marshal(fromAPI)
-			z, _ := json.Marshal(inZip)
-			if !bytes.Equal(a, z) {
-				t.Errorf("change set %d:\nAPI %s\nzip %s", n, a, z)
+			v := strconv.Itoa(n)
+			for _, c := range []struct{ api, file string }{
+				{"/api/v1/incidents/acme/inc-a/versions/" + v, "versions/" + v + ".json"},
+				{"/api/v1/incidents/acme/inc-a/diff?from=" + strconv.Itoa(n-1) + "&to=" + v, "changes/" + v + ".json"},
+			} {
+				var fromAPI, inZip any
+				e.getJSON(c.api, http.StatusOK, &fromAPI)
+				if err := json.Unmarshal(files[c.file], &inZip); err != nil {
+					t.Fatal(err)
+				}
+				a, _ := json.Marshal(fromAPI)
+				z, _ := json.Marshal(inZip)
+				if !bytes.Equal(a, z) {
+					t.Errorf("%s:\nAPI %s\nzip %s", c.file, a, z)
+				}
 			}
 		}
 	})
