@@ -71,6 +71,25 @@ func TestExport(t *testing.T) {
 		}
 	})
 
+	t.Run("each version's payload, endpoint by endpoint", func(t *testing.T) {
+		if len(m.Versions) != 3 {
+			t.Fatalf("manifest versions: %+v", m.Versions)
+		}
+		for i, v := range m.Versions {
+			if v.Version != i+1 || len(v.Payload) == 0 || v.Payload[0].Endpoint != "incidents" || v.Payload[0].Path != want[3*i+2] {
+				t.Errorf("version %d: %+v", i+1, v)
+			}
+			for _, ep := range v.Payload {
+				if _, ok := files[ep.Path]; ep.Path != "" && !ok {
+					t.Errorf("version %d: %s is not in the bundle", i+1, ep.Path)
+				}
+			}
+		}
+		if p := m.Versions[2].Payload; len(p) != 2 || p[1].Endpoint != "summary" || p[1].Path != "" {
+			t.Errorf("version 3's payload: %+v", p)
+		}
+	})
+
 	t.Run("versions and change sets as the API shows them", func(t *testing.T) {
 		for n := 1; n <= 3; n++ {
 			v := strconv.Itoa(n)

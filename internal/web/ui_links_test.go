@@ -38,6 +38,11 @@ func TestPageHeadAndFooter(t *testing.T) {
 			if m == nil {
 				t.Fatalf("no JSON API link in the footer")
 			}
+			for _, link := range []string{`<a href="/api/v1/openapi.json">OpenAPI</a>`, `<a href="/maintenance.ics">Maintenance calendar</a>`} {
+				if !strings.Contains(page, link) {
+					t.Errorf("no %s in the footer", link)
+				}
+			}
 			if got := html.UnescapeString(m[1]); got != tt.json {
 				t.Errorf("JSON API link: got %q, want %q", got, tt.json)
 			}

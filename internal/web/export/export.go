@@ -48,6 +48,29 @@ type Manifest struct {
 	ExportedAt api.Time   `json:"exported_at"`
 	Files      []File     `json:"files"`
 	Omitted    []Omission `json:"omitted"` // raw payloads not included, and why
+	// Versions says, for each version, which raw payloads produced it: a body that
+	// several versions' polls had (an endpoint unchanged between them) is in the bundle
+	// once, under the first fetch that had it, and listed here for each.
+	Versions []VersionFiles `json:"versions"`
+}
+
+// VersionFiles is one version of the manifest: its files, and the raw payload of the
+// poll that made it, endpoint by endpoint.
+type VersionFiles struct {
+	Version    int        `json:"version"`
+	ObservedAt api.Time   `json:"observed_at"`
+	Incident   string     `json:"incident"` // versions/<n>.json
+	Changes    string     `json:"changes"`  // changes/<n>.json
+	FetchedAt  api.Time   `json:"fetched_at"`
+	Payload    []Endpoint `json:"payload"`
+}
+
+// Endpoint is one endpoint's body in a version's raw payload: its path in the bundle,
+// "" when it is not in it (see Manifest.Omitted).
+type Endpoint struct {
+	Endpoint string `json:"endpoint"`
+	SHA256   string `json:"sha256"`
+	Path     string `json:"path"`
 }
 
 // File is one file of the bundle. A raw payload also says which endpoint it was and
@@ -130,8 +153,9 @@ func Write(w io.Writer, o Options) error {
 	if err != nil {
 		return err
 	}
-	b := &bundle{o: o, zw: zip.NewWriter(w), snapshots: map[string]bool{}}
-	b.manifest = Manifest{Source: o.Source, ID: model.URLID(o.ID), ExportedAt: api.Time(o.Now), Files: []File{}, Omitted: []Omission{}}
+	b := &bundle{o: o, zw: zip.NewWriter(w), written: map[string]string{}}
+	b.manifest = Manifest{Source: o.Source, ID: model.URLID(o.ID), ExportedAt: api.Time(o.Now), Files: []File{}, Omitted: []Omission{},
+		Versions: []VersionFiles{}}
 	rep := newReport(o, n)
 	var prev *model.Version
 	for i := 1; i <= n; i++ {
@@ -168,13 +192,15 @@ type bundle struct {
 	zw        *zip.Writer
 	manifest  Manifest
 	snapBytes int64
-	snapshots map[string]bool // paths written
+	written   map[string]string // hash → path of the raw bodies written
 }
 
-// version writes versions/<n>.json and changes/<n>.json.
+// version writes versions/<n>.json and changes/<n>.json, and lists v in the manifest.
 func (b *bundle) version(v *model.Version, versions int) error {
-	inc := b.o.Incident(v, versions)
-	if err := b.json("versions/"+strconv.Itoa(v.N)+".json", inc); err != nil {
+	vf := VersionFiles{Version: v.N, ObservedAt: api.Time(v.ObservedAt), Payload: []Endpoint{},
+		Incident: "versions/" + strconv.Itoa(v.N) + ".json", Changes: "changes/" + strconv.Itoa(v.N) + ".json"}
+	b.manifest.Versions = append(b.manifest.Versions, vf)
+	if err := b.json(vf.Incident, b.o.Incident(v, versions)); err != nil {
 		return err
 	}
 	cs := api.Diff{From: v.N - 1, To: v.N, Summary: v.Summary, Changes: make([]api.Change, len(v.Changes))}
@@ -184,12 +210,14 @@ func (b *bundle) version(v *model.Version, versions int) error {
 			cs.Changes[i].Ops = []model.Op{}
 		}
 	}
-	return b.json("changes/"+strconv.Itoa(v.N)+".json", cs)
+	return b.json(vf.Changes, cs)
 }
 
 // rawPayloads writes the raw bodies of the snapshot that produced v, the ones still
-// retained and within the bundle's limit, each once however many versions it produced.
+// retained and within the bundle's limit, each once however many versions it produced,
+// and lists them under v in the manifest.
 func (b *bundle) rawPayloads(v *model.Version) error {
+	vf := &b.manifest.Versions[len(b.manifest.Versions)-1]
 	if v.Snapshot == "" {
 		b.omit(Omission{Version: v.N, FetchedAt: api.Time(v.ObservedAt), Reason: ReasonMissing})
 		return nil
@@ -199,6 +227,7 @@ func (b *bundle) rawPayloads(v *model.Version) error {
 		b.omit(Omission{Version: v.N, FetchedAt: api.Time(v.ObservedAt), Reason: ReasonMissing})
 		return nil
 	}
+	vf.FetchedAt = api.Time(at)
 	fetchedAt, bodies, err := b.o.Store.SnapshotAt(b.o.Source, at)
 	if errors.Is(err, archive.ErrNotFound) || err == nil && !fetchedAt.Equal(at) {
 		// Pruned: what is in force at that time now is an older snapshot, which did
@@ -210,26 +239,25 @@ func (b *bundle) rawPayloads(v *model.Version) error {
 		return fmt.Errorf("export: raw payload of version %d: %w", v.N, err)
 	}
 	for _, body := range bodies {
+		ep := Endpoint{Endpoint: body.Endpoint, SHA256: body.Hash, Path: b.written[body.Hash]}
 		om := Omission{Version: v.N, Endpoint: body.Endpoint, SHA256: body.Hash, FetchedAt: api.Time(at)}
-		if body.Data == nil {
+		switch {
+		case ep.Path != "":
+		case body.Data == nil:
 			om.Reason = ReasonNotRetained
 			b.omit(om)
-			continue
-		}
-		path := SnapshotPath(at, body.Hash, body.Data)
-		if b.snapshots[path] {
-			continue
-		}
-		if b.snapBytes+int64(len(body.Data)) > MaxSnapshotBytes {
+		case b.snapBytes+int64(len(body.Data)) > MaxSnapshotBytes:
 			om.Reason = ReasonTooBig
 			b.omit(om)
-			continue
+		default:
+			ep.Path = SnapshotPath(at, body.Hash, body.Data)
+			b.written[body.Hash] = ep.Path
+			b.snapBytes += int64(len(body.Data))
+			if err := b.file(ep.Path, body.Data, &File{Endpoint: body.Endpoint, FetchedAt: api.Time(at)}); err != nil {
+				return err
+			}
 		}
-		b.snapshots[path] = true
-		b.snapBytes += int64(len(body.Data))
-		if err := b.file(path, body.Data, &File{Endpoint: body.Endpoint, FetchedAt: api.Time(at)}); err != nil {
-			return err
-		}
+		vf.Payload = append(vf.Payload, ep)
 	}
 	return nil
 }
@@ -328,7 +356,8 @@ func (r *report) version(v, prev *model.Version) {
 		fmt.Fprintf(r, "%s\n\n", Escape(v.Summary))
 	}
 	if v.Snapshot != "" {
-		fmt.Fprintf(r, "From the page as fetched at %s.\n\n", Escape(v.Snapshot))
+		// Our own RFC 3339 time: a code span, exact and inert.
+		fmt.Fprintf(r, "From the page as fetched at `%s`.\n\n", strings.ReplaceAll(v.Snapshot, "`", ""))
 	}
 	var before *model.Incident
 	if prev != nil {
