@@ -78,7 +78,7 @@ type Poll struct {
 
 // Hook is the answer of POST /api/v1/sources/{name}/hook/{token}: the poll the delivery
 // asked for starts now ("now"), or at At ("queued") when the source's hook polled less
-// than its interval ago.
+// than its interval ago; "backoff": none, as the source backs off until At.
 type Hook struct {
 	Poll string `json:"poll"`
 	At   Time   `json:"at"`

@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/statuswatch/statuswatch/internal/config"
@@ -94,4 +96,22 @@ func (d *Daemon) pageTitles(sources []string) map[string]string {
 		out[name] = ps.Fetch.PageTitle()
 	}
 	return out
+}
+
+// BackingOff reports until when a source's polls are held back (failures, or the vendor's
+// Retry-After), zero when they are not: the web server's push hook asks, so that a
+// webhook delivery never polls a vendor that asked us to wait.
+func (d *Daemon) BackingOff(source string) time.Time {
+	d.mu.RLock()
+	st := d.sources[source]
+	d.mu.RUnlock()
+	if st == nil {
+		return time.Time{}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if d.now().Before(st.nextAllowed) {
+		return st.nextAllowed
+	}
+	return time.Time{}
 }

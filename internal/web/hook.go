@@ -94,7 +94,7 @@ func (h *hookTriggers) trigger(source string, now time.Time, poll func(ctx conte
 
 // hook answers POST /api/v1/sources/{name}/hook/{token}: 202 {poll, at} once the token
 // matches the source's hook_token (compared in constant time), the poll started now or
-// queued (HookInterval); 404, the same answer as for any unknown path, for a wrong token,
+// queued (HookInterval), or none while the source backs off ("backoff", until at); 404, the same answer as for any unknown path, for a wrong token,
 // a source without one and an unknown source alike. It is outside web.auth: the token
 // is its credential, as a vendor cannot send ours.
 func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
@@ -106,6 +106,14 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
 	}
 	// The body is never looked at: read (to a bound) and dropped.
 	_, _ = io.CopyN(io.Discard, r.Body, maxHookBody)
+	// A source backing off (failures, or the vendor's Retry-After) is not polled: the
+	// vendor's wish wins over its own webhook, and the schedule resumes after.
+	if b, ok := s.daemon.(backingOff); ok {
+		if until := b.BackingOff(name); !until.IsZero() {
+			writeJSON(w, http.StatusAccepted, api.Hook{Poll: "backoff", At: api.Time(until)})
+			return
+		}
+	}
 	log := s.log.With("source", name)
 	at, queued := s.hooks.trigger(name, time.Now(), func(ctx context.Context) {
 		n, err := s.daemon.PollNow(ctx, name)
@@ -122,6 +130,12 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
 		out.Poll = "queued"
 	}
 	writeJSON(w, http.StatusAccepted, out)
+}
+
+// backingOff is what the daemon tells of a source's backoff (internal/daemon implements
+// it); a Daemon without it is never backing off.
+type backingOff interface {
+	BackingOff(source string) time.Time
 }
 
 // tokenMatches compares a token given with the one configured in constant time, in

@@ -151,3 +151,33 @@ func TestTokenMatches(t *testing.T) {
 		}
 	}
 }
+
+// backoffDaemon is a daemon whose sources back off until until.
+type backoffDaemon struct {
+	*fakeDaemon
+	until time.Time
+}
+
+func (d backoffDaemon) BackingOff(string) time.Time { return d.until }
+
+func TestHookBackoff(t *testing.T) {
+	polled := make(chan string, 1)
+	until := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	e := newEnv(t, func(o *Options) {
+		o.HookTokens = map[string]config.Secret{"acme": config.NewSecret(hookSecret)}
+		o.Daemon = backoffDaemon{&fakeDaemon{PollNowFn: func(_ context.Context, s string) (int, error) {
+			polled <- s
+			return 0, nil
+		}}, until}
+	})
+	r := e.deliver("/api/v1/sources/acme/hook/"+hookSecret, nil)
+	var got api.Hook
+	if r.status != http.StatusAccepted || json.Unmarshal(r.body, &got) != nil || got.Poll != "backoff" || !time.Time(got.At).Equal(until) {
+		t.Fatalf("got %d %s, want 202 backoff until %v", r.status, r.body, until)
+	}
+	select {
+	case s := <-polled:
+		t.Errorf("polled %s while backing off", s)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
