@@ -11,7 +11,6 @@ import (
 	"os"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
-	"github.com/statuswatch/statuswatch/internal/web"
 	"github.com/statuswatch/statuswatch/internal/web/export"
 )
 
@@ -42,9 +41,7 @@ func runExport(ctx context.Context, e *env, args []string) int {
 	err = writeFile(dest, func(f *os.File) error {
 		var err error
 		if st != nil {
-			srv := web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL,
-				Log: slog.New(slog.DiscardHandler), TitleOf: configured{cfg}.title})
-			err = srv.Export(f, source, id)
+			err = fileServer(cfg, st, slog.New(slog.DiscardHandler)).Export(f, source, id)
 		} else {
 			err = client.Export(ctx, source, id, f)
 		}

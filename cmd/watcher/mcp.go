@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/mcp"
 	"github.com/statuswatch/statuswatch/internal/web"
@@ -35,14 +36,20 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	if st != nil {
 		defer st.Close()
 		// The API's own handlers over the file, in process: the tools answer as /mcp does.
-		srv := web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL, Log: log, TitleOf: configured{cfg}.title})
-		a = mcp.InProcess(srv.Handler())
+		a = mcp.InProcess(fileServer(cfg, st, log).Handler())
 	}
 	err = mcp.NewServer(a, mcp.Options{Version: version, Log: log}).Run(ctx, &sdk.StdioTransport{})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// fileServer is the web server of a command that reads the archive file itself
+// (`watcher mcp`, `watcher export`): the API's own handlers over st, with the configured
+// sources and no daemon.
+func fileServer(cfg *config.Config, st *archive.Store, log *slog.Logger) *web.Server {
+	return web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL, Log: log, TitleOf: configured{cfg}.title})
 }
 
 // configured is the web.Daemon of `watcher mcp` over the archive file: the configured
