@@ -182,6 +182,24 @@ func TestExportEndToEnd(t *testing.T) {
 		t.Errorf("report.md: the title is not there, escaped:\n%s", rep)
 	}
 
+	// The list as CSV, and the API's description, from the same binary.
+	for _, c := range []struct{ path, ctype, want string }{
+		{"/api/v1/incidents?format=csv&source=acme", "text/csv; charset=utf-8",
+			"source,id,title,status,impact,kind,started_at,resolved_at,versions,url,ui_url,removed,last_changed_at\n" +
+				"acme,exp1incident,Elevated errors on the *API* <b>now</b>,investigating,major,incident,"},
+		{"/api/v1/openapi.json", "application/json; charset=utf-8", `"openapi": "3.1.0"`},
+	} {
+		resp, err := http.Get(w.d.URL(c.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != c.ctype || !strings.Contains(string(body), c.want) {
+			t.Errorf("GET %s: HTTP %d %s, want %q in\n%.400s", c.path, resp.StatusCode, resp.Header.Get("Content-Type"), c.want, body)
+		}
+	}
+
 	exportCLI := func(step string) []byte {
 		t.Helper()
 		dest := filepath.Join(t.TempDir(), "evidence.zip")
