@@ -94,7 +94,7 @@ func NewTimeline(infos []archive.IncidentInfo, now time.Time, paths Paths) Timel
 	for i := range infos {
 		in := &infos[i]
 		inc := &in.Latest
-		from, to := span(in, now)
+		from, to := Span(in, now)
 		if from.IsZero() || from.After(now) || to.Before(first) {
 			continue
 		}
@@ -144,10 +144,10 @@ func NewTimeline(infos []archive.IncidentInfo, now time.Time, paths Paths) Timel
 	return t
 }
 
-// span is when an incident was under way: from its start (a maintenance: its scheduled
+// Span is when an incident was under way: from its start (a maintenance: its scheduled
 // start) to its resolution, or to now while it is open, or to its last update when it
 // was closed without a resolution time.
-func span(in *archive.IncidentInfo, now time.Time) (from, to time.Time) {
+func Span(in *archive.IncidentInfo, now time.Time) (from, to time.Time) {
 	inc := &in.Latest
 	from, to = KeyOf(in).At, inc.ResolvedAt
 	if inc.Kind == model.KindMaintenance {
