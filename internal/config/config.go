@@ -31,18 +31,19 @@ const ProjectURL = "https://github.com/statuswatch/statuswatch"
 // The defaults of the config's keys, as config.example.yaml documents them. Those of the
 // outbound client and of the Slack queue are the defaults of the packages that apply them.
 const (
-	DefaultListen           = "127.0.0.1:8080"
-	DefaultSchedule         = "@every 2m"
-	DefaultTimeout          = fetch.DefaultTimeout
-	DefaultFailureThreshold = 3
-	DefaultMaxBody          = fetch.DefaultMaxBody
-	DefaultConcurrency      = fetch.DefaultConcurrency
-	DefaultPerHost          = fetch.DefaultPerHost
-	DefaultRawSnapshots     = 90 * 24 * time.Hour
-	MaxRawSnapshots         = 36500 * 24 * time.Hour // 100 years; 0 (forever) is how to keep more
-	DefaultMaxQueueAge      = notify.DefaultMaxQueueAge
-	DefaultKind             = "auto"
-	DefaultDatabaseName     = "watcher.db"
+	DefaultListen            = "127.0.0.1:8080"
+	DefaultSchedule          = "@every 2m"
+	DefaultTimeout           = fetch.DefaultTimeout
+	DefaultFailureThreshold  = 3
+	DefaultMaxBody           = fetch.DefaultMaxBody
+	DefaultConcurrency       = fetch.DefaultConcurrency
+	DefaultPerHost           = fetch.DefaultPerHost
+	DefaultRawSnapshots      = 90 * 24 * time.Hour
+	DefaultCorrelationWindow = 30 * time.Minute
+	MaxRawSnapshots          = 36500 * 24 * time.Hour // 100 years; 0 (forever) is how to keep more
+	DefaultMaxQueueAge       = notify.DefaultMaxQueueAge
+	DefaultKind              = "auto"
+	DefaultDatabaseName      = "watcher.db"
 )
 
 // Config is the whole configuration, with every default applied and every per-source value
@@ -61,11 +62,12 @@ type Config struct {
 	// open), archive.FirstPollNone or archive.FirstPollAll, the policies the archive
 	// applies.
 	OnFirstPoll string
-	Defaults    Defaults  // what sources inherit (already applied to Sources)
-	HTTP        HTTP      // the outbound client
-	Web         Web       // the UI and API
-	Retention   Retention // pruning of raw payloads
-	Slack       Slack     // notifications
+	Defaults    Defaults    // what sources inherit (already applied to Sources)
+	HTTP        HTTP        // the outbound client
+	Web         Web         // the UI and API
+	Retention   Retention   // pruning of raw payloads
+	Correlation Correlation // related incidents across sources
+	Slack       Slack       // notifications
 	// Sources are the vendor pages, in file order.
 	Sources []Source
 	// Receivers are the destinations beyond the slack: block, in file order.
@@ -131,6 +133,14 @@ type Retention struct {
 	RawSnapshots time.Duration
 }
 
+// Correlation configures related incidents and cross-vendor events (docs/design.md,
+// "Related incidents and events").
+type Correlation struct {
+	// Window is how far apart two incidents whose active windows do not overlap may
+	// start and still be related.
+	Window time.Duration
+}
+
 // Slack configures notifications. With neither Token nor WebhookURL set, notifications go to
 // standard output.
 type Slack struct {
@@ -162,6 +172,7 @@ type Source struct {
 	// HookToken is the secret of the source's push hook, POST
 	// /api/v1/sources/{name}/hook/{token}; empty: the source has no hook.
 	HookToken Secret
+	DependsOn []string // the other sources this vendor runs on (related incidents)
 }
 
 // Model returns the view a provider adapter needs to poll the source, with header values

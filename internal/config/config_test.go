@@ -101,8 +101,9 @@ func TestDefaults(t *testing.T) {
 			Concurrency: 32,
 			PerHost:     4,
 		},
-		Retention: Retention{RawSnapshots: 90 * 24 * time.Hour},
-		Slack:     Slack{MaxQueueAge: 24 * time.Hour},
+		Retention:   Retention{RawSnapshots: 90 * 24 * time.Hour},
+		Correlation: Correlation{Window: 30 * time.Minute},
+		Slack:       Slack{MaxQueueAge: 24 * time.Hour},
 		Sources: []Source{{
 			Name: "acme", URL: "https://status.acme.test", Kind: "auto", Schedule: "@every 2m",
 			Timeout: 20 * time.Second, Maintenance: true, FailureThreshold: 3, ComponentChanges: "notify",

@@ -84,6 +84,17 @@ func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
 				}),
 			})
 		},
+		"correlation": func(path string, v *yaml.Node) error {
+			return d.mapping(path, v, map[string]handler{
+				"window": typed(d, &cfg.Correlation.Window, nil, func(s string) (time.Duration, error) {
+					v, err := ParseDuration(s)
+					if err == nil && (v < 0 || v > 7*24*time.Hour) {
+						err = fmt.Errorf("must be between 0 and 7d, found %s", s)
+					}
+					return v, err
+				}),
+			})
+		},
 		"slack": func(path string, v *yaml.Node) error {
 			return d.slack(cfg, m, path, v)
 		},

@@ -103,6 +103,7 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		"component_changes": typed(d, &s.ComponentChanges, &sm.componentChanges, componentChanges),
 		"headers":           d.headers(&s.Headers),
 		"endpoints":         d.endpoints(&s.Endpoints),
+		"depends_on":        d.list(&s.DependsOn, "source name"),
 	})
 	if err != nil {
 		return s, sm, err
@@ -170,10 +171,36 @@ func (d *decoder) list(dst *[]string, what string) handler {
 			if s = strings.TrimSpace(s); s == "" {
 				return d.errorf(ip, line(item, 0), "empty %s", what)
 			}
+			d.lines[ip] = line(item, d.lines[path]) // for the checks across keys
 			out = append(out, s)
 		}
 		*dst = out
 		return nil
+	}
+}
+
+// checkDependsOn refuses a depends_on that names no other configured source: a
+// misspelled name would otherwise relate nothing without a word.
+func (d *decoder) checkDependsOn(cfg *Config, m *meta) {
+	var names []string
+	for i := range cfg.Sources {
+		names = append(names, cfg.Sources[i].Name)
+	}
+	for i := range cfg.Sources {
+		s := &cfg.Sources[i]
+		for j, dep := range s.DependsOn {
+			p := index(m.sources[i].path+".depends_on", j)
+			switch {
+			case dep == s.Name:
+				d.fail(d.errorf(p, d.lines[p], "a source cannot depend on itself"))
+			case !slices.Contains(names, dep):
+				msg := fmt.Sprintf("no source named %q", dep)
+				if best := nearest(dep, names); best != "" {
+					msg += fmt.Sprintf(" (did you mean %s?)", best)
+				}
+				d.fail(d.errorf(p, d.lines[p], "%s", msg))
+			}
+		}
 	}
 }
 

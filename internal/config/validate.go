@@ -77,6 +77,7 @@ func (d *decoder) finish(cfg *Config, m *meta) error {
 
 	d.fail(d.checkSlack(cfg, m))
 	d.checkRoutes(cfg, m)
+	d.checkDependsOn(cfg, m)
 	return nil
 }
 

@@ -80,8 +80,9 @@ func (d *decoder) parse(data []byte) (*Config, error) {
 			Concurrency: DefaultConcurrency,
 			PerHost:     DefaultPerHost,
 		},
-		Retention: Retention{RawSnapshots: DefaultRawSnapshots},
-		Slack:     Slack{MaxQueueAge: DefaultMaxQueueAge},
+		Retention:   Retention{RawSnapshots: DefaultRawSnapshots},
+		Correlation: Correlation{Window: DefaultCorrelationWindow},
+		Slack:       Slack{MaxQueueAge: DefaultMaxQueueAge},
 	}
 	root, perr := d.document(data)
 	if perr != nil {
