@@ -282,3 +282,37 @@ type SourceAt struct {
 	Incidents  []IncidentItem `json:"incidents"`
 	Components []Component    `json:"components"`
 }
+
+// Related is one incident of GET /api/v1/incidents/{source}/{id}/related: an incident of
+// another source related to it, with the reasons ("same term: us-east-1", "started 7m
+// apart"; docs/design.md, "Related incidents and events").
+type Related struct {
+	Source    string   `json:"source"`
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	StartedAt Time     `json:"started_at"`
+	Reasons   []string `json:"reasons"`
+	UIURL     string   `json:"ui_url"`
+}
+
+// Event is a cross-vendor event of GET /api/v1/events and /api/v1/events/{id}: a connected
+// group of related incidents of at least two sources. EndedAt is null while one of them
+// is open.
+type Event struct {
+	ID        string          `json:"id"`
+	StartedAt Time            `json:"started_at"`
+	EndedAt   Time            `json:"ended_at"`
+	Sources   []string        `json:"sources"`
+	Incidents []EventIncident `json:"incidents"`
+	Terms     []string        `json:"terms"`
+	UIURL     string          `json:"ui_url"`
+}
+
+// EventIncident is one incident of an Event, by start.
+type EventIncident struct {
+	Source    string `json:"source"`
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	StartedAt Time   `json:"started_at"`
+	UIURL     string `json:"ui_url"`
+}

@@ -48,6 +48,10 @@ type Options struct {
 	Window time.Duration
 	// DependsOn is each source's depends_on: the sources it runs on.
 	DependsOn map[string][]string
+	// Vocabulary, when set, keeps the reasons to the most specific shared terms: a
+	// shared term that another shared term implies ("AWS" beside "us-east-1") is in
+	// Relation.Terms and the event's terms, not in the reasons.
+	Vocabulary *Vocabulary
 }
 
 // Relation is one related incident, as seen from another, with the reasons.
@@ -150,7 +154,7 @@ sweep:
 			if a.Source == b.Source {
 				continue
 			}
-			reasons, terms := evidence(a, b, deps)
+			reasons, terms := evidence(a, b, deps, o.Vocabulary)
 			if len(reasons) == 0 {
 				continue
 			}
@@ -229,7 +233,7 @@ func (r *Result) group(list []*Incident, parent []int, shared []map[string]bool)
 }
 
 // evidence is what a and b share: their common terms, then their depends_on links.
-func evidence(a, b *Incident, deps map[string]map[string]bool) (reasons, terms []string) {
+func evidence(a, b *Incident, deps map[string]map[string]bool, v *Vocabulary) (reasons, terms []string) {
 	for _, t := range a.Terms {
 		if slices.Contains(b.Terms, t) {
 			terms = append(terms, t)
@@ -238,7 +242,9 @@ func evidence(a, b *Incident, deps map[string]map[string]bool) (reasons, terms [
 	slices.SortFunc(terms, compareTerms)
 	terms = slices.Compact(terms)
 	for _, t := range terms {
-		reasons = append(reasons, "same term: "+t)
+		if !v.impliedBy(t, terms) {
+			reasons = append(reasons, "same term: "+t)
+		}
 	}
 	if deps[a.Source][b.Source] {
 		reasons = append(reasons, a.Source+" depends on "+b.Source)

@@ -209,3 +209,16 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestCorrelateSpecificReasons(t *testing.T) {
+	v := Default()
+	a, b := inc("aws", "1", 0, 5, v.Find("EC2 in us-east-1")...), inc("vercel", "2", 4, 5, v.Find("AWS us-east-1 and DNS")...)
+	r := Correlate([]Incident{a, b}, Options{Vocabulary: v})
+	rel := r.Related("aws", "1")[0]
+	if want := []string{"same term: us-east-1", "started 4m apart"}; !slices.Equal(rel.Reasons, want) {
+		t.Errorf("reasons %q, want %q (AWS is implied by us-east-1)", rel.Reasons, want)
+	}
+	if want := []string{"AWS", "us-east-1"}; !slices.Equal(rel.Terms, want) || !slices.Equal(r.Events()[0].Terms, want) {
+		t.Errorf("terms %q and event terms %q, want %q", rel.Terms, r.Events()[0].Terms, want)
+	}
+}

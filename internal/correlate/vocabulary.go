@@ -54,6 +54,23 @@ func Default() *Vocabulary {
 // Terms returns the vocabulary's terms as they are shown, in file order.
 func (v *Vocabulary) Terms() []string { return slices.Clone(v.terms) }
 
+// impliedBy reports whether another of terms implies t; false on a nil Vocabulary.
+func (v *Vocabulary) impliedBy(t string, terms []string) bool {
+	if v == nil {
+		return false
+	}
+	ti, ok := v.index[t]
+	if !ok {
+		return false
+	}
+	for _, s := range terms {
+		if si, ok := v.index[s]; ok && si != ti && slices.Contains(v.implies[si], ti) {
+			return true
+		}
+	}
+	return false
+}
+
 // ParseVocabulary reads a vocabulary in the format vocabulary.txt documents: one term a
 // line, its other names after "|", the terms it implies after ">". A name given twice (in
 // any case), an implied term that is not a term, or an empty name is an error naming its

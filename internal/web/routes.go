@@ -42,6 +42,11 @@ func (s *Server) routes() {
 	private("GET /api/v1/incidents/{source}/{id}/at", http.HandlerFunc(s.versionAt))
 	private("GET /api/v1/incidents/{source}/{id}/diff", http.HandlerFunc(s.diff))
 	private("GET /api/v1/incidents/{source}/{id}/export", http.HandlerFunc(s.exportIncident))
+	// Related incidents and cross-vendor events (events.go), computed from every archived
+	// incident.
+	private("GET /api/v1/incidents/{source}/{id}/related", s.wholeArchive(s.related))
+	private("GET /api/v1/events", s.wholeArchive(s.listEvents))
+	private("GET /api/v1/events/{id}", s.wholeArchive(s.event))
 	private("GET /api/v1/backup", http.HandlerFunc(s.backup))
 	// The OpenAPI document of every route above: openapi_test.go fails on one missing.
 	private("GET /api/v1/openapi.json", http.HandlerFunc(s.openAPI))
@@ -64,6 +69,8 @@ func (s *Server) routes() {
 	private("GET /incidents/{source}/{id}/diff", http.HandlerFunc(s.ui.Compare))
 	private("GET /search", s.wholeArchive(s.ui.Search))
 	private("GET /stats", s.wholeArchive(s.ui.Stats))
+	private("GET /events", s.wholeArchive(s.ui.Events))
+	private("GET /events/{id}", s.wholeArchive(s.ui.Event))
 	private("GET /feed.atom", s.wholeArchive(s.ui.Feed))
 	private("GET /sources/{source}/feed.atom", s.wholeArchive(s.ui.Feed))
 	// The maintenance calendar (maintenance.go), iCalendar for calendar subscriptions.

@@ -13,6 +13,8 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/correlate"
+	"github.com/statuswatch/statuswatch/internal/correlate/archived"
 	"github.com/statuswatch/statuswatch/internal/web/ui"
 )
 
@@ -63,6 +65,9 @@ type Options struct {
 	// HookTokens holds each source's hook_token, by name; a source without one has no
 	// push hook (hook.go).
 	HookTokens map[string]config.Secret
+	// Correlation is correlation.window and the sources' depends_on, for related
+	// incidents and events (events.go); zero: the default window, no depends_on.
+	Correlation correlate.Options
 }
 
 // Server serves the UI, the JSON API, /healthz and /metrics. Its handler is safe for concurrent
@@ -87,9 +92,10 @@ type Server struct {
 	// maxConns bounds the connections Serve holds (connlimit.go); a field so that a test
 	// can reach the limit cheaply.
 	maxConns int
-	readers  *readGate    // bounds the requests that read the whole archive (guard.go)
-	ui       *ui.Site     // the pages and feeds
-	mcp      http.Handler // /mcp (mcp.go)
+	readers  *readGate       // bounds the requests that read the whole archive (guard.go)
+	ui       *ui.Site        // the pages and feeds
+	mcp      http.Handler    // /mcp (mcp.go)
+	events   *archived.Index // related incidents and events (events.go)
 
 	// next, once set by Reconfigure, serves every request in this server's place.
 	next atomic.Pointer[Server]
@@ -132,7 +138,8 @@ func New(o Options) *Server {
 	if o.Daemon != nil {
 		sources = o.Daemon.Sources
 	}
-	s.ui = ui.New(ui.Options{Store: o.Store, Sources: sources, BaseURL: o.BaseURL, Log: s.log, Now: s.now, Title: s.title})
+	s.events = archived.New(o.Store, archived.Options{Correlate: o.Correlation, TitleOf: s.title, Now: s.now})
+	s.ui = ui.New(ui.Options{Store: o.Store, Sources: sources, BaseURL: o.BaseURL, Log: s.log, Now: s.now, Title: s.title, Events: s.events})
 	s.mcp = s.newMCP()
 	s.routes()
 	return s

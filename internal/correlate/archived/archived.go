@@ -56,6 +56,7 @@ func New(st *archive.Store, o Options) *Index {
 	if o.Vocabulary == nil {
 		o.Vocabulary = correlate.Default()
 	}
+	o.Correlate.Vocabulary = o.Vocabulary
 	return &Index{store: st, o: o, terms: map[termKey][]string{}}
 }
 

@@ -39,8 +39,9 @@ type incidentView struct {
 	Older, Newer                   string       // the history's other pages, if any
 	LatestChange, Compare          string
 	AsOf                           asOf
-	Shown                          int    // the version shown: the latest, or the one in force at the as-of time
-	LatestURL                      string // the page as now, on a page as of a time
+	Shown                          int          // the version shown: the latest, or the one in force at the as-of time
+	LatestURL                      string       // the page as now, on a page as of a time
+	Related                        *relatedView // nil: no related incident
 }
 
 type updateView struct {
@@ -170,6 +171,7 @@ func (s *Site) Incident(w http.ResponseWriter, r *http.Request) {
 	if latest.N > 1 {
 		v.Compare = s.paths.Compare(source, id, 0, latest.N)
 	}
+	v.Related = s.related(source, model.URLID(id))
 
 	edits := map[string][]editLink{} // update id → the changes that edited its body
 	for i := range vs {

@@ -39,7 +39,7 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // pageNames are the pages, each templates/<name>.html defining "content".
-var pageNames = []string{"dashboard", "source", "incident", "change", "compare", "search", "error", "stats"}
+var pageNames = []string{"dashboard", "source", "incident", "change", "compare", "search", "error", "stats", "events", "event"}
 
 // pageTemplates holds each page parsed with the layout, parsed on first use: every
 // command links this package, and only the daemon's web server renders a page (parsing
@@ -101,7 +101,7 @@ var templateFuncs = template.FuncMap{
 // pageData is what the layout needs; Data is the page's own view.
 type pageData struct {
 	Title string // the <title>, before " · statuswatch"
-	Nav   string // the active item of the main navigation, "overview" or "search", on that page only
+	Nav   string // the active item of the main navigation, "overview", "events" or "search", on that page only
 	Query string // the search box's value
 	Feed  string // the page's Atom feed, announced with <link rel="alternate">
 	JSON  string // the page's JSON twin in the API, linked from the footer

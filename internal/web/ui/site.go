@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/correlate/archived"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -32,6 +33,9 @@ type Options struct {
 	Now func() time.Time
 	// Title is a source's display name.
 	Title func(source string) string
+	// Events is the correlation of the archive: the events pages and the incident page's
+	// Related panel; nil shows none.
+	Events *archived.Index
 }
 
 // Site answers the UI's routes: each page's handler is a method (Dashboard, Source,
@@ -47,6 +51,7 @@ type Site struct {
 	now     func() time.Time
 	title   func(string) string
 	parked  parkedCache // the banner's count of parked messages
+	events  *archived.Index
 }
 
 // New returns a Site for o.
@@ -62,6 +67,7 @@ func New(o Options) *Site {
 		now:     o.Now,
 		title:   o.Title,
 		parked:  parkedCache{ttl: parkedTTL},
+		events:  o.Events,
 	}
 	if s.sources == nil {
 		s.sources = func() []view.SourceStatus { return nil }

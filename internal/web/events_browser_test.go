@@ -1,0 +1,112 @@
+package web
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The events pages and the Related panel, in Chromium: they load without a console
+// error, the event's time-line draws one bar per incident across the page, a phone does
+// not scroll sideways, and screenshots go where TestBrowser's do (docs/screenshots with
+// -update, else $WATCHER_SCREENSHOTS when set, else a temporary directory).
+func TestBrowserEvents(t *testing.T) {
+	ctx := browser(t)
+	e := newEnv(t).seedCloud()
+	console := watchConsole(t, ctx)
+	base := e.http.URL
+	load := func(t *testing.T, path string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main h1"))); err != nil {
+			t.Fatalf("load %s: %v", path, err)
+		}
+	}
+	text := func(t *testing.T, js string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		if err != nil {
+			t.Fatalf("evaluate %s: %v", js, err)
+		}
+		return s
+	}
+	dir := t.TempDir()
+	if *update {
+		dir = filepath.Join("..", "..", "docs", "screenshots")
+	} else if d := os.Getenv("WATCHER_SCREENSHOTS"); d != "" {
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []struct {
+		name          string
+		width, height int64
+		opts          []chromedp.EmulateViewportOption
+	}{
+		{"desktop", 1280, 900, nil},
+		{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulatePortrait}},
+	} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.width, size.height, size.opts...)); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []struct{ name, path string }{
+			{"events", "/events"}, {"event", "/events/aws.ec2-use1"}, {"related", "/incidents/vercel/v1"},
+		} {
+			load(t, p.path)
+			if got := text(t, `getComputedStyle(document.body).backgroundColor`); got != "rgb(246, 247, 249)" {
+				t.Errorf("%s: body background %q: the stylesheet did not apply", p.path, got)
+			}
+			if size.name == "phone" {
+				if got := text(t, `String(document.documentElement.scrollWidth)`); got != "390" {
+					t.Errorf("%s on a phone: %s px wide, want 390 (no sideways scroll)", p.path, got)
+				}
+			}
+			switch p.name {
+			case "event":
+				if got := text(t, `String(document.querySelectorAll("svg.eventline rect.ev-bar").length)`); got != "3" {
+					t.Errorf("time-line bars: got %s, want 3", got)
+				}
+				// The time-line spans its figure on a desktop (on a phone it keeps a
+				// readable size and scrolls inside it), and a bar is drawn.
+				w := text(t, `String(Math.round(document.querySelector("svg.eventline").getBoundingClientRect().width))`)
+				fw := text(t, `(f => { const cs = getComputedStyle(f); return String(Math.round(f.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight))) })(document.querySelector("figure.eventline-fig"))`)
+				if size.name == "desktop" && w != fw || w == "0" {
+					t.Errorf("time-line width %s, its figure's content %s: want the time-line as wide as its figure", w, fw)
+				}
+				if got := text(t, `String(Math.round(document.querySelector("rect.ev-bar").getBoundingClientRect().width))`); got == "0" {
+					t.Error("the first bar has no width")
+				}
+				if got := text(t, `document.querySelector(".relations").textContent`); !strings.Contains(got, "same term: us-east-1") {
+					t.Errorf("why grouped: %q", got)
+				}
+			case "related":
+				got := text(t, `document.querySelector("section.related").textContent`)
+				for _, want := range []string{"Aws", "Netlify", "same term: us-east-1", "started 4m apart", "Event: Aws, Netlify and Vercel"} {
+					if !strings.Contains(got, want) {
+						t.Errorf("Related panel lacks %q: %q", want, got)
+					}
+				}
+			case "events":
+				if got := text(t, `document.querySelector("table.events tbody").textContent`); !strings.Contains(got, "Aws, Netlify and Vercel") {
+					t.Errorf("events table: %q", got)
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+			for _, entry := range console.take() {
+				t.Errorf("%s: console: %s", p.path, entry)
+			}
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatalf("screenshot %s: %v", p.path, err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, p.name+"-"+size.name+".png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("screenshots in %s", dir)
+}
