@@ -49,7 +49,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 // (`watcher mcp`, `watcher export`): the API's own handlers over st, with the configured
 // sources and no daemon.
 func fileServer(cfg *config.Config, st *archive.Store, log *slog.Logger) *web.Server {
-	return web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL, Log: log, TitleOf: configured{cfg}.title})
+	return web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL, Log: log, TitleOf: configured{cfg}.title,
+		Correlation: cfg.CorrelateOptions()})
 }
 
 // configured is the web.Daemon of `watcher mcp` over the archive file: the configured

@@ -5,6 +5,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/correlate/archived"
 	"github.com/statuswatch/statuswatch/internal/daemon"
 	"github.com/statuswatch/statuswatch/internal/notify"
 	"github.com/statuswatch/statuswatch/internal/notify/slack"
@@ -52,7 +53,11 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 		}
 		return d
 	}
-	set := &notify.Set{Deliverers: []*notify.Deliverer{deliverer("", name, sink)}}
+	slack := deliverer("", name, sink)
+	// A root names the other vendors of its incident's event ("Also affected: …"); only
+	// the default sink threads, so only its roots do.
+	slack.AlsoAffected = archived.New(store, archived.Options{Correlate: cfg.CorrelateOptions(), TitleOf: titles(cfg, store)}).AlsoAffected
+	set := &notify.Set{Deliverers: []*notify.Deliverer{slack}}
 	for i := range cfg.Receivers {
 		r := &cfg.Receivers[i]
 		n, batches, err := newReceiver(r, cfg)

@@ -44,3 +44,17 @@ func TestCorrelation(t *testing.T) {
 		})
 	}
 }
+
+func TestCorrelateOptions(t *testing.T) {
+	cfg, err := Parse([]byte("correlation:\n  window: 0\nsources:\n  - name: gcp\n    url: https://status.cloud.google.com\n  - name: twingate\n    url: https://status.twingate.com\n    depends_on: [gcp]\n"), "config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := cfg.CorrelateOptions()
+	if o.Window >= 0 {
+		t.Errorf("window 0 gave %s, want negative (none) for correlate", o.Window)
+	}
+	if len(o.DependsOn) != 1 || !slices.Equal(o.DependsOn["twingate"], []string{"gcp"}) {
+		t.Errorf("depends_on %v", o.DependsOn)
+	}
+}

@@ -44,7 +44,8 @@ type Ref struct{ Source, ID string }
 
 // Options tune Correlate.
 type Options struct {
-	// Window is correlation.window; 0 means DefaultWindow.
+	// Window is correlation.window; 0 means DefaultWindow, a negative one none (only
+	// overlapping incidents are related).
 	Window time.Duration
 	// DependsOn is each source's depends_on: the sources it runs on.
 	DependsOn map[string][]string

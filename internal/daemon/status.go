@@ -15,6 +15,7 @@ func (d *Daemon) webOptions(cfg *config.Config) web.Options {
 		Store: d.store, Daemon: d, BaseURL: cfg.BaseURL, Auth: cfg.Web.Auth, Listen: cfg.Listen,
 		Metrics: promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}),
 		Log:     d.log, Now: d.now, TitleOf: d.title, HookTokens: hookTokens(cfg),
+		Correlation: cfg.CorrelateOptions(),
 	}
 }
 

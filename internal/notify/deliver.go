@@ -112,6 +112,10 @@ type Deliverer struct {
 	// sink (console or Slack): "sent", or the failure's class (Class.String). The daemon
 	// counts them in /metrics.
 	OnResult func(result string)
+	// AlsoAffected, when set, gives the display names of the other sources of the
+	// cross-vendor event an incident belongs to, read when a message is rendered: a root
+	// card posted or edited after its incident joined an event names them.
+	AlsoAffected func(source, id string) []string
 
 	busy sync.Mutex // held by Drain and Run
 	mu   sync.Mutex // guards st

@@ -25,6 +25,9 @@ func (d *Deliverer) notification(m *model.Message, dest Destination) (*Notificat
 		return nil, fmt.Errorf("load %s/%s version %d: %w", m.Source, m.IncidentID, m.Version, err)
 	}
 	n.Version = v
+	if d.AlsoAffected != nil {
+		n.AlsoAffected = d.AlsoAffected(m.Source, m.IncidentID)
+	}
 	if base := strings.TrimRight(d.BaseURL, "/"); base != "" {
 		n.IncidentLink = fmt.Sprintf("%s/incidents/%s/%s", base, m.Source, m.IncidentID)
 		n.Link = fmt.Sprintf("%s/changes/%d", n.IncidentLink, m.Version)

@@ -52,6 +52,9 @@ type Notification struct {
 	// SourceLink is, for a component message, the source's page in our UI, which lists
 	// its components (empty when base_url is not set).
 	SourceLink string
+	// AlsoAffected names, for an incident message, the other sources of the cross-vendor
+	// event the incident belongs to (Deliverer.AlsoAffected), for its root card.
+	AlsoAffected []string
 }
 
 // Flood stands for the incident messages one poll of one source wrote, when there were

@@ -97,6 +97,9 @@ func card(n *notify.Notification, edit bool) message {
 	case !n.FirstSeen.IsZero():
 		ctx = append(ctx, catchUp(n))
 	}
+	if len(n.AlsoAffected) > 0 {
+		ctx = append(ctx, "Also affected: "+oneLine(strings.Join(n.AlsoAffected, ", "), titleLimit))
+	}
 	ctx = append(ctx, links(n)...)
 	if len(ctx) > 0 {
 		blocks = append(blocks, contextBlock(ctx...))
