@@ -191,7 +191,7 @@ func tsClient(t *testing.T, args ...string) tsOutput {
 
 func checkTS(t *testing.T, got tsOutput, versions int) {
 	t.Helper()
-	want := []string{"diff_incident", "get_incident", "list_sources", "list_versions", "search_incidents", "source_stats"}
+	want := []string{"diff_incident", "get_incident", "list_events", "list_sources", "list_versions", "related_incidents", "search_incidents", "source_stats"}
 	if !slices.Equal(got.Tools, want) {
 		t.Errorf("tools: got %v, want %v", got.Tools, want)
 	}

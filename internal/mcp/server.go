@@ -131,6 +131,27 @@ func (t *tools) register(srv *sdk.Server) {
 		OutputSchema: outputSchema[api.Diff](),
 	}, t.diff)
 	t.registerStats(srv)
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:  "related_incidents",
+		Title: "Is it the cloud? Related incidents",
+		Description: "Lists the incidents of other sources related to an incident: at the same time (overlapping, or started " +
+			"within correlation.window of each other) and sharing evidence, a provider, region or technology both name " +
+			"(us-east-1, GCP, DNS, load balancer, …) or a depends_on link of the config. Each has its reasons, e.g. " +
+			"\"same term: us-east-1\", \"started 7m apart\". Empty when the incident looks like the vendor's own.",
+		Annotations:  readOnly,
+		InputSchema:  inputSchema[relatedInput](nil),
+		OutputSchema: outputSchema[relatedOutput](),
+	}, t.related)
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:  "list_events",
+		Title: "Cross-vendor events",
+		Description: "Lists the cross-vendor events, newest first: connected groups of related incidents of two or more " +
+			"sources (see related_incidents), each with its id, start, end (null while one is open), sources, incidents " +
+			"and the terms they share. from and to keep the events under way between them.",
+		Annotations:  readOnly,
+		InputSchema:  inputSchema[eventsInput](map[string]bound{"limit": {1, maxEvents, defaultEvents}}),
+		OutputSchema: outputSchema[eventsOutput](),
+	}, t.events)
 
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{
 		Name:        "incident",

@@ -181,3 +181,37 @@ func TestEventsDependsOn(t *testing.T) {
 		t.Errorf("related %+v", got)
 	}
 }
+
+// TestMCPEvents: the tools related_incidents and list_events answer what the API does,
+// and a bad argument is a tool error.
+func TestMCPEvents(t *testing.T) {
+	cs := connectInMemory(t, newEnv(t).seedCloud())
+	var rel struct{ Related []api.Related }
+	call(t, cs, "related_incidents", map[string]any{"source": "vercel", "id": "v1"}, &rel)
+	if len(rel.Related) != 2 || rel.Related[0].Source != "aws" || !slices.Contains(rel.Related[0].Reasons, "same term: us-east-1") {
+		t.Errorf("related_incidents: %+v", rel.Related)
+	}
+	var evs struct{ Events []api.Event }
+	call(t, cs, "list_events", map[string]any{"from": t0.Format(time.RFC3339)}, &evs)
+	if len(evs.Events) != 1 || evs.Events[0].ID != "aws.ec2-use1" || len(evs.Events[0].Incidents) != 3 {
+		t.Errorf("list_events: %+v", evs.Events)
+	}
+	call(t, cs, "list_events", map[string]any{"to": t0.Add(-time.Hour).Format(time.RFC3339)}, &evs)
+	if len(evs.Events) != 0 {
+		t.Errorf("list_events before anything: %+v", evs.Events)
+	}
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"related_incidents", map[string]any{"source": "vercel", "id": "nope"}, "unknown incident"},
+		{"related_incidents", map[string]any{"source": "vercel"}, "id"},
+		{"list_events", map[string]any{"from": "yesterday"}, "from"},
+		{"list_events", map[string]any{"limit": 1000}, "maximum"},
+	} {
+		if got := toolError(t, cs, tt.tool, tt.args); !strings.Contains(got, tt.want) {
+			t.Errorf("%s %v: got %q, want it to say %q", tt.tool, tt.args, got, tt.want)
+		}
+	}
+}

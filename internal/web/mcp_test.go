@@ -135,7 +135,7 @@ func checkTools(t *testing.T, cs *sdk.ClientSession) {
 			t.Errorf("%s: not marked read-only", tool.Name)
 		}
 	}
-	want := []string{"diff_incident", "get_incident", "list_sources", "list_versions", "search_incidents", "source_stats"}
+	want := []string{"diff_incident", "get_incident", "list_events", "list_sources", "list_versions", "related_incidents", "search_incidents", "source_stats"}
 	if slices.Sort(names); !slices.Equal(names, want) {
 		t.Errorf("tools: got %v, want %v", names, want)
 	}
@@ -272,7 +272,7 @@ func checkTools(t *testing.T, cs *sdk.ClientSession) {
 				t.Errorf("%s %v: got %q, want it to say %q", tt.tool, tt.args, got, tt.want)
 			}
 		}
-		if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "related_incidents", Arguments: map[string]any{}}); err == nil {
+		if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}}); err == nil {
 			t.Error("an unknown tool: got no error")
 		}
 	})
