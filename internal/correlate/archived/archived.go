@@ -1,8 +1,9 @@
 // Package archived correlates the incidents of an archive: it reads the latest version of
 // every incident, finds the vocabulary's terms in each and hands them to
 // correlate.Correlate, keeping the result while the archive is unchanged (its
-// Generation). The web server answers /related and /events from it, and the notifier
-// names the other sources of an event in a Slack root.
+// Generation) and, across changes, what it found in each incident version (only the
+// incidents with a new version are read again). The web server answers /related and
+// /events from it, and the notifier names the other sources of an event in a Slack root.
 package archived
 
 import (
@@ -38,14 +39,18 @@ type Index struct {
 	mu    sync.Mutex // held while computing, so that concurrent readers compute once
 	gen   uint64
 	res   *correlate.Result
-	terms map[termKey][]string // the terms of each incident version, kept across computes
+	known map[ref]entry // what each incident's latest version gave, kept across computes
 }
 
-// termKey names an incident version and the source title its terms were found with.
-type termKey struct {
-	source, id  string
-	version     int
+type ref struct{ source, id string }
+
+// entry is what correlation needs of an incident version, and what it was read from.
+type entry struct {
+	versions    int
+	removed     bool
 	sourceTitle string
+	skip        bool // a maintenance, or no start known
+	inc         correlate.Incident
 }
 
 // New returns an Index of st.
@@ -57,7 +62,7 @@ func New(st *archive.Store, o Options) *Index {
 		o.Vocabulary = correlate.Default()
 	}
 	o.Correlate.Vocabulary = o.Vocabulary
-	return &Index{store: st, o: o, terms: map[termKey][]string{}}
+	return &Index{store: st, o: o, known: map[ref]entry{}}
 }
 
 // Result returns the correlation of the archive as it is now.
@@ -71,37 +76,69 @@ func (x *Index) Result() (*correlate.Result, error) {
 	if x.res != nil && gen == x.gen {
 		return x.res, nil
 	}
-	infos, err := x.store.Incidents("")
+	heads, err := x.store.IncidentHeads()
 	if err != nil {
 		return nil, err
 	}
 	now := x.o.Now().UTC()
-	incs := make([]correlate.Incident, 0, len(infos))
-	used := make(map[termKey][]string, len(infos))
-	for i := range infos {
-		in := &infos[i]
-		if in.Latest.Kind == model.KindMaintenance {
-			continue // planned work: not a sign of a shared cause
+	known := make(map[ref]entry, len(heads))
+	changed := x.res == nil || len(heads) != len(x.known)
+	for _, h := range heads {
+		k := ref{h.Source, h.ID}
+		e, ok := x.known[k]
+		if !ok || e.versions != h.Versions || e.removed != h.Removed || e.sourceTitle != x.title(h.Source) {
+			if e, err = x.read(h, now); err != nil {
+				return nil, err
+			}
+			changed = true
 		}
-		from, to := view.Span(in, now)
-		if from.IsZero() {
+		known[k] = e
+	}
+	x.known, x.gen = known, gen
+	if !changed {
+		return x.res, nil // a write that left every incident as it was (an outbox row, a poll time)
+	}
+	incs := make([]correlate.Incident, 0, len(known))
+	for _, h := range heads {
+		e := known[ref{h.Source, h.ID}]
+		if e.skip {
 			continue
 		}
-		k := termKey{in.Source, in.ID, in.Versions, x.title(in.Source)}
-		terms, ok := x.terms[k]
-		if !ok {
-			terms = x.o.Vocabulary.Find(Texts(in.Source, k.sourceTitle, &in.Latest)...)
+		in := e.inc
+		if in.Open {
+			in.End = now
 		}
-		used[k] = terms
-		incs = append(incs, correlate.Incident{
-			Source: in.Source, ID: in.ID, Title: view.Title(&in.Latest),
-			Start: from, End: to, Open: in.Latest.Open() && !in.Removed,
-			Terms: terms,
-		})
+		incs = append(incs, in)
 	}
-	x.terms = used // the versions no longer latest are forgotten
-	x.res, x.gen = correlate.Correlate(incs, x.o.Correlate), gen
+	x.res = correlate.Correlate(incs, x.o.Correlate)
 	return x.res, nil
+}
+
+// read reads an incident's latest version and finds what correlation needs in it.
+func (x *Index) read(h archive.IncidentHead, now time.Time) (entry, error) {
+	e := entry{versions: h.Versions, removed: h.Removed, sourceTitle: x.title(h.Source)}
+	latest, err := x.store.Latest(h.Source, h.ID)
+	if err != nil || latest == nil {
+		e.skip = true
+		return e, err
+	}
+	if latest.Kind == model.KindMaintenance {
+		e.skip = true // planned work: not a sign of a shared cause
+		return e, nil
+	}
+	info := &archive.IncidentInfo{Source: h.Source, ID: h.ID, Latest: *latest, Versions: h.Versions,
+		FirstSeen: h.FirstSeen, LastChanged: h.LastChanged, Removed: h.Removed}
+	from, to := view.Span(info, now)
+	if from.IsZero() {
+		e.skip = true
+		return e, nil
+	}
+	e.inc = correlate.Incident{
+		Source: h.Source, ID: h.ID, Title: view.Title(latest),
+		Start: from, End: to, Open: latest.Open() && !h.Removed,
+		Terms: x.o.Vocabulary.Find(Texts(h.Source, e.sourceTitle, latest)...),
+	}
+	return e, nil
 }
 
 // Texts are the texts of an incident the vocabulary is looked for in: its source's name

@@ -1,0 +1,45 @@
+package archive
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	bolt "go.etcd.io/bbolt"
+)
+
+// IncidentHead is what an incident's record says of it, without a version decoded: enough
+// for a reader that keeps the incidents it decoded to tell which changed.
+type IncidentHead struct {
+	Source, ID  string // ID is the URL id
+	Versions    int    // the latest version's number
+	Removed     bool
+	FirstSeen   time.Time // when version 1 was observed
+	LastChanged time.Time // when the latest version was observed
+}
+
+// IncidentHeads lists the head of every archived incident, by source then id. It reads the
+// small incident records only (a fixed binary layout), never a version: a fraction of
+// what Incidents costs.
+func (s *Store) IncidentHeads() ([]IncidentHead, error) {
+	var out []IncidentHead
+	err := s.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
+			incidents := layout.Source(tx, string(name)).Bucket(layout.BucketIncidents)
+			if incidents == nil {
+				return nil
+			}
+			return incidents.ForEach(func(k, v []byte) error {
+				m, err := codec.UnmarshalMeta(v)
+				if err != nil {
+					return fmt.Errorf("%s/%s: %w", name, k, err)
+				}
+				out = append(out, IncidentHead{Source: string(name), ID: string(k), Versions: int(m.Latest),
+					Removed: m.Removed, FirstSeen: m.FirstSeen, LastChanged: m.LastChanged})
+				return nil
+			})
+		})
+	})
+	return out, wrapErr("incident heads", err)
+}
