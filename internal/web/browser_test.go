@@ -127,21 +127,8 @@ func TestBrowser(t *testing.T) {
 	base := e.http.URL
 	incident := "/incidents/twingate/" + twingateAuth
 
-	// load navigates to path and waits for its main heading.
-	load := func(t *testing.T, path string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main h1"))); err != nil {
-			t.Fatalf("load %s: %v", path, err)
-		}
-	}
-	text := func(t *testing.T, js string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatalf("evaluate %s: %v", js, err)
-		}
-		return s
-	}
+	d := driver{ctx, base}
+	load, text := d.load, d.text
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
@@ -253,29 +240,14 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("screenshots", func(t *testing.T) {
-		dir := t.TempDir()
-		if *update {
-			dir = filepath.Join("..", "..", "docs", "screenshots")
-		} else if d := os.Getenv("WATCHER_SCREENSHOTS"); d != "" {
-			dir = d
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		dir := screenshotDir(t)
 		shots := []struct{ name, path string }{
 			{"dashboard", "/"},
 			{"source", "/sources/twingate"},
 			{"incident", incident},
 			{"change", incident + "/changes/3"},
 		}
-		for _, size := range []struct {
-			name          string
-			width, height int64
-			opts          []chromedp.EmulateViewportOption
-		}{
-			{"desktop", 1280, 900, nil},
-			{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulatePortrait}},
-		} {
+		for _, size := range viewports {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.width, size.height, size.opts...)); err != nil {
 				t.Fatal(err)
 			}

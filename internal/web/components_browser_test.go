@@ -37,38 +37,10 @@ func TestBrowserComponents(t *testing.T) {
 			Kind: "statuspage", LastPollAt: now.Add(-time.Minute), LastSuccessAt: now.Add(-time.Minute)})
 	}
 	console := watchConsole(t, ctx)
-	base := e.http.URL
-	load := func(t *testing.T, path string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main h1"))); err != nil {
-			t.Fatalf("load %s: %v", path, err)
-		}
-	}
-	text := func(t *testing.T, js string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatalf("evaluate %s: %v", js, err)
-		}
-		return s
-	}
-	dir := t.TempDir()
-	if *update {
-		dir = filepath.Join("..", "..", "docs", "screenshots")
-	} else if d := os.Getenv("WATCHER_SCREENSHOTS"); d != "" {
-		dir = d
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, size := range []struct {
-		name          string
-		width, height int64
-		opts          []chromedp.EmulateViewportOption
-	}{
-		{"desktop", 1280, 900, nil},
-		{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulatePortrait}},
-	} {
+	d := driver{ctx, e.http.URL}
+	load, text := d.load, d.text
+	dir := screenshotDir(t)
+	for _, size := range viewports {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.width, size.height, size.opts...)); err != nil {
 			t.Fatal(err)
 		}
