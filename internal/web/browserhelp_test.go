@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -60,4 +61,35 @@ type viewport struct {
 var viewports = []viewport{
 	{"desktop", 1280, 900, nil},
 	{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulatePortrait}},
+}
+
+// styled checks that the page shown has the stylesheet applied (the CSP let it through)
+// and, on a phone, does not scroll sideways.
+func (d driver) styled(t *testing.T, v viewport, path string) {
+	t.Helper()
+	if got := d.text(t, `getComputedStyle(document.body).backgroundColor`); got != "rgb(246, 247, 249)" {
+		t.Errorf("%s: body background %q: the stylesheet did not apply", path, got)
+	}
+	if v.name == "phone" {
+		if got := d.text(t, `String(document.documentElement.scrollWidth)`); got != "390" {
+			t.Errorf("%s on a phone: %s px wide, want 390 (no sideways scroll)", path, got)
+		}
+	}
+}
+
+// shoot fails on any console entry of the page shown, then writes its screenshot to
+// dir/<name>-<viewport>.png.
+func (d driver) shoot(t *testing.T, console *consoleLog, v viewport, path, dir, name string) {
+	t.Helper()
+	time.Sleep(50 * time.Millisecond) // let late log entries arrive
+	for _, entry := range console.take() {
+		t.Errorf("%s: console: %s", path, entry)
+	}
+	png, err := chromedp.Run(d.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", path, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+"-"+v.name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -46,14 +44,7 @@ func TestBrowserComponents(t *testing.T) {
 		}
 		for _, p := range []struct{ name, path string }{{"components-source", "/sources/delta"}, {"components-dashboard", "/"}} {
 			load(t, p.path)
-			if got := text(t, `getComputedStyle(document.body).backgroundColor`); got != "rgb(246, 247, 249)" {
-				t.Errorf("%s: body background %q: the stylesheet did not apply", p.path, got)
-			}
-			if size.name == "phone" {
-				if got := text(t, `String(document.documentElement.scrollWidth)`); got != "390" {
-					t.Errorf("%s on a phone: %s px wide, want 390 (no sideways scroll)", p.path, got)
-				}
-			}
+			d.styled(t, size, p.path)
 			if p.path == "/sources/delta" {
 				if got := text(t, `String(document.querySelectorAll("svg.strip").length)`); got != "4" {
 					t.Errorf("strips: got %s, want 4", got)
@@ -70,17 +61,7 @@ func TestBrowserComponents(t *testing.T) {
 			} else if got := text(t, `document.querySelector('a[href="/sources/delta"]').closest("tr").textContent`); !strings.Contains(got, "Degraded, no incident") {
 				t.Errorf("dashboard: delta's row: %q", got)
 			}
-			time.Sleep(50 * time.Millisecond)
-			for _, entry := range console.take() {
-				t.Errorf("%s: console: %s", p.path, entry)
-			}
-			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-			if err != nil {
-				t.Fatalf("screenshot %s: %v", p.path, err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, p.name+"-"+size.name+".png"), png, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			d.shoot(t, console, size, p.path, dir, p.name)
 		}
 	}
 	t.Logf("screenshots in %s", dir)

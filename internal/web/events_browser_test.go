@@ -1,11 +1,8 @@
 package web
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -29,14 +26,7 @@ func TestBrowserEvents(t *testing.T) {
 			{"events", "/events"}, {"event", "/events/aws.ec2-use1"}, {"related", "/incidents/vercel/v1"},
 		} {
 			load(t, p.path)
-			if got := text(t, `getComputedStyle(document.body).backgroundColor`); got != "rgb(246, 247, 249)" {
-				t.Errorf("%s: body background %q: the stylesheet did not apply", p.path, got)
-			}
-			if size.name == "phone" {
-				if got := text(t, `String(document.documentElement.scrollWidth)`); got != "390" {
-					t.Errorf("%s on a phone: %s px wide, want 390 (no sideways scroll)", p.path, got)
-				}
-			}
+			d.styled(t, size, p.path)
 			switch p.name {
 			case "event":
 				if got := text(t, `String(document.querySelectorAll("svg.eventline rect.ev-bar").length)`); got != "3" {
@@ -67,17 +57,7 @@ func TestBrowserEvents(t *testing.T) {
 					t.Errorf("events table: %q", got)
 				}
 			}
-			time.Sleep(50 * time.Millisecond)
-			for _, entry := range console.take() {
-				t.Errorf("%s: console: %s", p.path, entry)
-			}
-			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-			if err != nil {
-				t.Fatalf("screenshot %s: %v", p.path, err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, p.name+"-"+size.name+".png"), png, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			d.shoot(t, console, size, p.path, dir, p.name)
 		}
 	}
 	t.Logf("screenshots in %s", dir)
