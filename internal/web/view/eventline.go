@@ -61,6 +61,9 @@ func NewEventLine(ev *correlate.Event, now time.Time, titleOf func(string) strin
 	}
 	for _, in := range ev.Incidents {
 		to = maxOf(to, in.End)
+		if in.Open {
+			to = maxOf(to, now)
+		}
 	}
 	span := to.Sub(from)
 	if span < 10*time.Minute {
@@ -77,7 +80,11 @@ func NewEventLine(ev *correlate.Event, now time.Time, titleOf func(string) strin
 	}
 	for i, in := range rows {
 		top := float64(i * eventRowH)
-		x0, x1 := x(in.Start), x(in.End)
+		end := in.End
+		if in.Open {
+			end = now // the result may be older than the page: an open bar runs to now
+		}
+		x0, x1 := x(in.Start), x(end)
 		w := max(x1-x0, 3)
 		r := EventRow{
 			Label: vendortext.Excerpt(titleOf(in.Source), eventLabelMax), LabelY: num(top + eventRowH/2 + 5),
