@@ -32,11 +32,11 @@ const (
 
 // EventLine is the time-line's view: coordinates in the SVG's user units.
 type EventLine struct {
-	Width, Height int
-	Rows          []EventRow
-	Ticks         []EventTick
-	AxisY         string
-	More          int // incidents not drawn
+	Width, Height         int
+	Rows                  []EventRow
+	Ticks                 []EventTick
+	AxisX1, AxisX2, AxisY string
+	More                  int // incidents not drawn
 }
 
 // EventRow is one incident of the time-line.
@@ -101,7 +101,7 @@ func NewEventLine(ev *correlate.Event, now time.Time, titleOf func(string) strin
 		l.Rows = append(l.Rows, r)
 	}
 	axis := len(rows)*eventRowH + 6
-	l.AxisY = strconv.Itoa(axis)
+	l.AxisX1, l.AxisX2, l.AxisY = num(eventPlotX), num(eventPlotX+eventPlotW), strconv.Itoa(axis)
 	l.Height = axis + eventAxisH
 	label := func(t time.Time) string { return t.UTC().Format("Jan 2 15:04") }
 	mid := from.Add(span / 2)
