@@ -11,7 +11,8 @@ package e2e
 //     reasons "same term: us-east-1" and how far apart they started;
 //   - each root posted once its incident joined the event names the others ("Also
 //     affected: Cloudflare" for Vercel's, both for Netlify's); Cloudflare's, posted
-//     alone, and GitHub's do not;
+//     alone, and GitHub's do not, until Cloudflare's root is edited after its next
+//     reply: then it names Netlify and Vercel;
 //   - GET /events and /events/{id} show the event, with its time-line.
 
 import (
@@ -51,6 +52,7 @@ func TestEventsEndToEnd(t *testing.T) {
 	}
 	dir := t.TempDir()
 	db := filepath.Join(dir, "watcher.db")
+	pages := map[string]*fakepage.Statuspage{}
 	var cfg strings.Builder
 	fmt.Fprintf(&cfg, "database: %s\nlisten: %s\nslack:\n  token: ${SLACK_BOT_TOKEN}\n  channel: \"#vendor-status\"\n  api_url: %s\nsources:\n",
 		db, testbin.FreeAddr(t), slack.APIURL())
@@ -62,6 +64,7 @@ func TestEventsEndToEnd(t *testing.T) {
 			CreatedAt: at, UpdatedAt: at, StartedAt: at,
 			Updates: []fakepage.Update{{ID: v.id + "u1", Status: "investigating", Body: v.body, CreatedAt: at, UpdatedAt: at, DisplayAt: at}},
 		}}, nil)
+		pages[v.name] = page
 		srv := httptest.NewServer(page)
 		t.Cleanup(srv.Close)
 		// A channel each: Slack's pacing of one message a second per channel does not
@@ -130,6 +133,36 @@ func TestEventsEndToEnd(t *testing.T) {
 		case want != "" && !strings.Contains(blocks, want+`"`):
 			t.Errorf("%s's root: want %q in %s", name, want, blocks)
 		}
+	}
+
+	// Cloudflare's root, posted alone, is edited after its next reply: it names the
+	// others now.
+	at := start.Add(20 * time.Minute)
+	pages["cloudflare"].Set([]fakepage.Incident{{
+		ID: "cf0001", Name: vendors[0].incident, Status: "identified", Impact: "major",
+		CreatedAt: start, UpdatedAt: at, StartedAt: start,
+		Updates: []fakepage.Update{
+			{ID: "cf0001u2", Status: "identified", Body: "The cause is an AWS outage in us-east-1.", CreatedAt: at, UpdatedAt: at, DisplayAt: at},
+			{ID: "cf0001u1", Status: "investigating", Body: vendors[0].body, CreatedAt: start, UpdatedAt: start, DisplayAt: start},
+		},
+	}}, nil)
+	if code, body := d.PollNow(t, "cloudflare"); code != http.StatusOK {
+		t.Fatalf("poll cloudflare: HTTP %d %v", code, body)
+	}
+	root := roots["cloudflare"]
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		m, ok := slack.Message(root.ChannelID, root.TS)
+		if ok && m.Edits > 0 {
+			if !strings.Contains(string(m.Blocks), `Also affected: Netlify, Vercel"`) {
+				t.Errorf("cloudflare's edited root: want \"Also affected: Netlify, Vercel\" in %s", m.Blocks)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("cloudflare's root not edited within 15s; calls:\n%s\n%s", describe(slack.Calls()), d.Log())
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 
 	var evs []api.Event
