@@ -171,10 +171,19 @@ func display(f string) string {
 }
 
 // Find returns the terms named in texts, each once, with the terms they imply, in
-// vocabulary order. Each text is read up to MaxTextBytes.
+// vocabulary order. Each text is read up to MaxTextBytes, and all of them up to
+// MaxTotalBytes (an incident of thousands of updates is read in part).
 func (v *Vocabulary) Find(texts ...string) []string {
 	found := map[int]bool{}
+	budget := MaxTotalBytes
 	for _, s := range texts {
+		if budget <= 0 {
+			break
+		}
+		if len(s) > budget {
+			s = s[:budget]
+		}
+		budget -= min(len(s), MaxTextBytes)
 		v.scan(s, found)
 	}
 	ids := make([]int, 0, len(found))
@@ -192,6 +201,9 @@ func (v *Vocabulary) Find(texts ...string) []string {
 // MaxTextBytes bounds how much of one text Find reads: a long postmortem is read whole,
 // a hostile page's megabytes are not.
 const MaxTextBytes = 64 << 10
+
+// MaxTotalBytes bounds how much of all its texts one Find reads.
+const MaxTotalBytes = 1 << 20
 
 // scan adds to found the terms named in s and those they imply.
 func (v *Vocabulary) scan(s string, found map[int]bool) {

@@ -132,6 +132,16 @@ func TestFindBoundsText(t *testing.T) {
 	if got := Default().Find(long); len(got) != 0 {
 		t.Errorf("Find read past MaxTextBytes: %q", got)
 	}
+	many := make([]string, MaxTotalBytes/MaxTextBytes, MaxTotalBytes/MaxTextBytes+1)
+	for i := range many {
+		many[i] = strings.Repeat("y", MaxTextBytes)
+	}
+	if got := Default().Find(append(many, "DNS")...); len(got) != 0 {
+		t.Errorf("Find read past MaxTotalBytes: %q", got)
+	}
+	if got := Default().Find(append(many[1:], "DNS")...); len(got) != 1 {
+		t.Errorf("Find stopped before MaxTotalBytes: %q", got)
+	}
 }
 
 // FuzzFind checks the matcher on any text: no panic, only terms of the vocabulary, in
