@@ -107,8 +107,8 @@ func checkDemo(t *testing.T, tr sdk.Transport, versions int) {
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 6 {
-		t.Fatalf("tools: got %v, %v; want 6", tools, err)
+	if err != nil || len(tools.Tools) != 8 {
+		t.Fatalf("tools: got %v, %v; want 8", tools, err)
 	}
 	call := func(name string, args map[string]any, out any) {
 		t.Helper()
