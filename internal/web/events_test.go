@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"html"
 	"net/http"
 	"slices"
@@ -213,5 +214,22 @@ func TestMCPEvents(t *testing.T) {
 		if got := toolError(t, cs, tt.tool, tt.args); !strings.Contains(got, tt.want) {
 			t.Errorf("%s %v: got %q, want it to say %q", tt.tool, tt.args, got, tt.want)
 		}
+	}
+}
+
+// TestUIEventBounded: a large event's page explains at most relationsShown pairs.
+func TestUIEventBounded(t *testing.T) {
+	e := newEnv(t)
+	for i := range 25 {
+		src := fmt.Sprintf("v%02d", i)
+		e.record(src, t0.Add(time.Duration(i)*time.Minute), []model.Incident{cloudInc("i", "DNS errors", i, "Our DNS provider fails.")})
+	}
+	page := string(e.get("/events/v00.i", http.StatusOK).body)
+	// 25 incidents, each related to every other: 300 pairs.
+	if got := strings.Count(page, `<ul class="reasons"`); got != 200 {
+		t.Errorf("%d pairs explained, want 200", got)
+	}
+	if !strings.Contains(page, "And 100 more related pairs") {
+		t.Error("the page does not say how many pairs it leaves out")
 	}
 }

@@ -12,8 +12,12 @@ import (
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
-// eventsShown caps the events the events page lists, newest first.
-const eventsShown = 100
+// eventsShown caps the events the events page lists, newest first; relationsShown the
+// pairs an event page explains, so that a page stays small however large the event.
+const (
+	eventsShown    = 100
+	relationsShown = 200
+)
 
 // eventsView is the events page's view.
 type eventsView struct {
@@ -37,6 +41,7 @@ type eventView struct {
 	Line      view.EventLine
 	Members   []eventIncident // its incidents, by start
 	Relations []eventRelation
+	More      int // relations not shown
 }
 
 type eventIncident struct {
@@ -109,7 +114,11 @@ func (s *Site) Event(w http.ResponseWriter, r *http.Request) {
 	for i, in := range ev.Incidents {
 		for _, rel := range res.Related(in.Source, in.ID) {
 			j, ok := pos[correlate.Ref{Source: rel.Incident.Source, ID: rel.Incident.ID}]
-			if ok && j > i { // each pair once
+			switch {
+			case !ok || j <= i: // each pair once
+			case len(v.Relations) == relationsShown:
+				v.More++
+			default:
 				v.Relations = append(v.Relations, eventRelation{A: v.Members[i], B: v.Members[j], Reasons: rel.Reasons})
 			}
 		}
