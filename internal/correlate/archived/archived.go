@@ -76,18 +76,20 @@ func (x *Index) Result() (*correlate.Result, error) {
 	if x.res != nil && gen == x.gen {
 		return x.res, nil
 	}
-	heads, err := x.store.IncidentHeads()
+	now := x.o.Now().UTC()
+	heads, bulk, err := x.heads()
 	if err != nil {
 		return nil, err
 	}
-	now := x.o.Now().UTC()
 	known := make(map[ref]entry, len(heads))
 	changed := x.res == nil || len(heads) != len(x.known)
 	for _, h := range heads {
 		k := ref{h.Source, h.ID}
 		e, ok := x.known[k]
 		if !ok || e.versions != h.Versions || e.removed != h.Removed || e.sourceTitle != x.title(h.Source) {
-			if e, err = x.read(h, now); err != nil {
+			if in := bulk[k]; in != nil {
+				e = x.entryOf(in, now)
+			} else if e, err = x.read(h, now); err != nil {
 				return nil, err
 			}
 			changed = true
@@ -114,31 +116,58 @@ func (x *Index) Result() (*correlate.Result, error) {
 	return x.res, nil
 }
 
+// heads lists every incident's head. With nothing known yet it reads every incident whole
+// in one transaction (bulk), as every one of them is to be read; after that, the heads
+// alone, and only the incidents that changed are read (read).
+func (x *Index) heads() ([]archive.IncidentHead, map[ref]*archive.IncidentInfo, error) {
+	if len(x.known) > 0 {
+		heads, err := x.store.IncidentHeads()
+		return heads, nil, err
+	}
+	infos, err := x.store.Incidents("")
+	if err != nil {
+		return nil, nil, err
+	}
+	heads := make([]archive.IncidentHead, len(infos))
+	bulk := make(map[ref]*archive.IncidentInfo, len(infos))
+	for i := range infos {
+		in := &infos[i]
+		heads[i] = archive.IncidentHead{Source: in.Source, ID: in.ID, Versions: in.Versions, Removed: in.Removed,
+			FirstSeen: in.FirstSeen, LastChanged: in.LastChanged}
+		bulk[ref{in.Source, in.ID}] = in
+	}
+	return heads, bulk, nil
+}
+
 // read reads an incident's latest version and finds what correlation needs in it.
 func (x *Index) read(h archive.IncidentHead, now time.Time) (entry, error) {
-	e := entry{versions: h.Versions, removed: h.Removed, sourceTitle: x.title(h.Source)}
 	latest, err := x.store.Latest(h.Source, h.ID)
 	if err != nil || latest == nil {
-		e.skip = true
-		return e, err
+		return entry{versions: h.Versions, removed: h.Removed, sourceTitle: x.title(h.Source), skip: true}, err
 	}
+	return x.entryOf(&archive.IncidentInfo{Source: h.Source, ID: h.ID, Latest: *latest, Versions: h.Versions,
+		FirstSeen: h.FirstSeen, LastChanged: h.LastChanged, Removed: h.Removed}, now), nil
+}
+
+// entryOf finds what correlation needs in an incident's latest version.
+func (x *Index) entryOf(in *archive.IncidentInfo, now time.Time) entry {
+	e := entry{versions: in.Versions, removed: in.Removed, sourceTitle: x.title(in.Source)}
+	latest := &in.Latest
 	if latest.Kind == model.KindMaintenance {
 		e.skip = true // planned work: not a sign of a shared cause
-		return e, nil
+		return e
 	}
-	info := &archive.IncidentInfo{Source: h.Source, ID: h.ID, Latest: *latest, Versions: h.Versions,
-		FirstSeen: h.FirstSeen, LastChanged: h.LastChanged, Removed: h.Removed}
-	from, to := view.Span(info, now)
+	from, to := view.Span(in, now)
 	if from.IsZero() {
 		e.skip = true
-		return e, nil
+		return e
 	}
 	e.inc = correlate.Incident{
-		Source: h.Source, ID: h.ID, Title: view.Title(latest),
-		Start: from, End: to, Open: latest.Open() && !h.Removed,
-		Terms: x.o.Vocabulary.Find(Texts(h.Source, e.sourceTitle, latest)...),
+		Source: in.Source, ID: in.ID, Title: view.Title(latest),
+		Start: from, End: to, Open: latest.Open() && !in.Removed,
+		Terms: x.o.Vocabulary.Find(Texts(in.Source, e.sourceTitle, latest)...),
 	}
-	return e, nil
+	return e
 }
 
 // Texts are the texts of an incident the vocabulary is looked for in: its source's name
