@@ -41,6 +41,11 @@ func TestCheckReportsEveryError(t *testing.T) {
 				`error: sources[0].url (line 8): must be an absolute http or https URL, found "status.acme.test"`,
 				`error: sources[1].min_impact (line 11): must be one of none, minor, major, critical, found "high"`,
 			}},
+		{"depends_on", db + "listen: ''\nsources:\n  - name: gcp\n    url: https://gcp.test\n  - name: twingate\n    url: https://tg.test\n    depends_on: [gcp, gpc, twingate]\n",
+			exitError, "", []string{
+				`error: sources[1].depends_on[1] (line 8): no source named "gpc" (did you mean gcp?)`,
+				`error: sources[1].depends_on[2] (line 8): a source cannot depend on itself`,
+			}},
 		{"one source", db + "listen: ''\nsources:\n  - name: a\n    url: https://a.test\n",
 			exitOK, "config OK: 1 source, archive " + filepath.Join(dir, "watcher.db") + "\n", nil},
 		{"no sources", db + "listen: ''\n",
