@@ -54,15 +54,15 @@ func (t *tools) related(ctx context.Context, _ *sdk.CallToolRequest, in relatedI
 func (t *tools) events(ctx context.Context, _ *sdk.CallToolRequest, in eventsInput) (*sdk.CallToolResult, eventsOutput, error) {
 	out := eventsOutput{Events: []api.Event{}}
 	q := url.Values{"limit": {strconv.Itoa(clamp(in.Limit, defaultEvents, maxEvents))}}
-	for name, v := range map[string]string{"from": in.From, "to": in.To} {
-		if v == "" {
+	for _, p := range [][2]string{{"from", in.From}, {"to", in.To}} {
+		if p[1] == "" {
 			continue
 		}
-		at, err := parseTime(name, v)
+		at, err := parseTime(p[0], p[1])
 		if err != nil {
 			return nil, out, err
 		}
-		q.Set(name, at.UTC().Format(api.TimeLayout))
+		q.Set(p[0], at.UTC().Format(api.TimeLayout))
 	}
 	if _, err := t.api.Get(ctx, "/events", q, &out.Events); err != nil {
 		if e, ok := errors.AsType[*Error](err); ok && e.Status == http.StatusBadRequest {

@@ -50,9 +50,12 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var from, to time.Time
-	for name, dst := range map[string]*time.Time{"from": &from, "to": &to} {
-		if v := q.Get(name); v != "" {
-			if *dst, err = param.Time(name, v); err != nil {
+	for _, p := range []struct {
+		name string
+		dst  *time.Time
+	}{{"from", &from}, {"to", &to}} {
+		if v := q.Get(p.name); v != "" {
+			if *p.dst, err = param.Time(p.name, v); err != nil {
 				badRequest(w, "%v", err)
 				return
 			}
