@@ -90,29 +90,3 @@ func TestBrowserSearch(t *testing.T) {
 	}
 	t.Logf("screenshots in %s", dir)
 }
-
-// screenshotDir is where a browser test writes its screenshots: docs/screenshots with
-// -update, else $WATCHER_SCREENSHOTS when set, else a temporary directory.
-func screenshotDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if *update {
-		dir = filepath.Join("..", "..", "docs", "screenshots")
-	} else if d := os.Getenv("WATCHER_SCREENSHOTS"); d != "" {
-		dir = d
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// viewports are the sizes pages are looked at in: a desktop and a phone.
-var viewports = []struct {
-	name          string
-	width, height int64
-	opts          []chromedp.EmulateViewportOption
-}{
-	{"desktop", 1280, 900, nil},
-	{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulatePortrait}},
-}
