@@ -287,3 +287,48 @@ func TestBatchAsIndex(t *testing.T) {
 		t.Errorf("batched index differs:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// FuzzSearch checks that no query, however hostile, makes a search fail or name a version
+// the incident never had.
+func FuzzSearch(f *testing.F) {
+	for _, q := range []string{"dns", "deploy bad", "장애", "決済 障害", "a", "\xff", "ab abc abcd", "e e e e e e e e e e e e e e e e e e e"} {
+		f.Add(q)
+	}
+	db, err := bolt.Open(filepath.Join(f.TempDir(), "index.db"), 0o600, &bolt.Options{NoSync: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		if err := Create(tx); err != nil {
+			return err
+		}
+		vs := []*model.Incident{incident("Outage", "caused by a bad dns deploy"), incident("Outage", "cause unknown"),
+			incident("決済サービスで障害", "결제 서비스장애 복구")}
+		var prev *model.Incident
+		for n, inc := range vs {
+			if err := Index(tx, "acme", "inc-1", uint32(n+1), t0, prev, inc); err != nil {
+				return err
+			}
+			prev = inc
+		}
+		return nil
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		err := db.View(func(tx *bolt.Tx) error {
+			res, err := Search(tx, q, "")
+			for _, h := range res.Hits {
+				if h.ID != "inc-1" || h.Latest != (h.Version == 0) || h.Version > 3 || h.Field < FieldTitle || h.Field > FieldComponents {
+					t.Errorf("Search(%q): bad hit %+v", q, h)
+				}
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatalf("Search(%q): %v", q, err)
+		}
+	})
+}
