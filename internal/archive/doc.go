@@ -15,5 +15,6 @@
 // every value; and, each inside a transaction the Store holds, incident, the metas and
 // versions of each source's incidents; components, the versions of each source's
 // component set; snapshot, the raw payloads behind the versions; outbox, the queue of
-// messages and Slack threads.
+// messages and Slack threads; searchindex, the inverted index of every version that
+// Search reads.
 package archive
