@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/searchindex"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -64,4 +65,33 @@ func (s *Store) timeKey(t time.Time) []byte {
 		return layout.LegacyTimeKey(t)
 	}
 	return layout.TimeKey(t)
+}
+
+// searchChunk is how many versions one transaction of the search index's build indexes.
+var searchChunk = 20000 // a variable for the tests
+
+// buildSearch finishes building a search index that a migration left pending (the
+// versions archived before the index existed), a chunk per write transaction, so that an
+// interrupted build goes on where it stopped at the next open.
+func (s *Store) buildSearch() error {
+	for {
+		var pending bool
+		if err := s.view(func(tx *bolt.Tx) error {
+			_, pending = searchindex.Pending(tx)
+			return nil
+		}); err != nil || !pending {
+			return err
+		}
+		var done bool
+		err := s.update(func(tx *bolt.Tx) (err error) {
+			done, err = layout.BuildSearch(tx, searchChunk)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("archive %s: search index: %w", s.path, err)
+		}
+		if done {
+			return nil
+		}
+	}
 }

@@ -132,6 +132,12 @@ func Open(path string, o Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	if !o.ReadOnly {
+		if err := s.buildSearch(); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
+	}
 	if s.bodies, err = codec.NewBodies(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("archive %s: zstd decoder: %w", path, err)

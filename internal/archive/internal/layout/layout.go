@@ -26,7 +26,8 @@
 //	sent/<BE uint64 seq>          → model.Message JSON, delivered (same sequence as outbox)
 //	search/                       the inverted index of every version (internal/archive/internal/searchindex)
 //
-// Layout 4 added the search index; its migration indexes every version already archived.
+// Layout 4 added the search index; after its migration the versions already archived are
+// indexed a chunk per transaction (BuildSearch).
 //
 // The components bucket and the "components" state key came with layout 3 unchanged: a
 // source gets them with its first component version, and a reader that finds neither
@@ -190,9 +191,10 @@ func migrateTo3(tx *bolt.Tx, _ time.Time) error {
 	})
 }
 
-// migrateTo4 creates the search index and indexes every version of every incident, in
-// order, as Record would have indexed them one by one. It decodes each version once;
-// only fields whose text changed from one version to the next are tokenised.
+// migrateTo4 creates the search index, empty and marked pending: BuildSearch then
+// indexes the versions already archived, a chunk per transaction, each committed — one
+// transaction for all would keep the whole index in memory and in unsplit nodes (bbolt
+// splits them only at commit).
 func migrateTo4(tx *bolt.Tx, _ time.Time) error {
 	// An index of a file whose layout number was set back (by hand) would be indexed
 	// twice: start afresh.
@@ -204,46 +206,71 @@ func migrateTo4(tx *bolt.Tx, _ time.Time) error {
 	if err := searchindex.Create(tx); err != nil {
 		return err
 	}
-	return tx.Bucket(BucketSources).ForEachBucket(func(name []byte) error {
+	return searchindex.SetPending(tx, []byte{0})
+}
+
+// BuildSearch indexes, in tx, the versions of a pending search index from where the build
+// stands, incident by incident, in source and key order, stopping after the incident
+// that reaches max versions. done is true when every version is indexed and the index is
+// no longer pending. A Record meanwhile is impossible: the build runs while the store
+// opens, and bbolt admits one process.
+func BuildSearch(tx *bolt.Tx, max int) (done bool, err error) {
+	at, pending := searchindex.Pending(tx)
+	if !pending {
+		return true, nil
+	}
+	// at is source \x00 version key of the first version not indexed ({0}: the start).
+	startSource, startKey, _ := bytes.Cut(at, []byte{0})
+	var batch searchindex.Batch
+	n := 0
+	var next []byte
+	err = tx.Bucket(BucketSources).ForEachBucket(func(name []byte) error {
+		if next != nil || bytes.Compare(name, startSource) < 0 {
+			return nil
+		}
 		versions := tx.Bucket(BucketSources).Bucket(name).Bucket(BucketVersions)
 		if versions == nil {
 			return nil
 		}
+		c := versions.Cursor()
+		k, v := c.First()
+		if bytes.Equal(name, startSource) && len(startKey) > 0 {
+			k, v = c.Seek(startKey)
+		}
 		var id []byte
 		var prev *model.Incident
-		var batch searchindex.Batch
-		err := versions.ForEach(func(k, v []byte) error {
+		for ; k != nil; k, v = c.Next() {
 			i := bytes.IndexByte(k, 0)
 			if i < 0 || len(k) != i+5 {
 				return fmt.Errorf("source %s: version key %x is not a layout 3 key", name, k)
 			}
 			if !bytes.Equal(id, k[:i]) {
+				if n >= max {
+					next = append(append(bytes.Clone(name), 0), k...)
+					return nil
+				}
 				id, prev = bytes.Clone(k[:i]), nil
 			}
 			ver, err := codec.DecodeVersion(v)
 			if err != nil {
 				return fmt.Errorf("source %s: %s: %w", name, k[:i], err)
 			}
-			n := binary.BigEndian.Uint32(k[i+1:])
-			if err := batch.Index(tx, string(name), string(id), n, ver.ObservedAt, prev, &ver.Incident); err != nil {
+			if err := batch.Index(tx, string(name), string(id), binary.BigEndian.Uint32(k[i+1:]), ver.ObservedAt, prev, &ver.Incident); err != nil {
 				return err
 			}
 			prev = &ver.Incident
-			// Flushing every so often bounds the batch's memory.
-			if batch.Len() > migrateBatch {
-				return batch.Flush(tx)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
+			n++
 		}
-		return batch.Flush(tx)
+		return nil
 	})
+	if err != nil {
+		return false, err
+	}
+	if err := batch.Flush(tx); err != nil {
+		return false, err
+	}
+	return next == nil, searchindex.SetPending(tx, next)
 }
-
-// migrateBatch is how many term writes migrateTo4 gathers before applying them.
-const migrateBatch = 1 << 18
 
 // ErrNotFound is wrapped by the errors of a read or an outbox operation that finds no
 // such source, incident, version, snapshot or message in the tree.

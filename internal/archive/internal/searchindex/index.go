@@ -68,8 +68,32 @@ func (f Field) String() string {
 }
 
 // ErrNoIndex is returned by a search of an archive that has no index yet (an older
-// layout opened read-only).
+// layout opened read-only, or one whose index is still being built).
 var ErrNoIndex = errors.New("the archive has no search index yet: open it once read-write (start the daemon) to build it")
+
+// keyPending, in the index's root bucket, marks an index still being built from the
+// versions archived before it: its value is where the build goes on (Resume).
+var keyPending = []byte("pending")
+
+// Pending returns where the build of tx's index goes on, and whether it is still being
+// built.
+func Pending(tx *bolt.Tx) ([]byte, bool) {
+	root := tx.Bucket(Bucket)
+	if root == nil {
+		return nil, false
+	}
+	v := root.Get(keyPending)
+	return bytes.Clone(v), v != nil
+}
+
+// SetPending records that the build goes on at next; nil ends the build.
+func SetPending(tx *bolt.Tx, next []byte) error {
+	root := tx.Bucket(Bucket)
+	if next == nil {
+		return root.Delete(keyPending)
+	}
+	return root.Put(keyPending, next)
+}
 
 // Create makes the index's buckets if they are missing.
 func Create(tx *bolt.Tx) error {

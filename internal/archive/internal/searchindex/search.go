@@ -79,7 +79,7 @@ func (l *list) of(p posting) []Span { return l.spans[p.from:p.to] }
 // index.
 func Search(tx *bolt.Tx, q, source string) (Result, error) {
 	root := tx.Bucket(Bucket)
-	if root == nil {
+	if root == nil || root.Get(keyPending) != nil {
 		return Result{}, ErrNoIndex
 	}
 	terms := QueryTerms(q)
