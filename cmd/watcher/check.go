@@ -123,7 +123,7 @@ func checkReceivers(ctx context.Context, e *env, cfg *config.Config) int {
 	code := exitOK
 	for i := range cfg.Receivers {
 		r := &cfg.Receivers[i]
-		n, _, err := newReceiver(r, cfg)
+		n, _, err := newReceiver(r, cfg, nil)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "receiver %s: %v\n", r.Name, err)
 			code = exitError

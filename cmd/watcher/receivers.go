@@ -2,16 +2,25 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
+	"github.com/statuswatch/statuswatch/internal/notify/email"
+	"github.com/statuswatch/statuswatch/internal/notify/pagerduty"
+	"github.com/statuswatch/statuswatch/internal/notify/route"
+	"github.com/statuswatch/statuswatch/internal/notify/teams"
 	"github.com/statuswatch/statuswatch/internal/notify/webhook"
 )
 
 // receiverKind is how one kind of receiver (config receivers:) is built.
 type receiverKind struct {
-	// build makes the Notifier of a receiver of this kind from its config.
-	build func(r *config.Receiver, cfg *config.Config) (notify.Notifier, error)
+	// build makes the Notifier of a receiver of this kind from its config. store is
+	// the archive, for what a receiver reads of earlier versions; nil in a command that
+	// has none open (`watcher check -receivers`).
+	build func(r *config.Receiver, cfg *config.Config, store *archive.Store) (notify.Notifier, error)
 	// batches is whether the kind takes a digest of old messages and a flood's one
 	// message (people read it, as in Slack); false sends every message one by one,
 	// as a machine on the other end wants (a webhook, PagerDuty's trigger and resolve).
@@ -21,10 +30,13 @@ type receiverKind struct {
 // receiverKinds are the receivers this watcher can deliver to, by config kind. A new
 // kind is its package under internal/notify and one line here; config parses its block.
 var receiverKinds = map[string]receiverKind{
-	config.ReceiverWebhook: {build: newWebhook},
+	config.ReceiverWebhook:   {build: newWebhook},
+	config.ReceiverPagerDuty: {build: newPagerDuty},
+	config.ReceiverTeams:     {build: newTeams, batches: true},
+	config.ReceiverEmail:     {build: newEmail, batches: true},
 }
 
-func newWebhook(r *config.Receiver, cfg *config.Config) (notify.Notifier, error) {
+func newWebhook(r *config.Receiver, cfg *config.Config, _ *archive.Store) (notify.Notifier, error) {
 	w := r.Webhook
 	headers := make(map[string]string, len(w.Headers))
 	for k, v := range w.Headers {
@@ -33,13 +45,63 @@ func newWebhook(r *config.Receiver, cfg *config.Config) (notify.Notifier, error)
 	return webhook.New(webhook.Options{Name: r.Name, URL: w.URL.Value(), Secret: w.Secret.Value(), Headers: headers, UserAgent: cfg.HTTP.UserAgent})
 }
 
+func newPagerDuty(r *config.Receiver, cfg *config.Config, _ *archive.Store) (notify.Notifier, error) {
+	return pagerduty.New(pagerduty.Options{Name: r.Name, RoutingKey: r.PagerDuty.RoutingKey.Value(), APIURL: r.PagerDuty.APIURL,
+		MinImpact: pageImpact(cfg.Routes, r.Name)})
+}
+
+// pageImpact is the least impact a PagerDuty receiver triggers at: the lowest
+// min_impact of the routes that send to it, "" (every impact) when one of them has
+// none. Routing already passes only incidents that reached a route's min_impact in
+// some version (so that their resolve still arrives); this bar keeps a later rise
+// that stays below every route's min_impact (none → minor under min_impact: major)
+// from triggering again.
+func pageImpact(routes route.Table, name string) model.Impact {
+	var least model.Impact
+	named := false
+	for i := range routes {
+		rt := &routes[i]
+		if !slices.Contains(rt.Receivers, name) {
+			continue
+		}
+		if rt.Match.MinImpact == "" {
+			return ""
+		}
+		if !named || least.Worse(rt.Match.MinImpact) {
+			least = rt.Match.MinImpact
+		}
+		named = true
+	}
+	return least
+}
+
+func newTeams(r *config.Receiver, _ *config.Config, _ *archive.Store) (notify.Notifier, error) {
+	return teams.New(teams.Options{Name: r.Name, WebhookURL: r.Teams.WebhookURL.Value()})
+}
+
+func newEmail(r *config.Receiver, _ *config.Config, store *archive.Store) (notify.Notifier, error) {
+	m := r.Email
+	o := email.Options{Name: r.Name, SMTP: m.SMTP, From: m.From, To: m.To, Username: m.Username, Password: m.Password.Value(), StartTLS: m.StartTLS}
+	if store != nil {
+		// A thread's subject is the incident's first title, so that a retitled
+		// incident stays in its thread.
+		o.FirstTitle = func(source, id string) string {
+			if v, err := store.Version(source, id, 1); err == nil {
+				return v.Incident.Title
+			}
+			return ""
+		}
+	}
+	return email.New(o)
+}
+
 // newReceiver builds the Notifier of r, and says whether it batches.
-func newReceiver(r *config.Receiver, cfg *config.Config) (notify.Notifier, bool, error) {
+func newReceiver(r *config.Receiver, cfg *config.Config, store *archive.Store) (notify.Notifier, bool, error) {
 	k, ok := receiverKinds[r.Kind]
 	if !ok {
 		return nil, false, fmt.Errorf("receiver %s: kind %s is not available in this build of watcher", r.Name, r.Kind)
 	}
-	n, err := k.build(r, cfg)
+	n, err := k.build(r, cfg, store)
 	if err != nil {
 		return nil, false, fmt.Errorf("receiver %s: %w", r.Name, err)
 	}

@@ -4,10 +4,16 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/statuswatch/statuswatch/internal/fakepagerduty"
+	"github.com/statuswatch/statuswatch/internal/fakesmtp"
+	"github.com/statuswatch/statuswatch/internal/faketeams"
 	"github.com/statuswatch/statuswatch/internal/fakewebhook"
+	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/notify/route"
 )
 
 // TestCheckReceivers checks that `watcher check -receivers` sends one signed test
@@ -46,30 +52,75 @@ func TestCheckReceivers(t *testing.T) {
 	}
 }
 
-// TestCheckRefusesAReceiverKindNotBuiltIn checks that a receiver kind the config knows but
-// this build cannot deliver to fails every command up front, naming the receiver.
-func TestCheckRefusesAReceiverKindNotBuiltIn(t *testing.T) {
-	var missing string
-	for _, k := range []string{"pagerduty", "teams", "email"} {
-		if _, ok := receiverKinds[k]; !ok {
-			missing = k
-			break
-		}
+// TestCheckReceiversEveryKind checks that `watcher check -receivers` sends a test
+// message to a receiver of each kind, and that it arrives as that platform reads it:
+// a signed webhook delivery, a PagerDuty trigger and its resolve, a Teams card, a mail.
+func TestCheckReceiversEveryKind(t *testing.T) {
+	hook := fakewebhook.New("s1")
+	defer hook.Close()
+	pd := fakepagerduty.New(fakepagerduty.Options{RoutingKey: "pdkey"})
+	defer pd.Close()
+	ms := faketeams.New(faketeams.Options{})
+	defer ms.Close()
+	mail, err := fakesmtp.New(fakesmtp.Options{NoTLS: true})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if missing == "" {
-		t.Skip("every receiver kind is built in")
-	}
-	blocks := map[string]string{"pagerduty": "{routing_key: k}", "teams": "{webhook_url: 'https://t.test'}", "email": "{smtp: 'm.test:25', from: a@b.test, to: [c@d.test]}"}
+	defer mail.Close()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
 	yml := "database: " + filepath.Join(dir, "watcher.db") + "\nlisten: ''\nsources:\n  - name: a\n    url: https://a.test\n" +
-		"receivers:\n  - name: x\n    " + missing + ": " + blocks[missing] + "\nroutes:\n  - match: {}\n    receivers: [x]\n"
+		"receivers:\n" +
+		"  - name: hook\n    webhook: {url: " + hook.URL() + ", secret: s1}\n" +
+		"  - name: pd\n    pagerduty: {routing_key: pdkey, api_url: '" + pd.URL() + "'}\n" +
+		"  - name: ms\n    teams: {webhook_url: '" + ms.WebhookURL("ops") + "'}\n" +
+		"  - name: mail\n    email: {smtp: '" + mail.Addr() + "', from: watcher@example.test, to: [sre@example.test], starttls: false}\n" +
+		"routes:\n  - match: {}\n    receivers: [hook, pd, ms, mail]\n"
 	if err := os.WriteFile(cfg, []byte(yml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := runIn(t, "check", "-config", cfg)
-	want := "error: receivers[0]." + missing + ": receiver x: kind " + missing + " is not available in this build of watcher\n"
-	if code != exitError || stdout != "" || stderr != want {
-		t.Errorf("got exit %d, stdout %q, stderr %q; want %d and %q", code, stdout, stderr, exitError, want)
+	stdout, stderr, code := runIn(t, "check", "-receivers", "-config", cfg)
+	want := "receiver hook (webhook): test message sent\nreceiver pd (pagerduty): test message sent\n" +
+		"receiver ms (teams): test message sent\nreceiver mail (email): test message sent\n"
+	if code != exitOK || !strings.HasSuffix(stdout, "\n"+want) || stderr != "" {
+		t.Fatalf("got exit %d, stdout %q, stderr %q; want %d, %q", code, stdout, stderr, exitOK, want)
+	}
+	if c := hook.Calls(); len(c) != 1 || !c[0].SignatureOK {
+		t.Errorf("webhook calls: %+v", c)
+	}
+	ev := pd.Accepted()
+	if len(ev) != 2 || ev[0].Action != "trigger" || ev[1].Action != "resolve" || ev[0].DedupKey != ev[1].DedupKey ||
+		ev[0].Payload == nil || !strings.Contains(ev[0].Payload.Summary, "routed to pd") {
+		t.Errorf("pagerduty events: %+v", ev)
+	}
+	if p := ms.Accepted(); len(p) != 1 || p[0].Hook != "ops" || !slices.ContainsFunc(p[0].Text(), func(s string) bool { return strings.Contains(s, "routed to ms") }) {
+		t.Errorf("teams posts: %+v", p)
+	}
+	m := mail.Messages()
+	if len(m) != 1 || !strings.Contains(m[0].Header().Get("Subject"), "routed to mail") || m[0].From != "watcher@example.test" {
+		t.Errorf("mails: %+v", m)
+	}
+}
+
+// TestPageImpact checks the bar a PagerDuty receiver triggers at: the lowest
+// min_impact of the routes that send to it, none when one of them has none.
+func TestPageImpact(t *testing.T) {
+	to := func(min model.Impact, names ...string) route.Route {
+		return route.Route{Match: route.Match{MinImpact: min}, Receivers: names}
+	}
+	tests := []struct {
+		routes route.Table
+		want   model.Impact
+	}{
+		{nil, ""},
+		{route.Table{to(model.ImpactMajor, "pd")}, model.ImpactMajor},
+		{route.Table{to(model.ImpactCritical, "pd"), to(model.ImpactMinor, "slack", "pd"), to(model.ImpactNone, "other")}, model.ImpactMinor},
+		{route.Table{to(model.ImpactCritical, "pd"), to("", "pd")}, ""},
+		{route.Table{to("", "other"), to(model.ImpactMajor, "pd")}, model.ImpactMajor},
+	}
+	for i, tc := range tests {
+		if got := pageImpact(tc.routes, "pd"); got != tc.want {
+			t.Errorf("%d: got %q, want %q", i, got, tc.want)
+		}
 	}
 }

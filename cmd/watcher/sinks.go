@@ -60,7 +60,7 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 	set := &notify.Set{Deliverers: []*notify.Deliverer{slack}}
 	for i := range cfg.Receivers {
 		r := &cfg.Receivers[i]
-		n, batches, err := newReceiver(r, cfg)
+		n, batches, err := newReceiver(r, cfg, store)
 		if err != nil {
 			return nil, err
 		}

@@ -74,7 +74,10 @@ type Receiver struct {
 	boundaryKey []byte
 }
 
-var _ notify.Notifier = (*Receiver)(nil)
+var (
+	_ notify.Notifier = (*Receiver)(nil)
+	_ notify.Checker  = (*Receiver)(nil)
+)
 
 // New returns a Receiver. It fails only on options that can never work.
 func New(o Options) (*Receiver, error) {
@@ -140,14 +143,18 @@ func (r *Receiver) Send(ctx context.Context, n *notify.Notification) (notify.Rec
 	return notify.Receipt{}, r.send(ctx, m)
 }
 
-// Test mails a message that says the receiver works, for `watcher check -receivers`.
-func (r *Receiver) Test(ctx context.Context) error {
+// Check mails a message with text as its subject, for `watcher check -receivers`
+// (notify.Checker). An empty text says the receiver works.
+func (r *Receiver) Check(ctx context.Context, text string) error {
+	if text = kit.OneLine(text); text == "" {
+		text = "statuswatch test message: this receiver works"
+	}
 	n := &notify.Notification{Message: model.Message{Source: "statuswatch", Event: model.EventSourceUp}, SourceTitle: "statuswatch test"}
 	m, err := r.message(n)
 	if err != nil {
 		return err
 	}
-	m.Subject("statuswatch test message: this receiver works")
+	m.Subject(kit.Cut(text, 200))
 	return r.send(ctx, m)
 }
 

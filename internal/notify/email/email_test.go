@@ -284,7 +284,7 @@ func TestOtherMessages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := r.Test(context.Background()); err != nil {
+	if err := r.Check(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
 	m := srv.Messages()

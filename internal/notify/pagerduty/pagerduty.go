@@ -65,7 +65,10 @@ type Receiver struct {
 	now       func() time.Time
 }
 
-var _ notify.Notifier = (*Receiver)(nil)
+var (
+	_ notify.Notifier = (*Receiver)(nil)
+	_ notify.Checker  = (*Receiver)(nil)
+)
 
 // New returns a Receiver. It fails only on options that can never work.
 func New(o Options) (*Receiver, error) {
@@ -230,11 +233,15 @@ func (r *Receiver) Send(ctx context.Context, n *notify.Notification) (notify.Rec
 	return notify.Receipt{}, r.send(ctx, r.Event(n, action))
 }
 
-// Test sends a trigger and at once its resolve under a dedup_key of its own, for
-// `watcher check -receivers`: the routing key works if both are accepted.
-func (r *Receiver) Test(ctx context.Context) error {
+// Check sends a trigger with text as its summary and at once its resolve, under a
+// dedup_key of its own, for `watcher check -receivers` (notify.Checker): the routing
+// key works if both are accepted. An empty text says the receiver works.
+func (r *Receiver) Check(ctx context.Context, text string) error {
+	if text = kit.OneLine(text); text == "" {
+		text = "statuswatch test event: this receiver works"
+	}
 	e := &pd.V2Event{RoutingKey: r.key, Action: "trigger", DedupKey: "statuswatch/test", Client: "statuswatch",
-		Payload: &pd.V2Payload{Summary: "statuswatch test event: this receiver works", Source: "statuswatch", Severity: "info",
+		Payload: &pd.V2Payload{Summary: kit.CutBytes(text, maxSummary), Source: "statuswatch", Severity: "info",
 			Timestamp: r.now().UTC().Format(time.RFC3339)}}
 	if err := r.send(ctx, e); err != nil {
 		return err

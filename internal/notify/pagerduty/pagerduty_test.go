@@ -251,7 +251,7 @@ func TestNew(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	r, srv := newPair(t, "")
-	if err := r.Test(context.Background()); err != nil {
+	if err := r.Check(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
 	if a := srv.Alerts(); len(a) != 1 || a[0].Open {

@@ -43,7 +43,10 @@ type Receiver struct {
 	now       func() time.Time
 }
 
-var _ notify.Notifier = (*Receiver)(nil)
+var (
+	_ notify.Notifier = (*Receiver)(nil)
+	_ notify.Checker  = (*Receiver)(nil)
+)
 
 // New returns a Receiver. It fails only on options that can never work.
 func New(o Options) (*Receiver, error) {
@@ -71,11 +74,15 @@ func (r *Receiver) Send(ctx context.Context, n *notify.Notification) (notify.Rec
 	return notify.Receipt{}, r.post(ctx, encode(render(n)))
 }
 
-// Test posts a card that says the receiver works, for `watcher check -receivers`.
-func (r *Receiver) Test(ctx context.Context) error {
+// Check posts a card with text, for `watcher check -receivers` (notify.Checker). An
+// empty text says the receiver works.
+func (r *Receiver) Check(ctx context.Context, text string) error {
+	if text = kit.OneLine(text); text == "" {
+		text = "statuswatch test message: this receiver works"
+	}
 	n := &notify.Notification{Message: model.Message{Source: "statuswatch", Event: model.EventSourceUp}, SourceTitle: "statuswatch test"}
 	m := render(n)
-	m.Attachments[0].Content.Body[0].Inlines[0].Text = "statuswatch test message: this receiver works"
+	m.Attachments[0].Content.Body[0].Inlines[0].Text = kit.Cut(text, 1000)
 	return r.post(ctx, encode(m))
 }
 

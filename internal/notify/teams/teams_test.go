@@ -234,7 +234,7 @@ func TestErrors(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	r, srv := newPair(t)
-	if err := r.Test(context.Background()); err != nil {
+	if err := r.Check(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
 	if p := srv.Accepted(); len(p) != 1 || p[0].Text()[0] != "statuswatch test message: this receiver works" {
