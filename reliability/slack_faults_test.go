@@ -434,7 +434,7 @@ func TestSlackFaults(t *testing.T) {
 	})
 
 	// A Slack that stops answering: the client's ResponseHeaderTimeout (20 s, before the
-	// 30 s overall timeout of slack.NewHTTPClient) gives up, the message is tried again
+	// 30 s overall timeout of kit.NewHTTPClient) gives up, the message is tried again
 	// after a backoff. One such timeout costs 20 s, the longest case of this suite.
 	t.Run("timeout", func(t *testing.T) {
 		t.Parallel()

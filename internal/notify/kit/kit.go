@@ -1,5 +1,5 @@
-// Package kit holds what the receivers beyond Slack (PagerDuty, Teams, email) share:
-// a bounded HTTP client, the meaning of an HTTP answer for delivery, Retry-After,
+// Package kit holds what every receiver (Slack, webhook, PagerDuty, Teams, email)
+// shares: a bounded HTTP client, the meaning of an HTTP answer for delivery, Retry-After,
 // secrets kept out of error texts, and the small text rules every rendering of vendor
 // text follows (safe links, cuts at a word). It renders nothing of its own.
 package kit

@@ -21,6 +21,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/statuswatch/statuswatch/internal/notify"
+	"github.com/statuswatch/statuswatch/internal/notify/kit"
 )
 
 // Interval is the pacing Slack asks for: about one message a second per channel, and
@@ -68,7 +69,7 @@ func New(o Options) (*Notifier, error) {
 	}
 	n := &Notifier{http: o.HTTPClient, route: o.Route}
 	if n.http == nil {
-		n.http = NewHTTPClient()
+		n.http = kit.NewHTTPClient() // bounded at every stage: a Slack that stops answering delays delivery
 	}
 	if o.Token != "" {
 		n.secret = append(n.secret, o.Token, url.QueryEscape(o.Token))
@@ -87,11 +88,6 @@ func New(o Options) (*Notifier, error) {
 	}
 	return n, nil
 }
-
-// NewHTTPClient returns the client the Notifier uses by default: notify.NewHTTPClient,
-// bounded at every stage, so a Slack that stops answering delays delivery instead of
-// hanging it.
-func NewHTTPClient() *http.Client { return notify.NewHTTPClient() }
 
 // Destination routes a source: its webhook if it has one, else its channel through the
 // bot token. A webhook is named by a hash of its URL, which is a secret.

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
+	"github.com/statuswatch/statuswatch/internal/notify/kit"
 	"github.com/statuswatch/statuswatch/internal/notify/route"
 )
 
@@ -37,10 +37,6 @@ const (
 // DefaultMaxBody caps a payload: vendor texts past it are cut (with "…"), the link to
 // the incident in our UI telling the rest.
 const DefaultMaxBody = 256 << 10
-
-// maxAnswer is how much of an answer is read: enough for an error's first words, and
-// the connection is reused.
-const maxAnswer = 64 << 10
 
 // Options configure a Notifier.
 type Options struct {
@@ -100,10 +96,10 @@ func New(o Options) (*Notifier, error) {
 	return n, nil
 }
 
-// NewHTTPClient is the default client, notify.NewHTTPClient's, never following a
+// NewHTTPClient is the default client, kit.NewHTTPClient's, never following a
 // redirect (a POST redirected would be a GET, or a signed body sent to another host).
 func NewHTTPClient() *http.Client {
-	c := notify.NewHTTPClient()
+	c := kit.NewHTTPClient()
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return c
 }
@@ -157,10 +153,7 @@ func (w *Notifier) post(ctx context.Context, delivery string, body []byte) error
 		}
 		return fmt.Errorf("webhook %s: %v", w.o.Name, err)
 	}
-	defer resp.Body.Close()
-	answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer)) // drained, for reuse
-	return w.classify(resp, answer)
+	return w.classify(resp, kit.ReadAnswer(resp))
 }
 
 // classify turns an answer into nil or a classified error: 2xx delivered; 429, and a
@@ -173,7 +166,7 @@ func (w *Notifier) classify(resp *http.Response, answer []byte) error {
 		return nil
 	}
 	err := fmt.Errorf("webhook %s: HTTP %d%s", w.o.Name, code, excerpt(answer))
-	retryAfter := notify.ParseRetryAfter(resp.Header.Get("Retry-After"), w.o.Now())
+	retryAfter := kit.RetryAfter(resp.Header.Get("Retry-After"), w.o.Now())
 	switch {
 	case code == http.StatusTooManyRequests, code >= 500 && retryAfter > 0:
 		return &notify.Error{Class: notify.RateLimited, RetryAfter: retryAfter, Err: err}
