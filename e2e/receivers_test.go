@@ -190,8 +190,8 @@ routes:
 			t.Errorf("delivery %s repeated", dl.ID)
 		}
 	}
-	wantPayload(t, d, ds[0].Body, "new", 1, "investigating", base)
-	wantPayload(t, d, ds[1].Body, "resolved", 3, "resolved", base)
+	wantPayload(t, d, ds[0].Body, "new", 1, "investigating", "Elevated API errors", base)
+	wantPayload(t, d, ds[1].Body, "resolved", 3, "resolved", "Elevated API errors", base)
 
 	// Nothing more comes: Slack's three posts (and root edits) and the webhook's two.
 	time.Sleep(300 * time.Millisecond)
@@ -204,7 +204,7 @@ routes:
 }
 
 // wantPayload checks a webhook body against what the archive says of version n.
-func wantPayload(t *testing.T, d *testbin.Daemon, body []byte, event string, n int, status, base string) {
+func wantPayload(t *testing.T, d *testbin.Daemon, body []byte, event string, n int, status, title, base string) {
 	t.Helper()
 	var v struct {
 		ObservedAt string `json:"observed_at"`
@@ -224,8 +224,8 @@ func wantPayload(t *testing.T, d *testbin.Daemon, body []byte, event string, n i
 		t.Fatal(err)
 	}
 	changes, _ := json.Marshal(df.Changes)
-	want := fmt.Sprintf(`{"version":1,"event":%q,"source":"acme","incident":{"id":"inc1","title":"Elevated API errors","status":%q,"impact":"major","url":"https://stspg.test/inc1","ui_url":"%s/incidents/acme/inc1"},"summary":%s,"changes":%s,"observed_at":%q}`,
-		event, status, base, mustJSON(df.Summary), changes, v.ObservedAt)
+	want := fmt.Sprintf(`{"version":1,"event":%q,"source":"acme","incident":{"id":"inc1","title":%s,"status":%q,"impact":"major","url":"https://stspg.test/inc1","ui_url":"%s/incidents/acme/inc1"},"summary":%s,"changes":%s,"observed_at":%q}`,
+		event, mustJSON(title), status, base, mustJSON(df.Summary), changes, v.ObservedAt)
 	if string(body) != want {
 		t.Errorf("%s payload:\ngot  %s\nwant %s", event, body, want)
 	}
