@@ -72,24 +72,7 @@ func TestEveryReceiverEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	listen := testbin.FreeAddr(t)
-	base := "http://" + listen
-	cfgPath := filepath.Join(dir, "config.yaml")
-	cfg := fmt.Sprintf(`database: %s
-listen: %s
-base_url: %s
-slack:
-  token: ${SLACK_BOT_TOKEN}
-  channel: "#acme"
-  api_url: %s
-sources:
-  - name: acme
-    title: Acme
-    url: %s
-    kind: statuspage
-    schedule: "@every 1h"
-    timeout: 10s
-receivers:
+	cfgPath, base := writeAcmeConfig(t, dir, slack.APIURL(), srv.URL, fmt.Sprintf(`receivers:
   - name: hooks
     webhook: {url: %s, secret_file: hook-secret}
   - name: oncall
@@ -107,19 +90,11 @@ receivers:
 routes:
   - match: {}
     receivers: [slack, hooks, oncall, ops-channel, sre-mail]
-`, filepath.Join(dir, "watcher.db"), listen, base, slack.APIURL(), srv.URL, hook.URL(), pd.URL(), mail.Addr(), allSMTPUser)
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`, hook.URL(), pd.URL(), mail.Addr(), allSMTPUser))
 	env := []string{"WATCHER_CONFIG=" + cfgPath, "SLACK_BOT_TOKEN=" + recvToken, "SSL_CERT_FILE=" + filepath.Join(dir, "smtp-ca.pem")}
 	testbin.Must(t, 0, env, "check")
 	d := testbin.StartDaemon(t, bin, env)
-	poll := func() {
-		t.Helper()
-		if code, body := d.PollNow(t, "acme"); code != http.StatusOK {
-			t.Fatalf("poll: HTTP %d %v\n%s", code, body, d.Log())
-		}
-	}
+	poll := func() { t.Helper(); pollAcme(t, d) }
 	// counts are what each receiver took so far; want waits (bounded) for them.
 	counts := func() [5]int {
 		return [5]int{len(slackPosts(slack)), len(hook.Deliveries()), len(pd.Accepted()), len(ms.Accepted()), len(mail.Messages())}
@@ -181,10 +156,7 @@ routes:
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := d.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-d.Done()
+	kill(t, d)
 	ms.Reset()
 	d = testbin.StartDaemon(t, bin, env)
 	want("Teams' queued cards after the restart", [5]int{2, 2, 1, 2, 2})
@@ -196,10 +168,7 @@ routes:
 	page.Set([]fakepage.Incident{inc}, nil)
 	resolving := time.Now()
 	poll()
-	if err := d.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-d.Done()
+	kill(t, d)
 	killed := time.Now()
 	t.Logf("at the second kill: %v taken", counts())
 	d = testbin.StartDaemon(t, bin, env)
@@ -362,4 +331,51 @@ func distinct[T any](t *testing.T, took []T, key func(T) string, at func(T) time
 		}
 	}
 	return out
+}
+
+// writeAcmeConfig writes the config the receiver tests share to dir/config.yaml: the
+// archive in dir, a free listen address (base_url on it), Slack's fake at slackAPI, the
+// one Statuspage source acme at pageURL, polled only when asked; rest follows (receivers,
+// routes). It returns the config's path and the base URL.
+func writeAcmeConfig(t *testing.T, dir, slackAPI, pageURL, rest string) (path, base string) {
+	t.Helper()
+	listen := testbin.FreeAddr(t)
+	base = "http://" + listen
+	path = filepath.Join(dir, "config.yaml")
+	cfg := fmt.Sprintf(`database: %s
+listen: %s
+base_url: %s
+slack:
+  token: ${SLACK_BOT_TOKEN}
+  channel: "#acme"
+  api_url: %s
+sources:
+  - name: acme
+    title: Acme
+    url: %s
+    kind: statuspage
+    schedule: "@every 1h"
+    timeout: 10s
+`, filepath.Join(dir, "watcher.db"), listen, base, slackAPI, pageURL) + rest
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, base
+}
+
+// pollAcme polls acme at once through d's API.
+func pollAcme(t *testing.T, d *testbin.Daemon) {
+	t.Helper()
+	if code, body := d.PollNow(t, "acme"); code != http.StatusOK {
+		t.Fatalf("poll: HTTP %d %v\n%s", code, body, d.Log())
+	}
+}
+
+// kill ends d with SIGKILL and waits for it to be gone.
+func kill(t *testing.T, d *testbin.Daemon) {
+	t.Helper()
+	if err := d.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-d.Done()
 }

@@ -53,24 +53,7 @@ func TestReceiversEndToEnd(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "hook-secret"), []byte(recvSecret+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	listen := testbin.FreeAddr(t)
-	base := "http://" + listen
-	cfgPath := filepath.Join(dir, "config.yaml")
-	cfg := fmt.Sprintf(`database: %s
-listen: %s
-base_url: %s
-slack:
-  token: ${SLACK_BOT_TOKEN}
-  channel: "#acme"
-  api_url: %s
-sources:
-  - name: acme
-    title: Acme
-    url: %s
-    kind: statuspage
-    schedule: "@every 1h"
-    timeout: 10s
-receivers:
+	cfgPath, base := writeAcmeConfig(t, dir, slack.APIURL(), srv.URL, fmt.Sprintf(`receivers:
   - name: hooks
     webhook:
       url: %s
@@ -82,19 +65,11 @@ routes:
     continue: true
   - match: {}
     receivers: [slack]
-`, filepath.Join(dir, "watcher.db"), listen, base, slack.APIURL(), srv.URL, hook.URL())
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`, hook.URL()))
 	env := []string{"WATCHER_CONFIG=" + cfgPath, "SLACK_BOT_TOKEN=" + recvToken}
 	testbin.Must(t, 0, env, "check")
 	d := testbin.StartDaemon(t, bin, env)
-	poll := func() {
-		t.Helper()
-		if code, body := d.PollNow(t, "acme"); code != http.StatusOK {
-			t.Fatalf("poll: HTTP %d %v\n%s", code, body, d.Log())
-		}
-	}
+	poll := func() { t.Helper(); pollAcme(t, d) }
 	poll() // the empty page: nothing to say
 
 	// Step 1: a new incident, the webhook down.
@@ -151,10 +126,7 @@ routes:
 	}
 
 	// A SIGKILL with the webhook's message queued; a new daemon; the webhook heals.
-	if err := d.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-d.Done()
+	kill(t, d)
 	hook.Heal()
 	d = testbin.StartDaemon(t, bin, env)
 	at3 := at.Add(40 * time.Minute)

@@ -133,13 +133,7 @@ func (s *Server) Events() []Event {
 
 // Accepted returns the events answered 202, in order.
 func (s *Server) Accepted() []Event {
-	var out []Event
-	for _, e := range s.Events() {
-		if e.OK() {
-			out = append(out, e)
-		}
-	}
-	return out
+	return slices.DeleteFunc(s.Events(), func(x Event) bool { return !x.OK() })
 }
 
 // Alerts returns every alert, in the order of their first trigger or resolve.

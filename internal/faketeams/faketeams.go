@@ -152,13 +152,7 @@ func (s *Server) Posts() []Post {
 
 // Accepted returns the posts answered 202, in order.
 func (s *Server) Accepted() []Post {
-	var out []Post
-	for _, p := range s.Posts() {
-		if p.OK() {
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.DeleteFunc(s.Posts(), func(x Post) bool { return !x.OK() })
 }
 
 // Fail makes the next n posts answer with f. Faults queue up in the order given.
