@@ -144,22 +144,12 @@ routes:
 	// SIGKILL #1 with Teams' two cards queued, once the outbox has recorded every other
 	// delivery (a message killed between its answer and that record is sent again, by
 	// design); a new daemon; Teams heals.
-	settled := time.Now().Add(10 * time.Second)
-	for {
-		m := get(t, d.URL("/metrics"))
-		if strings.Contains(m, `watcher_receiver_messages{receiver="ops-channel",state="pending"} 2`+"\n") &&
-			!regexp.MustCompile(`watcher_receiver_messages\{receiver="[^"]+",state="(pending|sending)"\} [1-9]`).MatchString(strings.ReplaceAll(m, `receiver="ops-channel"`, "")) {
-			break
-		}
-		if time.Now().After(settled) {
-			t.Fatalf("the outbox did not settle within 10s:\n%s", m)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	settle(t, d, 2)
 	kill(t, d)
 	ms.Reset()
 	d = testbin.StartDaemon(t, bin, env)
 	want("Teams' queued cards after the restart", [5]int{2, 2, 1, 2, 2})
+	settle(t, d, 0)
 
 	// Step 3: resolved, and SIGKILL #2 the moment it is archived, deliveries in flight.
 	at3 := at.Add(40 * time.Minute)
@@ -378,4 +368,23 @@ func kill(t *testing.T, d *testbin.Daemon) {
 		t.Fatal(err)
 	}
 	<-d.Done()
+}
+
+// settle waits (bounded) until the outbox of d has recorded every delivery: nothing
+// pending for any receiver but Teams (ops-channel), which has teams pending.
+func settle(t *testing.T, d *testbin.Daemon, teams int) {
+	t.Helper()
+	busy := regexp.MustCompile(`watcher_receiver_messages\{receiver="[^"]+",state="pending"\} [1-9]`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		m := get(t, d.URL("/metrics"))
+		if strings.Contains(m, fmt.Sprintf(`watcher_receiver_messages{receiver="ops-channel",state="pending"} %d`+"\n", teams)) &&
+			!busy.MatchString(strings.ReplaceAll(m, `receiver="ops-channel"`, "")) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the outbox did not settle within 10s:\n%s", m)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
