@@ -11,6 +11,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
+	"github.com/statuswatch/statuswatch/internal/notify/kit"
 )
 
 // Every piece of vendor text (titles, statuses, components, update bodies, the error of a
@@ -84,7 +85,7 @@ func card(n *notify.Notification, edit bool) message {
 		section(fmt.Sprintf("%s *%s* · %s\n*%s*", emoji(n, edit), oneLine(n.SourceTitle, titleLimit), what, title)),
 		fieldsBlock(inc),
 	}
-	if u := latestUpdate(inc); u != nil {
+	if u := kit.LatestUpdate(inc); u != nil {
 		blocks = append(blocks, section(updateText("Latest update", u, rootUpdateLimit, n.Link)))
 	}
 	if pm := inc.Postmortem; pm != nil && strings.TrimSpace(pm.Body) != "" {
@@ -280,18 +281,6 @@ func postmortemText(pm *model.Postmortem, limit int, more string) string {
 		head += " · published " + t
 	}
 	return head + "\n" + cutVendor(strings.TrimSpace(pm.Body), limit, more, "full text")
-}
-
-// latestUpdate is the update posted last (providers list them in either order).
-func latestUpdate(inc *model.Incident) *model.Update {
-	var latest *model.Update
-	for i := range inc.Updates {
-		u := &inc.Updates[i]
-		if latest == nil || !u.PostedAt.Before(latest.PostedAt) {
-			latest = u
-		}
-	}
-	return latest
 }
 
 // changeParts splits a change set for a reply: new updates and a new postmortem are
