@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -133,19 +134,50 @@ func (d *Daemon) apply(cfg *config.Config) error {
 	return nil
 }
 
+// Connection reuse between polls (ClientOptions).
+const (
+	// idleMargin is added to the longest poll interval to make the idle timeout: a
+	// connection must outlive the wait for its source's next poll, which starts a little
+	// late or takes a while.
+	idleMargin = 30 * time.Second
+	// maxIdleConns bounds the connections kept idle over all hosts. An idle HTTPS
+	// connection holds its TLS and HTTP buffers and a reading goroutine (tens of KB):
+	// beyond this many hosts the least recently used is closed, and its next poll
+	// resumes the TLS session from the cache instead of a full handshake.
+	maxIdleConns = 1024
+)
+
 // ClientOptions are the fetch client's options from a config. The client's timeout is the
-// longest of any source's: each poll narrows it with its own context.
+// longest of any source's: each poll narrows it with its own context. Idle connections
+// are kept for the longest of the sources' intervals (plus a margin), one per host up to
+// maxIdleConns, and the TLS session cache holds one session per host.
 func ClientOptions(cfg *config.Config) fetch.ClientOptions {
 	timeout := cfg.Defaults.Timeout
+	var longest time.Duration
+	hosts := map[string]bool{}
+	now := time.Now()
 	for i := range cfg.Sources {
-		timeout = max(timeout, cfg.Sources[i].Timeout)
+		src := &cfg.Sources[i]
+		timeout = max(timeout, src.Timeout)
+		if s, err := config.ParseSchedule(src.Schedule); err == nil && !src.Paused {
+			longest = max(longest, interval(s, now))
+		}
+		if u, err := url.Parse(src.URL); err == nil {
+			hosts[u.Host] = true
+		}
 	}
-	return fetch.ClientOptions{
+	o := fetch.ClientOptions{
 		UserAgent:   cfg.HTTP.UserAgent,
 		MaxBody:     cfg.HTTP.MaxBody,
 		Timeout:     timeout,
 		Concurrency: cfg.HTTP.Concurrency,
 		PerHost:     cfg.HTTP.PerHost,
 		CAFile:      cfg.HTTP.CAFile,
+		Sessions:    max(len(hosts), 1),
+		MaxIdle:     min(max(len(hosts), 2*cfg.HTTP.Concurrency), maxIdleConns),
 	}
+	if longest > 0 {
+		o.IdleTimeout = longest + idleMargin // the client caps it
+	}
+	return o
 }

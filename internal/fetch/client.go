@@ -45,7 +45,17 @@ const (
 	dialTimeout           = 10 * time.Second
 	tlsHandshakeTimeout   = 10 * time.Second
 	responseHeaderTimeout = 30 * time.Second
-	idleConnTimeout       = 90 * time.Second
+
+	// DefaultIdleTimeout is how long an idle connection is kept when ClientOptions.IdleTimeout
+	// is zero; MaxIdleTimeout caps a longer one (servers close idle connections long before
+	// that, and a kept connection costs memory on both sides).
+	DefaultIdleTimeout = 90 * time.Second
+	MaxIdleTimeout     = 15 * time.Minute
+	// defaultSessions is the TLS session cache's size when ClientOptions.Sessions is zero.
+	defaultSessions = 64
+	// maxSessions caps the session cache: an entry holds the session ticket and the
+	// peer's parsed certificate chain (a few KB).
+	maxSessions = 100_000
 
 	// maxRedirects: a status page that bounces more than this is misconfigured.
 	maxRedirects = 5
@@ -122,6 +132,18 @@ type ClientOptions struct {
 	Concurrency int           // requests in flight at once, over all hosts
 	PerHost     int           // requests (and connections) in flight per host:port
 	CAFile      string        // extra PEM CA bundle, added to the system roots
+	// IdleTimeout is how long a connection is kept idle between polls; zero:
+	// DefaultIdleTimeout, capped at MaxIdleTimeout. A poller sets it from its sources'
+	// schedules, so a warm poll finds the connection the last one left where the server
+	// allows it (no new handshake at all).
+	IdleTimeout time.Duration
+	// MaxIdle bounds the idle HTTP/1 connections kept over all hosts (the least recently
+	// used one is closed first); zero: Concurrency × 2. Each costs memory on both sides.
+	MaxIdle int
+	// Sessions is the size of the TLS client session cache (one entry per host; LRU):
+	// where a connection was not kept, the next handshake resumes the session instead
+	// of a full one (no certificate chain sent and verified). Zero: 64.
+	Sessions int
 	// Transport replaces the built-in transport (tests). The concurrency caps still apply.
 	Transport http.RoundTripper
 
@@ -200,20 +222,50 @@ func newTransport(o ClientOptions) (*http.Transport, error) {
 	if o.dial != nil {
 		dial = o.dial
 	}
+	idle := o.IdleTimeout
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
+	maxIdle := o.MaxIdle
+	if maxIdle <= 0 {
+		maxIdle = o.Concurrency * 2
+	}
+	sessions := o.Sessions
+	if sessions <= 0 {
+		sessions = defaultSessions
+	}
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           guardDial(dial),
 		TLSHandshakeTimeout:   tlsHandshakeTimeout,
 		ResponseHeaderTimeout: min(responseHeaderTimeout, o.Timeout),
-		IdleConnTimeout:       idleConnTimeout,
+		IdleConnTimeout:       min(idle, MaxIdleTimeout),
 		ExpectContinueTimeout: time.Second,
-		MaxIdleConns:          o.Concurrency * 2,
-		MaxIdleConnsPerHost:   o.PerHost,
-		MaxConnsPerHost:       o.PerHost,
-		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          maxIdle,
+		// One idle connection per host is all a poller reuses: a source's endpoints are
+		// read one after the other.
+		MaxIdleConnsPerHost: min(o.PerHost, 2),
+		MaxConnsPerHost:     o.PerHost,
+		// A custom DialContext turns HTTP/2 off unless asked for: ask. The redirect guard
+		// still sees every dial, since the transport dials (guardDial) and then runs the
+		// TLS handshake itself for both protocols.
+		ForceAttemptHTTP2: true,
+		// HTTP/2's defaults let a server send up to 1 GiB per connection and 4 MiB per
+		// stream before we read: bound what a connection may buffer to a body's worth
+		// of a status page.
+		HTTP2: &http.HTTP2Config{
+			MaxReceiveBufferPerConnection: 1 << 20,
+			MaxReceiveBufferPerStream:     1 << 20,
+			MaxDecoderHeaderTableSize:     4 << 10,
+			MaxEncoderHeaderTableSize:     4 << 10,
+		},
 		// Accept-Encoding is left to the transport: it asks for gzip and decompresses
 		// transparently, and MaxBody then caps the decompressed size, which is what
 		// protects our memory.
+		TLSClientConfig: &tls.Config{
+			MinVersion:         tls.VersionTLS12,
+			ClientSessionCache: tls.NewLRUClientSessionCache(min(sessions, maxSessions)),
+		},
 	}
 	if o.CAFile != "" {
 		pem, err := os.ReadFile(o.CAFile)
@@ -227,7 +279,7 @@ func newTransport(o ClientOptions) (*http.Transport, error) {
 		if !pool.AppendCertsFromPEM(pem) {
 			return nil, fmt.Errorf("ca_file %s: no PEM certificate found", o.CAFile)
 		}
-		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+		tr.TLSClientConfig.RootCAs = pool
 	}
 	return tr, nil
 }

@@ -1,0 +1,217 @@
+package fetch
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/pem"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/statuswatch/statuswatch/internal/model"
+)
+
+// connCounter is a vendor's view of a client's connections: new connections (ConnState),
+// requests by protocol and TLS handshakes that resumed a session.
+type connCounter struct {
+	mu       sync.Mutex
+	conns    int
+	resumed  int
+	requests int
+	protos   map[string]int
+}
+
+func (c *connCounter) snapshot() (conns, resumed, requests int, protos map[string]int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := make(map[string]int, len(c.protos))
+	for k, v := range c.protos {
+		p[k] = v
+	}
+	return c.conns, c.resumed, c.requests, p
+}
+
+// etagServer answers GET with a small body and ETag "v1", and 304 to If-None-Match
+// "v1", counting what it sees. With TLS it offers HTTP/2; closeIdle makes it close every
+// connection after its answer, as servers with short idle timeouts do.
+func etagServer(tb testing.TB, useTLS, closeIdle bool) (*httptest.Server, *connCounter) {
+	tb.Helper()
+	cc := &connCounter{protos: map[string]int{}}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cc.mu.Lock()
+		cc.requests++
+		cc.protos[r.Proto]++
+		if r.TLS != nil && r.TLS.DidResume {
+			cc.resumed++
+		}
+		cc.mu.Unlock()
+		w.Header().Set("ETag", `"v1"`)
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Write([]byte(`{"incidents":[]}`))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			cc.mu.Lock()
+			cc.conns++
+			cc.mu.Unlock()
+		}
+	}
+	if closeIdle {
+		srv.Config.SetKeepAlivesEnabled(false)
+	}
+	if useTLS {
+		srv.EnableHTTP2 = true
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
+	tb.Cleanup(srv.Close)
+	return srv, cc
+}
+
+// processCPU is this process's user+sys CPU so far, in nanoseconds (both sides of the
+// benchmark's exchanges).
+func processCPU() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)
+}
+
+// caFile writes srv's certificate as a PEM bundle, for ClientOptions.CAFile.
+func caFile(tb testing.TB, srv *httptest.Server) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "ca.pem")
+	data := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// warmPolls polls srv n times with validators, as a warm source is polled.
+func warmPolls(tb testing.TB, c *Client, url string, n int) {
+	tb.Helper()
+	prev := model.EndpointState{}
+	for range n {
+		r, err := c.Get(context.Background(), url, prev, nil)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		prev = r.State
+	}
+}
+
+// Warm HTTPS polls do not pay a full handshake each: a server that keeps connections
+// sees one connection (HTTP/2, offered) for every poll; one that closes them sees a new
+// connection per poll, every one after the first a resumed TLS session.
+func TestWarmHTTPSPollsReuseOrResume(t *testing.T) {
+	const polls = 5
+	for _, tc := range []struct {
+		name                  string
+		closeIdle             bool
+		wantConns, wantResume int
+		wantProto             string
+	}{
+		{name: "server keeps connections", wantConns: 1, wantResume: 0, wantProto: "HTTP/2.0"},
+		{name: "server closes connections", closeIdle: true, wantConns: polls, wantResume: polls - 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, cc := etagServer(t, true, tc.closeIdle)
+			c := mustClient(t, ClientOptions{CAFile: caFile(t, srv), Sessions: 4})
+			warmPolls(t, c, srv.URL, polls)
+			conns, resumed, requests, protos := cc.snapshot()
+			if requests != polls || conns != tc.wantConns || resumed != tc.wantResume {
+				t.Errorf("%d requests over %d connections, %d resumed; want %d over %d, %d resumed", requests, conns, resumed, polls, tc.wantConns, tc.wantResume)
+			}
+			if tc.wantProto != "" && protos[tc.wantProto] != polls {
+				t.Errorf("protocols %v, want %d × %s", protos, polls, tc.wantProto)
+			}
+		})
+	}
+}
+
+// The idle timeout and the idle bound reach the transport; zero takes the defaults and a
+// long one is capped.
+func TestTransportIdleOptions(t *testing.T) {
+	for _, tc := range []struct {
+		o                 ClientOptions
+		wantIdle          int
+		wantTimeoutAtMost bool
+		want              string
+	}{
+		{o: ClientOptions{}, wantIdle: 2 * DefaultConcurrency},
+		{o: ClientOptions{IdleTimeout: 3 * MaxIdleTimeout, MaxIdle: 7}, wantIdle: 7},
+	} {
+		c := mustClient(t, tc.o)
+		tr := c.hc.Transport.(*http.Transport)
+		wantTimeout := DefaultIdleTimeout
+		if tc.o.IdleTimeout > 0 {
+			wantTimeout = min(tc.o.IdleTimeout, MaxIdleTimeout)
+		}
+		if tr.IdleConnTimeout != wantTimeout || tr.MaxIdleConns != tc.wantIdle {
+			t.Errorf("%+v: idle timeout %v, max idle %d; want %v, %d", tc.o, tr.IdleConnTimeout, tr.MaxIdleConns, wantTimeout, tc.wantIdle)
+		}
+		if tr.TLSClientConfig == nil || tr.TLSClientConfig.ClientSessionCache == nil || !tr.ForceAttemptHTTP2 {
+			t.Errorf("%+v: no session cache or no HTTP/2", tc.o)
+		}
+	}
+}
+
+// BenchmarkWarmPoll is a warm poll answered 304 (client and server both in this
+// process): over plain HTTP on a kept connection, over HTTPS on a kept connection (HTTP/2
+// and HTTP/1.1), and over HTTPS from a server that closes every connection, with the
+// session cache (a resumed handshake) and without it (a full one). The budget of
+// docs/design.md §8: a warm HTTPS poll costs at most 2× a warm plain-HTTP one.
+//
+//	go test -run '^$' -bench WarmPoll -benchtime 2000x -count 5 ./internal/fetch/
+func BenchmarkWarmPoll(b *testing.B) {
+	for _, bc := range []struct {
+		name           string
+		tls, closeIdle bool
+		h1, noSessions bool
+	}{
+		{name: "plain"},
+		{name: "https-h2-kept", tls: true},
+		{name: "https-h1-kept", tls: true, h1: true},
+		{name: "https-resumed", tls: true, closeIdle: true},
+		{name: "https-full-handshake", tls: true, closeIdle: true, noSessions: true},
+		{name: "plain-closed", closeIdle: true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			srv, cc := etagServer(b, bc.tls, bc.closeIdle)
+			o := ClientOptions{}
+			if bc.tls {
+				o.CAFile = caFile(b, srv)
+			}
+			c := mustClient(b, o)
+			tr := c.hc.Transport.(*http.Transport)
+			if bc.h1 {
+				tr.ForceAttemptHTTP2 = false
+				tr.TLSClientConfig.NextProtos = []string{"http/1.1"}
+				tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+			}
+			if bc.noSessions {
+				tr.TLSClientConfig.ClientSessionCache = nil
+			}
+			warmPolls(b, c, srv.URL, 2) // the cold poll, and the first connection
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := processCPU()
+			warmPolls(b, c, srv.URL, b.N)
+			b.StopTimer()
+			// CPU rather than wall time: on a loaded machine a poll waits for the CPU.
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+			conns, resumed, requests, _ := cc.snapshot()
+			b.ReportMetric(float64(conns)/float64(requests), "conns/op")
+			b.ReportMetric(float64(resumed)/float64(requests), "resumed/op")
+		})
+	}
+}
