@@ -30,6 +30,7 @@ type bench struct {
 	floor    string // built bench/floor, beside the watcher binary
 	urlwatch string // urlwatch executable, with -urlwatch
 	fleet    *fakepage.Fleet
+	caFile   string // the fleet's CA certificate (PEM), under -tls
 	res      *results
 }
 
@@ -55,13 +56,11 @@ func (b *bench) all(ctx context.Context) error {
 		n = max(n, b.o.DaemonSources)
 	}
 	b.res.Pages, b.res.Components = n, b.o.Components
-	b.logf("serving %d pages on 127.0.0.1", n)
-	fleet, err := fakepage.NewFleet(n)
+	fleet, err := b.startFleet(n)
 	if err != nil {
 		return err
 	}
 	defer fleet.Close()
-	b.fleet = fleet
 	if b.o.Components > 0 {
 		for i := range n {
 			fleet.Page(i).SetComponents(fakepage.Components(b.o.Components))
@@ -93,6 +92,29 @@ func (b *bench) all(ctx context.Context) error {
 	}
 	b.res.LoadEnd = loadAvg()
 	return nil
+}
+
+// startFleet serves n pages, over HTTPS under -tls with the CA written to the temp
+// directory.
+func (b *bench) startFleet(n int) (*fakepage.Fleet, error) {
+	where := "127.0.0.1, over plain HTTP"
+	if b.o.TLS {
+		where = "their own 127.1.x.y addresses, over HTTPS"
+	}
+	b.logf("serving %d pages on %s", n, where)
+	fleet, err := fakepage.NewFleetWith(n, fakepage.FleetOptions{TLS: b.o.TLS, IdleTimeout: b.o.ServerIdle})
+	if err != nil {
+		return nil, err
+	}
+	b.fleet = fleet
+	if b.o.TLS {
+		b.caFile = filepath.Join(b.tmp, "fleet-ca.pem")
+		if err := os.WriteFile(b.caFile, fleet.CAPEM(), 0o600); err != nil {
+			fleet.Close()
+			return nil, err
+		}
+	}
+	return fleet, nil
 }
 
 // build compiles cmd/watcher into the temp directory.
@@ -136,7 +158,7 @@ func (b *bench) buildFloor(ctx context.Context, goBin string) error {
 
 // payloadSize is the size of page 0's incidents.json.
 func payloadSize(f *fakepage.Fleet) int {
-	req, _ := http.NewRequest(http.MethodGet, f.URL(0)+incidentsPath, nil)
+	req, _ := http.NewRequest(http.MethodGet, "http://page"+incidentsPath, nil)
 	resp, err := f.Page(0).Transport().RoundTrip(req)
 	if err != nil {
 		return 0
@@ -154,6 +176,9 @@ func (b *bench) writeWatcherConfig(dir string, n int, schedule string) (string, 
 	s.WriteString("listen: \"\"\non_first_poll: open\n")
 	fmt.Fprintf(&s, "defaults:\n  schedule: %q\n  timeout: 30s\n  maintenance: false\n", schedule)
 	fmt.Fprintf(&s, "http:\n  concurrency: %d\n", b.o.Concurrency)
+	if b.caFile != "" {
+		fmt.Fprintf(&s, "  ca_file: %s\n", b.caFile)
+	}
 	s.WriteString("sources:\n")
 	for i := range n {
 		fmt.Fprintf(&s, "  - name: p%04d\n    url: %s\n    kind: statuspage\n", i, b.fleet.URL(i))
@@ -198,6 +223,7 @@ type pollResult struct {
 	// program must do, nothing archived.
 	FloorCold, FloorWarm usage
 	Requests             map[string]reqCount // by round label
+	Conns                map[string]fakepage.ConnStats // by round label: what the servers saw
 
 	ArchiveAfterCold int64 // file bytes
 
@@ -234,8 +260,9 @@ func (b *bench) pollRun(ctx context.Context, r int) (*pollResult, error) {
 		if uw, err = newUrlwatchRun(b.urlwatch, filepath.Join(dir, "urlwatch"), b.fleet, b.o.Sources); err != nil {
 			return nil, err
 		}
+		uw.caFile = b.caFile
 	}
-	res := &pollResult{Requests: map[string]reqCount{}}
+	res := &pollResult{Requests: map[string]reqCount{}, Conns: map[string]fakepage.ConnStats{}}
 
 	// The cost of starting each program at all, the floor under every round.
 	if res.WatcherStart, err = startCost(ctx, child{name: "watcher-version", dir: dir, path: b.watcher, args: []string{"version"}}); err != nil {
@@ -252,9 +279,11 @@ func (b *bench) pollRun(ctx context.Context, r int) (*pollResult, error) {
 	// One round of one tool, with the answers it got.
 	round := func(label string, c child) (usage, error) {
 		b.fleet.Requests()
+		b.fleet.ConnStats()
 		c.name = strings.ReplaceAll(label, " ", "-") // its logs: the last round of each kind
 		u, err := c.run(ctx)
 		res.Requests[label] = countRequests(b.fleet.Requests())
+		res.Conns[label] = b.fleet.ConnStats()
 		return u, err
 	}
 	// Cold then warm; the tools alternate, and which goes first alternates by run.
@@ -267,12 +296,15 @@ func (b *bench) pollRun(ctx context.Context, r int) (*pollResult, error) {
 				} else {
 					res.WatcherWarm = u
 				}
-				b.logf("run %d: watcher poll %s: CPU %v, wall %v, RSS %s; %v", r+1, phase, u.CPU.Round(time.Millisecond), u.Wall.Round(time.Millisecond), mib(u.MaxRSS), res.Requests["watcher "+phase])
+				b.logf("run %d: watcher poll %s: CPU %v, wall %v, RSS %s; %v; %v", r+1, phase, u.CPU.Round(time.Millisecond), u.Wall.Round(time.Millisecond), mib(u.MaxRSS), res.Requests["watcher "+phase], res.Conns["watcher "+phase])
 				return err
 			},
 		}
 		steps = append(steps, func() error {
 			c := child{dir: dir, path: b.floor, args: []string{"-config", cfg, "-mode", phase, "-etags", filepath.Join(dir, "floor-etags")}}
+			if b.caFile != "" {
+				c.args = append(c.args, "-ca-file", b.caFile)
+			}
 			u, err := round("floor "+phase, c)
 			if phase == "cold" {
 				res.FloorCold = u
@@ -399,6 +431,7 @@ type daemonResult struct {
 	EndFile  int64 // RssFile at the end: pages of the archive (and binary) mapped in
 	Changes  int   // pages changed during the run
 	Failures int   // "poll failed" lines in the daemon's log
+	Conns    fakepage.ConnStats // what the servers saw over the window
 }
 
 // daemonRun fills an archive with one poll round, then runs `watcher run` on it for the
@@ -426,6 +459,7 @@ func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
 		return nil, err
 	}
 	b.fleet.Requests()
+	b.fleet.ConnStats()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		closeFiles(cmd)
@@ -512,6 +546,7 @@ wait:
 		return nil, err
 	}
 	res.Window = end.Sub(start)
+	res.Conns = b.fleet.ConnStats()
 	res.HWM, res.EndFile = st["VmHWM"], st["RssFile"]
 	res.MaxAnon = max(res.MaxAnon, st["RssAnon"])
 	res.Polls = polls
@@ -523,11 +558,11 @@ wait:
 	if log, err := os.ReadFile(stderrPath); err == nil {
 		res.Failures = strings.Count(string(log), "poll failed")
 	}
-	b.logf("daemon run %d: %d sources on %q for %v: CPU %v (%.2f%% of one core); before the first poll %v; from it %v over %v for %d polls (%.1f/s, %.3f ms each, %.2f%% of one core); answers %v; VmHWM %s, RssAnon ≤ %s, RssFile %s; %d pages changed, %d failed polls",
+	b.logf("daemon run %d: %d sources on %q for %v: CPU %v (%.2f%% of one core); before the first poll %v; from it %v over %v for %d polls (%.1f/s, %.3f ms each, %.2f%% of one core); answers %v; VmHWM %s, RssAnon ≤ %s, RssFile %s; %d pages changed, %d failed polls; %v",
 		r+1, b.o.DaemonSources, b.o.Schedule, res.Window.Round(time.Millisecond), res.CPU, pct(res.CPU, res.Window),
 		res.StartCPU, res.SteadyCPU, res.Steady.Round(time.Millisecond), res.SteadyPolls, float64(res.SteadyPolls)/res.Steady.Seconds(),
 		millis(res.SteadyCPU)/float64(max(1, res.SteadyPolls)), pct(res.SteadyCPU, res.Steady),
-		res.Polls, mib(res.HWM), mib(res.MaxAnon), mib(res.EndFile), res.Changes, res.Failures)
+		res.Polls, mib(res.HWM), mib(res.MaxAnon), mib(res.EndFile), res.Changes, res.Failures, res.Conns)
 	return res, nil
 }
 

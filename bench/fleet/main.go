@@ -45,6 +45,8 @@ type options struct {
 	Keep          bool          // keep the temp directory
 	Watcher       string        // a watcher binary to measure instead of building one
 	Components    int           // components each page's summary.json lists (0: the one default)
+	TLS           bool          // serve every page over HTTPS from its own loopback address
+	ServerIdle    time.Duration // the pages' servers' idle timeout (0: 2 minutes)
 }
 
 func defaults() options {
@@ -82,6 +84,9 @@ func main() {
 	fs.StringVar(&o.Watcher, "watcher", "", "measure this watcher binary instead of building ./cmd/watcher")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the temp directory (configs, archives, logs)")
 	fs.IntVar(&o.Components, "components", 0, "components each page's summary.json lists, read on every poll (0: the page's one default component)")
+	fs.BoolVar(&o.TLS, "tls", false, "serve every page over HTTPS (HTTP/2 offered) from its own loopback address 127.1.x.y with a certificate from a CA made at start (watcher: http.ca_file; urlwatch: REQUESTS_CA_BUNDLE), and count handshakes, resumptions, connections and protocols on the server side")
+	both := fs.Bool("plain-and-tls", false, "run everything twice, over plain HTTP then over HTTPS (-tls), and add a table of the two side by side")
+	fs.DurationVar(&o.ServerIdle, "server-idle", 0, "the pages' servers close connections idle this long (0: 2 minutes); a short one makes every poll reconnect and resume its TLS session")
 	profileDir := fs.String("profile", "", "instead of the benchmark: run cold, warm and changed poll rounds in this process with a CPU profile of each, written to this directory")
 	serveDir := fs.String("serve", "", "instead of the benchmark: serve -sources pages, write watcher.yaml and urls.yaml (urlwatch) for them into this directory and wait for Ctrl-C, for experiments by hand (perf, strace, …)")
 	isQuick := fs.Bool("quick", false, "small sizes for a smoke test (flags given explicitly still win)")
@@ -127,16 +132,31 @@ func main() {
 		}
 		return
 	}
-	res, err := run(ctx, o, os.Stderr)
+	modes := []bool{o.TLS}
+	if *both {
+		modes = []bool{false, true}
+	}
+	var all []*results
+	failed := false
+	for _, tls := range modes {
+		o.TLS = tls
+		res, err := run(ctx, o, os.Stderr)
+		if res != nil {
+			res.markdown(os.Stdout)
+			all = append(all, res)
+			failed = failed || len(res.Violations) > 0
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "fleet: %v\n", err)
+			failed = true
+			break
+		}
+	}
 	stop()
-	if res != nil {
-		res.markdown(os.Stdout)
+	if len(all) == 2 {
+		sideBySide(os.Stdout, all[0], all[1])
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "fleet: %v\n", err)
-		os.Exit(1)
-	}
-	if len(res.Violations) > 0 {
+	if failed {
 		os.Exit(1)
 	}
 }

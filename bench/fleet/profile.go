@@ -12,7 +12,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/daemon"
-	"github.com/statuswatch/statuswatch/internal/fakepage"
 	"github.com/statuswatch/statuswatch/internal/fetch"
 )
 
@@ -26,17 +25,17 @@ func profile(ctx context.Context, o options, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	fleet, err := fakepage.NewFleet(o.Sources)
-	if err != nil {
-		return err
-	}
-	defer fleet.Close()
 	tmp, err := os.MkdirTemp("", "statuswatch-fleet-profile-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	b := &bench{o: o, tmp: tmp, fleet: fleet}
+	b := &bench{o: o, tmp: tmp, log: os.Stderr}
+	fleet, err := b.startFleet(o.Sources)
+	if err != nil {
+		return err
+	}
+	defer fleet.Close()
 	path, err := b.writeWatcherConfig(tmp, o.Sources, "@every 2m")
 	if err != nil {
 		return err
@@ -116,12 +115,12 @@ func serve(ctx context.Context, o options, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	fleet, err := fakepage.NewFleet(o.Sources)
+	b := &bench{o: o, tmp: dir, log: os.Stderr}
+	fleet, err := b.startFleet(o.Sources)
 	if err != nil {
 		return err
 	}
 	defer fleet.Close()
-	b := &bench{o: o, tmp: dir, fleet: fleet}
 	path, err := b.writeWatcherConfig(dir, o.Sources, o.Schedule)
 	if err != nil {
 		return err
@@ -130,7 +129,8 @@ func serve(ctx context.Context, o options, dir string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "serving %d pages on 127.0.0.1 until Ctrl-C\n  watcher poll -config %s\n  urlwatch --urls %s --config %s --cache %s\n", o.Sources, path, uw.urls, uw.config, uw.cache)
+	uw.caFile = b.caFile
+	fmt.Fprintf(os.Stderr, "serving %d pages until Ctrl-C\n  watcher poll -config %s\n  urlwatch --urls %s --config %s --cache %s\n", o.Sources, path, uw.urls, uw.config, uw.cache)
 	<-ctx.Done()
 	return nil
 }

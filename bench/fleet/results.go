@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/fakepage"
 )
 
 // results are every run's figures and the medians the report shows.
@@ -143,13 +145,25 @@ func (r *results) markdown(w io.Writer) {
 	if len(r.Daemon) > 0 {
 		title += fmt.Sprintf(", the daemon at %d", o.DaemonSources)
 	}
+	if o.TLS {
+		title += ", over HTTPS"
+	} else {
+		title += ", over plain HTTP"
+	}
 	fmt.Fprintf(w, "%s (issue 7)\n\n", title)
 	fmt.Fprintf(w, "**Machine:** %d CPUs (`nproc`), %s, %s, linux/%s. Load average %s when the benchmark started, %s when it ended (on a shared or busy machine, expect spreads of ±30%%).\n\n",
 		r.NumCPU, r.CPUModel, r.GoVersion, runtime.GOARCH, r.LoadStart, r.LoadEnd)
 	if r.Revision != "" && o.Watcher == "" {
 		fmt.Fprintf(w, "**Measured:** `watcher` built from %s.\n\n", r.Revision)
 	}
-	fmt.Fprintf(w, "**Setup:** %d fake Statuspage pages on 127.0.0.1, each on its own port (a vendor per host:port); `incidents.json` is %d KB (50 resolved incidents of 8 updates of varied prose), with strong ETags and real 304s. ", r.Pages, r.PayloadBytes/1000)
+	if o.TLS {
+		fmt.Fprintf(w, "**Setup:** %d fake Statuspage pages over HTTPS, each on its own loopback address (127.1.x.y) with its own ECDSA P-256 certificate from a CA made at start (watcher `http.ca_file`, urlwatch `REQUESTS_CA_BUNDLE`), HTTP/2 offered; `incidents.json` is %d KB (50 resolved incidents of 8 updates of varied prose), with strong ETags and real 304s. ", r.Pages, r.PayloadBytes/1000)
+	} else {
+		fmt.Fprintf(w, "**Setup:** %d fake Statuspage pages on 127.0.0.1, each on its own port (a vendor per host:port); `incidents.json` is %d KB (50 resolved incidents of 8 updates of varied prose), with strong ETags and real 304s. ", r.Pages, r.PayloadBytes/1000)
+	}
+	if o.ServerIdle > 0 {
+		fmt.Fprintf(w, "The pages' servers close connections idle for %v. ", o.ServerIdle)
+	}
 	if r.Components > 0 {
 		fmt.Fprintf(w, "`summary.json` lists %d components (read on every poll, 304 once unchanged). ", r.Components)
 	}
@@ -201,6 +215,7 @@ func (r *results) markdown(w io.Writer) {
 			fmt.Fprintf(w, "; urlwatch cold %v, warm %v", last.Requests["urlwatch cold"], last.Requests["urlwatch warm"])
 		}
 		fmt.Fprint(w, ".\n\n")
+		fmt.Fprintf(w, "Connections the servers saw in the last run: watcher cold %v; warm %v.\n\n", last.Conns["watcher cold"], last.Conns["watcher warm"])
 
 		fmt.Fprintf(w, "| archive, %d sources | median | budget |\n|---|---|---|\n", o.Sources)
 		fmt.Fprintf(w, "| archive file after the cold round | %s | |\n", r.over(func(p *pollResult) float64 { return mibs(p.ArchiveAfterCold) }).format(n, " MiB", 1))
@@ -248,13 +263,23 @@ func (r *results) markdown(w io.Writer) {
 		fmt.Fprintf(w, "| CPU per poll, from the first poll on (all of the daemon's CPU ÷ polls) | %s | |\n", r.overDaemon(perPoll).format(m, " ms", 3))
 		fmt.Fprintf(w, "| %% of one core from the first poll on | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return pct(d.SteadyCPU, d.Steady) }).format(m, "%", 2))
 		fmt.Fprintf(w, "| %% of one core over the whole run, start-up included | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return pct(d.CPU, d.Window) }).format(m, "%", 2))
-		fmt.Fprintf(w, "| %% of one core at `@every 2m` (%.3g polls/s × CPU per poll) | %s | < 5%% |\n", perSec, r.overDaemon(func(d *daemonResult) float64 {
+		fmt.Fprintf(w, "| %% of one core at `@every 2m` (%.3g polls/s × CPU per poll) | %s | < 1%% (HTTPS) |\n", perSec, r.overDaemon(func(d *daemonResult) float64 {
 			return perSec * perPoll(d) / 10 // ms per s → % of a core
 		}).format(m, "%", 2))
 		fmt.Fprintf(w, "| peak RSS (VmHWM: its own memory plus the archive's mmap pages it touched) | %s | < 150 MB |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.HWM) }).format(m, " MiB", 0))
 		fmt.Fprintf(w, "| the daemon's own memory (largest RssAnon sampled every 250 ms) | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.MaxAnon) }).format(m, " MiB", 0))
 		fmt.Fprintf(w, "| archive and binary pages mapped at the end (RssFile) | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.EndFile) }).format(m, " MiB", 0))
 		fmt.Fprintf(w, "| pages changed during the run | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return float64(d.Changes) }).format(m, "", 0))
+		perReq := func(f func(c fakepage.ConnStats) int) func(d *daemonResult) float64 {
+			return func(d *daemonResult) float64 { return float64(f(d.Conns)) / float64(max(1, d.Polls.total())) }
+		}
+		fmt.Fprintf(w, "| new connections per poll (server side) | %s | |\n", r.overDaemon(perReq(func(c fakepage.ConnStats) int { return c.Conns })).format(m, "", 3))
+		if o.TLS {
+			fmt.Fprintf(w, "| TLS handshakes per poll, and of them resumed | %s, %s | no full handshake per warm poll |\n",
+				r.overDaemon(perReq(func(c fakepage.ConnStats) int { return c.Handshakes })).format(m, "", 3),
+				r.overDaemon(perReq(func(c fakepage.ConnStats) int { return c.Resumed })).format(m, "", 3))
+		}
+		fmt.Fprintf(w, "| requests by protocol (last run) | %v | |\n", r.Daemon[m-1].Conns.Protocols)
 		fmt.Fprintf(w, "| cold `watcher poll` over the %d sources first (fills the archive): CPU | %s | |\n", o.DaemonSources, r.overDaemon(func(d *daemonResult) float64 { return secs(d.Prewarm.CPU) }).format(m, " s", 2))
 		fmt.Fprintf(w, "| the same: wall, peak RSS | %s, %s | |\n\n", r.overDaemon(func(d *daemonResult) float64 { return secs(d.Prewarm.Wall) }).format(m, " s", 1), r.overDaemon(func(d *daemonResult) float64 { return mibs(d.Prewarm.MaxRSS) }).format(m, " MiB", 0))
 	}
@@ -292,6 +317,10 @@ func (r *results) flags() string {
 	add("runs", o.Runs, d.Runs)
 	add("concurrency", o.Concurrency, d.Concurrency)
 	add("duration", o.Duration, d.Duration)
+	add("server-idle", o.ServerIdle, d.ServerIdle)
+	if o.TLS {
+		b.WriteString(" -tls")
+	}
 	if o.Schedule != d.Schedule {
 		fmt.Fprintf(&b, " -schedule %q", o.Schedule)
 	}
@@ -312,4 +341,44 @@ func cpuModel() string {
 		}
 	}
 	return "unknown CPU"
+}
+
+// sideBySide writes the headline figures of a plain-HTTP and an HTTPS run of the same
+// benchmark next to each other.
+func sideBySide(w io.Writer, plain, tls *results) {
+	fmt.Fprint(w, "## Plain HTTP and HTTPS side by side\n\n| figure | plain HTTP | HTTPS | HTTPS ÷ plain |\n|---|---|---|---|\n")
+	row := func(label string, f func(r *results) (float64, bool), unit string, prec int) {
+		p, okp := f(plain)
+		t, okt := f(tls)
+		if !okp || !okt {
+			return
+		}
+		ratio := "—"
+		if p > 0 {
+			ratio = fmt.Sprintf("%.2f×", t/p)
+		}
+		fmt.Fprintf(w, "| %s | %.*f%s | %.*f%s | %s |\n", label, prec, p, unit, prec, t, unit, ratio)
+	}
+	poll := func(f func(p *pollResult) float64) func(r *results) (float64, bool) {
+		return func(r *results) (float64, bool) { return r.over(f).median, len(r.Poll) > 0 }
+	}
+	daemon := func(f func(d *daemonResult) float64) func(r *results) (float64, bool) {
+		return func(r *results) (float64, bool) { return r.overDaemon(f).median, len(r.Daemon) > 0 }
+	}
+	row("watcher cold round: CPU", poll(func(p *pollResult) float64 { return secs(p.WatcherCold.CPU) }), " s", 2)
+	row("watcher warm round: CPU", poll(func(p *pollResult) float64 { return secs(p.WatcherWarm.CPU) }), " s", 3)
+	row("watcher warm round: peak RSS", poll(func(p *pollResult) float64 { return mibs(p.WatcherWarm.MaxRSS) }), " MiB", 0)
+	row("floor cold round: CPU", poll(func(p *pollResult) float64 { return secs(p.FloorCold.CPU) }), " s", 2)
+	row("floor warm round: CPU", poll(func(p *pollResult) float64 { return secs(p.FloorWarm.CPU) }), " s", 3)
+	if plain.urlwatchRan() && tls.urlwatchRan() {
+		row("urlwatch warm round: CPU", poll(func(p *pollResult) float64 { return secs(p.UrlwatchWarm.CPU) }), " s", 3)
+		row("urlwatch ÷ watcher, warm", func(r *results) (float64, bool) {
+			return r.ratio(func(p *pollResult) (usage, usage) { return p.WatcherWarm, p.UrlwatchWarm }).median, true
+		}, "×", 1)
+	}
+	row("daemon: CPU per poll", daemon(func(d *daemonResult) float64 { return millis(d.SteadyCPU) / float64(max(1, d.SteadyPolls)) }), " ms", 3)
+	row("daemon: % of one core from the first poll on", daemon(func(d *daemonResult) float64 { return pct(d.SteadyCPU, d.Steady) }), "%", 2)
+	row("daemon: peak RSS", daemon(func(d *daemonResult) float64 { return mibs(d.HWM) }), " MiB", 0)
+	row("daemon: new connections per poll", daemon(func(d *daemonResult) float64 { return float64(d.Conns.Conns) / float64(max(1, d.Polls.total())) }), "", 3)
+	fmt.Fprintln(w)
 }

@@ -51,6 +51,7 @@ func ensureUrlwatch(ctx context.Context, log io.Writer) (path, version string, e
 type urlwatchRun struct {
 	path, dir                  string
 	urls, config, cache, hooks string
+	caFile                     string // the fleet's CA under -tls: REQUESTS_CA_BUNDLE
 }
 
 func newUrlwatchRun(path, dir string, fleet *fakepage.Fleet, n int) (*urlwatchRun, error) {
@@ -133,10 +134,16 @@ job_defaults:
 // child is one urlwatch round: every job once, against the cache.
 func (u *urlwatchRun) child() child {
 	home := filepath.Join(u.dir, "home")
-	return child{
+	c := child{
 		name: "urlwatch", dir: u.dir, path: u.path,
 		args: []string{"--urls", u.urls, "--config", u.config, "--cache", u.cache, "--hooks", u.hooks},
 		// Its own home, so it neither reads nor writes the user's urlwatch files.
 		env: []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_CACHE_HOME=" + filepath.Join(home, ".cache")},
 	}
+	if u.caFile != "" {
+		// requests verifies against this bundle instead of certifi's (it replaces the
+		// roots rather than adding to them: the fleet's CA is all these pages need).
+		c.env = append(c.env, "REQUESTS_CA_BUNDLE="+u.caFile)
+	}
+	return c
 }

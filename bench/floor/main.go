@@ -17,6 +17,8 @@ package main
 import (
 	"bufio"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
 	"flag"
 	"fmt"
 	"io"
@@ -55,8 +57,9 @@ func main() {
 	mode := flag.String("mode", "cold", "cold: GET, hash and decode every incidents.json, saving ETags; warm: conditional GETs with the saved ETags")
 	etagFile := flag.String("etags", "/tmp/floor-etags", "where cold saves the ETags and warm reads them")
 	concurrency := flag.Int("concurrency", 32, "requests at a time")
+	caFile := flag.String("ca-file", "", "PEM CA bundle added to the system roots, for HTTPS pages")
 	flag.Parse()
-	if err := run(*config, *mode, *etagFile, *concurrency); err != nil {
+	if err := run(*config, *mode, *etagFile, *caFile, *concurrency); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
@@ -67,7 +70,7 @@ func main() {
 		time.Duration(syscall.TimevalToNsec(ru.Utime)).Round(time.Millisecond), time.Duration(syscall.TimevalToNsec(ru.Stime)).Round(time.Millisecond))
 }
 
-func run(config, mode, etagFile string, concurrency int) error {
+func run(config, mode, etagFile, caFile string, concurrency int) error {
 	urls, err := readURLs(config)
 	if err != nil {
 		return err
@@ -84,6 +87,20 @@ func run(config, mode, etagFile string, concurrency int) error {
 		}
 	}
 	client := &http.Client{Timeout: 30 * time.Second}
+	if caFile != "" {
+		pemData, err := os.ReadFile(caFile)
+		if err != nil {
+			return err
+		}
+		pool, err := x509.SystemCertPool()
+		if err != nil {
+			pool = x509.NewCertPool()
+		}
+		pool.AppendCertsFromPEM(pemData)
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
+		client.Transport = tr
+	}
 	errs := make([]error, len(urls))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, concurrency)

@@ -138,17 +138,22 @@ var fleetEpoch = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 // VendorIncidents; Change posts a new update on one of its incidents. Safe for concurrent
 // use.
 type Fleet struct {
-	pages []*Statuspage
-	urls  []string
-	srvs  []*http.Server
+	pages   []*Statuspage
+	urls    []string
+	srvs    []*http.Server
+	ca      *fleetCA // under FleetOptions.TLS
+	counter connCounter
 
 	mu      sync.Mutex
 	current [][]Incident // what each page serves
 	changes []int        // changes posted per page since the last Reset
 }
 
-// NewFleet starts n pages. Close stops them.
-func NewFleet(n int) (*Fleet, error) {
+// NewFleet starts n pages over plain HTTP on 127.0.0.1. Close stops them.
+func NewFleet(n int) (*Fleet, error) { return NewFleetWith(n, FleetOptions{}) }
+
+// NewFleetWith starts n pages as o says. Close stops them.
+func NewFleetWith(n int, o FleetOptions) (*Fleet, error) {
 	f := &Fleet{
 		pages:   make([]*Statuspage, n),
 		urls:    make([]string, n),
@@ -156,16 +161,41 @@ func NewFleet(n int) (*Fleet, error) {
 		current: make([][]Incident, n),
 		changes: make([]int, n),
 	}
+	f.counter.take()
+	idle := o.IdleTimeout
+	if idle <= 0 {
+		idle = 2 * time.Minute
+	}
+	if o.TLS {
+		ca, err := newFleetCA()
+		if err != nil {
+			return nil, err
+		}
+		f.ca = ca
+	}
 	for i := range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		f.pages[i] = &Statuspage{Name: fmt.Sprintf("Vendor %04d", i)}
+		srv := &http.Server{Handler: f.counter.counting(f.pages[i]), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idle, ConnState: f.counter.connState}
+		var ln net.Listener
+		var err error
+		if o.TLS {
+			ln, srv.TLSConfig, err = f.listenTLS(i)
+		} else {
+			ln, err = net.Listen("tcp", "127.0.0.1:0")
+		}
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("fleet page %d: %w", i, err)
 		}
-		f.pages[i] = &Statuspage{Name: fmt.Sprintf("Vendor %04d", i)}
-		f.urls[i] = "http://" + ln.Addr().String()
-		f.srvs[i] = &http.Server{Handler: f.pages[i], ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-		go f.srvs[i].Serve(ln)
+		f.srvs[i] = srv
+		if o.TLS {
+			f.urls[i] = "https://" + ln.Addr().String()
+			// ServeTLS offers HTTP/2 (ALPN h2) beside HTTP/1.1, as vendors' CDNs do.
+			go srv.ServeTLS(ln, "", "")
+		} else {
+			f.urls[i] = "http://" + ln.Addr().String()
+			go srv.Serve(ln)
+		}
 	}
 	f.Reset()
 	return f, nil
@@ -174,7 +204,8 @@ func NewFleet(n int) (*Fleet, error) {
 // Len is the number of pages.
 func (f *Fleet) Len() int { return len(f.pages) }
 
-// URL is page i's base URL (http://127.0.0.1:port), where its /api/v2/*.json live.
+// URL is page i's base URL (http://127.0.0.1:port, or https://127.1.x.y:port under
+// TLS), where its /api/v2/*.json live.
 func (f *Fleet) URL(i int) string { return f.urls[i] }
 
 // Page is page i.

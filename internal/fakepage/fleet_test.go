@@ -1,8 +1,12 @@
 package fakepage
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +54,50 @@ func TestFleet(t *testing.T) {
 	f.Reset()
 	if status, again, _ := get(0, etag); status != 304 || again != etag {
 		t.Errorf("after Reset: %d with ETag %q, want 304 and the first ETag back", status, again)
+	}
+}
+
+// Under TLS every page has its own loopback address and a certificate for it from the
+// fleet's CA, offers HTTP/2, and counts connections, handshakes and resumptions.
+func TestFleetTLS(t *testing.T) {
+	f, err := NewFleetWith(2, FleetOptions{TLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	u0, _ := url.Parse(f.URL(0))
+	u1, _ := url.Parse(f.URL(1))
+	if u0.Scheme != "https" || u0.Hostname() == u1.Hostname() || !strings.HasPrefix(u0.Hostname(), "127.1.") {
+		t.Fatalf("URLs %s and %s; want https on two 127.1.x.y addresses", u0, u1)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(f.CAPEM()) {
+		t.Fatal("CAPEM holds no certificate")
+	}
+	cache := tls.NewLRUClientSessionCache(4)
+	get := func(i int) string {
+		t.Helper()
+		// A transport per request: a new connection every time, resumed from the cache.
+		tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, ClientSessionCache: cache}, ForceAttemptHTTP2: true}
+		defer tr.CloseIdleConnections()
+		resp, err := (&http.Client{Transport: tr}).Get(f.URL(i) + "/api/v2/summary.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.Proto
+	}
+	if p := get(0); p != "HTTP/2.0" {
+		t.Errorf("protocol %s, want HTTP/2.0", p)
+	}
+	get(0)
+	get(1)
+	s := f.ConnStats()
+	if s.Conns != 3 || s.Handshakes != 3 || s.Resumed != 1 || s.Protocols["HTTP/2.0"] != 3 {
+		t.Errorf("counted %v; want 3 connections, 3 handshakes (1 resumed), 3 HTTP/2 requests", s)
+	}
+	if s := f.ConnStats(); s.Conns != 0 || len(s.Protocols) != 0 {
+		t.Errorf("after a read the counts start again: %v", s)
 	}
 }
