@@ -222,7 +222,7 @@ type pollResult struct {
 	// bench/floor: the GETs (and, cold, a hash and a decode of each body) that any Go
 	// program must do, nothing archived.
 	FloorCold, FloorWarm usage
-	Requests             map[string]reqCount // by round label
+	Requests             map[string]reqCount           // by round label
 	Conns                map[string]fakepage.ConnStats // by round label: what the servers saw
 
 	ArchiveAfterCold int64 // file bytes
@@ -426,11 +426,11 @@ type daemonResult struct {
 	SteadyPolls int
 	Polls       reqCount // every answer to incidents.json over the window
 
-	HWM      int64 // VmHWM at the end (anonymous and file-backed pages: the archive's mmap counts)
-	MaxAnon  int64 // the largest RssAnon sampled: the daemon's own memory
-	EndFile  int64 // RssFile at the end: pages of the archive (and binary) mapped in
-	Changes  int   // pages changed during the run
-	Failures int   // "poll failed" lines in the daemon's log
+	HWM      int64              // VmHWM at the end (anonymous and file-backed pages: the archive's mmap counts)
+	MaxAnon  int64              // the largest RssAnon sampled: the daemon's own memory
+	EndFile  int64              // RssFile at the end: pages of the archive (and binary) mapped in
+	Changes  int                // pages changed during the run
+	Failures int                // "poll failed" lines in the daemon's log
 	Conns    fakepage.ConnStats // what the servers saw over the window
 }
 
