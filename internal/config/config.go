@@ -43,6 +43,7 @@ const (
 	MaxRawSnapshots          = 36500 * 24 * time.Hour // 100 years; 0 (forever) is how to keep more
 	DefaultMaxQueueAge       = notify.DefaultMaxQueueAge
 	DefaultKind              = "auto"
+	DefaultOpenInterval      = 30 * time.Second
 	DefaultDatabaseName      = "watcher.db"
 )
 
@@ -90,6 +91,9 @@ type Defaults struct {
 	// ComponentChanges is whether component changes are told: archive.ComponentChangesNotify
 	// (default) or archive.ComponentChangesArchive (versioned, never told).
 	ComponentChanges string
+	// OpenInterval is how often, at least, a source with an open incident is polled, on
+	// top of its schedule (follow-ups within that long); 0: the schedule only.
+	OpenInterval time.Duration
 }
 
 // HTTP configures the outbound client.
@@ -169,6 +173,7 @@ type Source struct {
 	ComponentChanges string            // archive.ComponentChangesNotify or archive.ComponentChangesArchive
 	Headers          map[string]Secret // extra request headers
 	Endpoints        map[string]string // endpoint name → URL, overriding derived ones
+	OpenInterval     time.Duration     // poll at least this often while an incident is open; 0: the schedule only
 	// HookToken is the secret of the source's push hook, POST
 	// /api/v1/sources/{name}/hook/{token}; empty: the source has no hook.
 	HookToken Secret

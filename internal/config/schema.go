@@ -20,6 +20,7 @@ type meta struct {
 // sourceMeta records which inheritable keys a source set itself.
 type sourceMeta struct {
 	schedule, timeout, failureThreshold, maintenance, componentChanges bool
+	openInterval                                                       bool
 
 	path string // "sources[i]"
 }
@@ -45,6 +46,7 @@ func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
 				"failure_threshold": typed(d, &df.FailureThreshold, nil, atLeast(1)),
 				"maintenance":       typed(d, &df.Maintenance, nil, parseBool),
 				"component_changes": typed(d, &df.ComponentChanges, nil, componentChanges),
+				"open_interval":     typed(d, &df.OpenInterval, nil, openInterval),
 			})
 		},
 		"http": func(path string, v *yaml.Node) error {

@@ -101,6 +101,7 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		"hook_token_file":   hf,
 		"failure_threshold": typed(d, &s.FailureThreshold, &sm.failureThreshold, atLeast(1)),
 		"component_changes": typed(d, &s.ComponentChanges, &sm.componentChanges, componentChanges),
+		"open_interval":     typed(d, &s.OpenInterval, &sm.openInterval, openInterval),
 		"headers":           d.headers(&s.Headers),
 		"endpoints":         d.endpoints(&s.Endpoints),
 		"depends_on":        d.list(&s.DependsOn, "source name"),

@@ -35,6 +35,9 @@ func (d *decoder) finish(cfg *Config, m *meta) error {
 		if !sm.componentChanges {
 			s.ComponentChanges = cfg.Defaults.ComponentChanges
 		}
+		if !sm.openInterval {
+			s.OpenInterval = cfg.Defaults.OpenInterval
+		}
 	}
 
 	if cfg.BaseURL != "" {

@@ -48,6 +48,16 @@ func positiveDuration(s string) (time.Duration, error) {
 	return v, err
 }
 
+// openInterval parses an open_interval: 0 (off) or at least a second, the scheduler's
+// resolution.
+func openInterval(s string) (time.Duration, error) {
+	v, err := ParseDuration(s)
+	if err == nil && v != 0 && v < time.Second {
+		err = fmt.Errorf("must be 0 (off) or at least 1s, found %s", s)
+	}
+	return v, err
+}
+
 func schedule(s string) (string, error) {
 	if _, err := ParseSchedule(s); err != nil {
 		return "", err

@@ -74,6 +74,7 @@ func (d *decoder) parse(data []byte) (*Config, error) {
 			FailureThreshold: DefaultFailureThreshold,
 			Maintenance:      true,
 			ComponentChanges: archive.ComponentChangesNotify,
+			OpenInterval:     DefaultOpenInterval,
 		},
 		HTTP: HTTP{
 			MaxBody:     DefaultMaxBody,

@@ -78,11 +78,16 @@ type Daemon struct {
 
 // sourceState is what the daemon knows of one source between polls; it survives reloads.
 type sourceState struct {
-	mu          sync.Mutex
-	src         *config.Source
-	entry       cron.EntryID
-	schedule    string
-	interval    time.Duration
+	mu       sync.Mutex
+	src      *config.Source
+	entry    cron.EntryID
+	schedule string
+	interval time.Duration
+	// openEvery is the open_interval the entry was scheduled with; open says the source
+	// has an open incident, which its schedule (followUps) reads on every tick.
+	openEvery   time.Duration
+	open        atomic.Bool
+	sched       cron.Schedule // the entry's: the jittered schedule with its follow-ups
 	running     *pollCall
 	nextAllowed time.Time // backoff: polls before this are skipped
 	poll        pollStatus

@@ -234,9 +234,14 @@ func (d *Daemon) refreshOpen(source string) {
 		d.log.Warn("count open incidents", "source", source, "err", err)
 		return
 	}
+	open := false
 	for _, imp := range []model.Impact{model.ImpactNone, model.ImpactMinor, model.ImpactMajor, model.ImpactCritical, model.ImpactMaintenance, model.ImpactUnknown} {
 		d.metrics.openIncidents.WithLabelValues(source, string(imp)).Set(float64(counts[imp]))
+		// A maintenance window, scheduled or under way, is not an incident to follow:
+		// it may be announced weeks ahead.
+		open = open || (imp != model.ImpactMaintenance && counts[imp] > 0)
 	}
+	d.setOpen(source, open)
 }
 
 // outboxCounts counts the undelivered messages by state, for each scrape of /metrics.

@@ -74,7 +74,7 @@ func (d *Daemon) apply(cfg *config.Config) error {
 	}
 	type planned struct {
 		src      *config.Source
-		sched    cron.Schedule
+		sched    cron.Schedule // jittered, without the follow-ups
 		interval time.Duration
 	}
 	plans := make(map[string]planned, len(cfg.Sources))
@@ -117,14 +117,12 @@ func (d *Daemon) apply(cfg *config.Config) error {
 			d.restore(name, st)
 		}
 		st.mu.Lock()
-		rescheduled := st.entry == 0 || st.schedule != p.src.Schedule
-		st.src, st.interval, st.schedule = p.src, p.interval, p.src.Schedule
+		rescheduled := st.entry == 0 || st.schedule != p.src.Schedule || st.openEvery != p.src.OpenInterval
+		st.src, st.interval, st.schedule, st.openEvery = p.src, p.interval, p.src.Schedule, p.src.OpenInterval
 		st.mu.Unlock()
 		if rescheduled {
-			if st.entry != 0 {
-				d.cron.Remove(st.entry)
-			}
-			st.entry = d.cron.Schedule(p.sched, cron.FuncJob(d.job(name)))
+			st.sched = withFollowUps(p.sched, name, p.src.OpenInterval, &st.open)
+			d.reschedule(name, st)
 		}
 	}
 	d.cfg = cfg

@@ -3,6 +3,7 @@ package daemon
 import (
 	"hash/fnv"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -74,20 +75,23 @@ func (p phased) Next(t time.Time) time.Time {
 // once a second rather than 8 times (each wake of an idle Go process costs more CPU in
 // the runtime's scheduler and sysmon than a 304 poll itself).
 func jitter(s cron.Schedule, name string, iv time.Duration) cron.Schedule {
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	seconds := func(span time.Duration) time.Duration {
-		return time.Duration(h.Sum64()%uint64(span/time.Second)) * time.Second
-	}
 	if cs, ok := s.(cron.ConstantDelaySchedule); ok && cs.Delay >= 2*time.Second {
 		// @every: spread the sources over the whole interval.
-		return phased{every: cs.Delay, offset: seconds(cs.Delay)}
+		return phased{every: cs.Delay, offset: nameSeconds(name, cs.Delay)}
 	}
 	span := min(iv/2, time.Minute)
 	if span <= time.Second {
 		return s
 	}
-	return jittered{s, seconds(span)}
+	return jittered{s, nameSeconds(name, span)}
+}
+
+// nameSeconds is name's fixed offset in whole seconds within [0, span), from a hash of
+// the name.
+func nameSeconds(name string, span time.Duration) time.Duration {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return time.Duration(h.Sum64()%uint64(max(span/time.Second, 1))) * time.Second
 }
 
 // cronLogger adapts slog to cron's logger.
@@ -97,4 +101,59 @@ func (c cronLogger) Info(msg string, kv ...any) { c.l.Debug("cron: "+msg, kv...)
 
 func (c cronLogger) Error(err error, msg string, kv ...any) {
 	c.l.Error("cron: "+msg, append(kv, "err", err)...)
+}
+
+// followUps is a source's schedule with the follow-ups of docs/design.md §8: while the
+// source has an open incident, it runs at least every open_interval (on the source's own
+// whole-second phase, as @every schedules do), on top of its own schedule; otherwise
+// its schedule alone. Backoff and Retry-After are not its business: the job skips the
+// ticks that fall inside them.
+type followUps struct {
+	cron.Schedule
+	every phased
+	open  *atomic.Bool
+}
+
+// Next is the schedule's next run after t, or the next follow-up when that comes first
+// and an incident is open.
+func (f followUps) Next(t time.Time) time.Time {
+	next := f.Schedule.Next(t)
+	if f.open.Load() {
+		if n := f.every.Next(t); n.Before(next) {
+			return n
+		}
+	}
+	return next
+}
+
+// withFollowUps wraps s with name's follow-ups every openEvery; zero leaves s alone.
+func withFollowUps(s cron.Schedule, name string, openEvery time.Duration, open *atomic.Bool) cron.Schedule {
+	if openEvery <= 0 {
+		return s
+	}
+	every := max(openEvery.Truncate(time.Second), time.Second)
+	return followUps{Schedule: s, every: phased{every: every, offset: nameSeconds(name, every)}, open: open}
+}
+
+// setOpen records whether a source has an open incident and, when that changed,
+// schedules its entry again: cron computed the next run before the poll that opened (or
+// closed) the incident, from the state before it.
+func (d *Daemon) setOpen(name string, open bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st := d.sources[name]
+	if st == nil || st.open.Swap(open) == open {
+		return
+	}
+	if _, follows := st.sched.(followUps); follows {
+		d.reschedule(name, st)
+	}
+}
+
+// reschedule replaces st's cron entry by one on st.sched. The caller holds d.mu.
+func (d *Daemon) reschedule(name string, st *sourceState) {
+	if st.entry != 0 {
+		d.cron.Remove(st.entry)
+	}
+	st.entry = d.cron.Schedule(st.sched, cron.FuncJob(d.job(name)))
 }
