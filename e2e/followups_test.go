@@ -43,7 +43,7 @@ func TestFollowUpsEndToEnd(t *testing.T) {
 		inc.Updates = append([]fakepage.Update{{ID: inc.ID + "-" + step.status, Status: step.status, Body: step.body, CreatedAt: at, UpdatedAt: at, DisplayAt: at}}, inc.Updates...)
 		page.Requests()
 		page.Set([]fakepage.Incident{inc}, nil) // no PollNow: the follow-up polls find it
-		got := w.calls(2)[0] // the reply, then the root edited to the new status
+		got := w.calls(2)[0]                    // the reply, then the root edited to the new status
 		if got.ThreadTS != root.TS || !strings.Contains(got.Text+string(got.Blocks), step.body) {
 			t.Errorf("%s: got %s thread=%q %q, want a reply in the incident's thread quoting %q", step.status, got.Method, got.ThreadTS, got.Text, step.body)
 		}
