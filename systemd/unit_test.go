@@ -106,6 +106,7 @@ func TestUnitDirectives(t *testing.T) {
 		{"[Service]", "SystemCallErrorNumber", "EPERM"}, // else a blocked call kills us
 		{"[Service]", "RestrictAddressFamilies", "AF_INET AF_INET6 AF_UNIX"},
 		{"[Service]", "CapabilityBoundingSet", ""},
+		{"[Service]", "LimitNOFILE", "65536"}, // a connection per host at 10,000 sources
 		{"[Install]", "WantedBy", "multi-user.target"},
 	}
 	for _, tt := range tests {

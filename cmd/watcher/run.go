@@ -39,6 +39,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	for _, w := range cfg.Warnings {
 		log.Warn("config: " + w.Error())
 	}
+	raiseFileLimit(log, cfg)
 	store, err := archive.Open(cfg.Database, archive.Options{})
 	if err != nil {
 		return e.fail(err)
