@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -448,13 +449,21 @@ func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
 	}
 	res := &daemonResult{}
 	b.fleet.Requests()
-	res.Prewarm, err = child{name: "watcher-poll", dir: dir, path: b.watcher, args: []string{"poll", "-config", cfg}}.run(ctx)
-	if err != nil {
-		return nil, err
+	if !b.o.DaemonCold {
+		res.Prewarm, err = child{name: "watcher-poll", dir: dir, path: b.watcher, args: []string{"poll", "-config", cfg}}.run(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b.logf("daemon run %d: cold round over %d sources first: CPU %v, wall %v, RSS %s", r+1, b.o.DaemonSources, res.Prewarm.CPU.Round(time.Millisecond), res.Prewarm.Wall.Round(time.Millisecond), mib(res.Prewarm.MaxRSS))
 	}
-	b.logf("daemon run %d: cold round over %d sources first: CPU %v, wall %v, RSS %s", r+1, b.o.DaemonSources, res.Prewarm.CPU.Round(time.Millisecond), res.Prewarm.Wall.Round(time.Millisecond), mib(res.Prewarm.MaxRSS))
 
-	cmd, stderrPath, err := child{name: "watcher-run", dir: dir, path: b.watcher, args: []string{"run", "-config", cfg}}.command(ctx)
+	run := child{name: "watcher-run", dir: dir, path: b.watcher, args: []string{"run", "-config", cfg}}
+	pprofAddr := ""
+	if b.o.HeapDir != "" {
+		pprofAddr = freeLoopback()
+		run.env = append(run.env, "WATCHER_PPROF="+pprofAddr)
+	}
+	cmd, stderrPath, err := run.command(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -533,6 +542,9 @@ wait:
 		}
 	}
 	err = drain()
+	if err == nil && pprofAddr != "" {
+		err = b.saveHeap(ctx, pprofAddr, r)
+	}
 	end := time.Now()
 	var st map[string]int64
 	if err == nil {
@@ -564,6 +576,47 @@ wait:
 		millis(res.SteadyCPU)/float64(max(1, res.SteadyPolls)), pct(res.SteadyCPU, res.Steady),
 		res.Polls, mib(res.HWM), mib(res.MaxAnon), mib(res.EndFile), res.Changes, res.Failures, res.Conns)
 	return res, nil
+}
+
+// freeLoopback is a free 127.0.0.1 port for the daemon's profiles.
+func freeLoopback() string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "127.0.0.1:6061"
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// saveHeap fetches the daemon's heap profile into -heap-profile's directory.
+func (b *bench) saveHeap(ctx context.Context, addr string, r int) error {
+	if err := os.MkdirAll(b.o.HeapDir, 0o755); err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/debug/pprof/heap", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	defer resp.Body.Close()
+	name := "heap"
+	if b.o.TLS {
+		name += "-tls"
+	}
+	path := filepath.Join(b.o.HeapDir, fmt.Sprintf("%s-run%d.pprof", name, r+1))
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		return err
+	}
+	b.logf("daemon run %d: heap profile in %s (go tool pprof -sample_index inuse_space -top %s)", r+1, path, path)
+	return nil
 }
 
 // pct is cpu as a percentage of one core over wall.

@@ -47,6 +47,8 @@ type options struct {
 	Components    int           // components each page's summary.json lists (0: the one default)
 	TLS           bool          // serve every page over HTTPS from its own loopback address
 	ServerIdle    time.Duration // the pages' servers' idle timeout (0: 2 minutes)
+	DaemonCold    bool          // the daemon starts on an empty archive: its first round is cold
+	HeapDir       string        // write the daemon's heap profile at the end of each run here
 }
 
 func defaults() options {
@@ -87,6 +89,8 @@ func main() {
 	fs.BoolVar(&o.TLS, "tls", false, "serve every page over HTTPS (HTTP/2 offered) from its own loopback address 127.1.x.y with a certificate from a CA made at start (watcher: http.ca_file; urlwatch: REQUESTS_CA_BUNDLE), and count handshakes, resumptions, connections and protocols on the server side")
 	both := fs.Bool("plain-and-tls", false, "run everything twice, over plain HTTP then over HTTPS (-tls), and add a table of the two side by side")
 	fs.DurationVar(&o.ServerIdle, "server-idle", 0, "the pages' servers close connections idle this long (0: 2 minutes); a short one makes every poll reconnect and resume its TLS session")
+	fs.BoolVar(&o.DaemonCold, "daemon-cold", false, "start the daemon on an empty archive (its peak RSS then includes the cold first round) instead of one filled by a `watcher poll` first")
+	fs.StringVar(&o.HeapDir, "heap-profile", "", "write the daemon's heap profile (in use, and allocations) at the end of each daemon run into this directory (the daemon serves pprof on loopback through WATCHER_PPROF)")
 	profileDir := fs.String("profile", "", "instead of the benchmark: run cold, warm and changed poll rounds in this process with a CPU profile of each, written to this directory")
 	serveDir := fs.String("serve", "", "instead of the benchmark: serve -sources pages, write watcher.yaml and urls.yaml (urlwatch) for them into this directory and wait for Ctrl-C, for experiments by hand (perf, strace, …)")
 	isQuick := fs.Bool("quick", false, "small sizes for a smoke test (flags given explicitly still win)")

@@ -321,6 +321,9 @@ func (r *results) flags() string {
 	if o.TLS {
 		b.WriteString(" -tls")
 	}
+	if o.DaemonCold {
+		b.WriteString(" -daemon-cold")
+	}
 	if o.Schedule != d.Schedule {
 		fmt.Fprintf(&b, " -schedule %q", o.Schedule)
 	}

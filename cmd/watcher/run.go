@@ -40,6 +40,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 		log.Warn("config: " + w.Error())
 	}
 	raiseFileLimit(log, cfg)
+	servePprof(log)
 	store, err := archive.Open(cfg.Database, archive.Options{})
 	if err != nil {
 		return e.fail(err)
