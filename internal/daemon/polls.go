@@ -29,9 +29,17 @@ func (d *Daemon) pollSource(ctx context.Context, st *sourceState) (int, error) {
 	st.mu.Unlock()
 
 	d.mu.RLock()
-	p := d.poller
+	p, slots := d.poller, d.slots
 	d.mu.RUnlock()
-	out, err := p.Poll(ctx, src)
+	var out Outcome
+	var err error
+	select {
+	case slots <- struct{}{}:
+		out, err = p.Poll(ctx, src)
+		<-slots
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
 	c.changes, c.err = out.Changes, err
 	d.afterPoll(st, src, out, err)
 

@@ -102,6 +102,9 @@ func (d *Daemon) apply(cfg *config.Config) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.poller = &Poller{Store: d.store, Client: client, OnFirstPoll: cfg.OnFirstPoll, Log: d.log, Now: d.now}
+	if d.slots == nil || cap(d.slots) != cfg.HTTP.Concurrency {
+		d.slots = make(chan struct{}, max(cfg.HTTP.Concurrency, 1))
+	}
 	for name, st := range d.sources {
 		if _, ok := plans[name]; !ok {
 			d.cron.Remove(st.entry)
