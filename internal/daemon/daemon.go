@@ -61,14 +61,14 @@ type Daemon struct {
 	pollCtx context.Context // ends polls in flight at shutdown
 	wake    chan struct{}
 
-	mu       sync.RWMutex
-	cfg      *config.Config
-	poller   *Poller
+	mu     sync.RWMutex
+	cfg    *config.Config
+	poller *Poller
 	// slots bound the polls in progress, fetch, decode and record together, to
 	// http.concurrency: the client's own caps hold only while a request is on the wire,
 	// and a round of cold polls would otherwise hold every body and its decoded
 	// snapshot at once while they wait for the CPU and the archive.
-	slots chan struct{}
+	slots    chan struct{}
 	sources  map[string]*sourceState
 	lastTick time.Time
 	// restored are the poll times saved before this process started (archive.PollTimes),
