@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"strconv"
@@ -162,6 +163,7 @@ type Client struct {
 	global  chan struct{}
 	now     func() time.Time // for Retry-After dates; a field so tests can pin it
 	resolve resolver         // for redirect checks; a field so tests can answer for any name
+	conns   *connPool        // the connections kept between polls, bounded
 
 	mu    sync.Mutex
 	hosts map[string]*hostSlot
@@ -192,9 +194,13 @@ func NewClient(o ClientOptions) (*Client, error) {
 	if o.PerHost <= 0 {
 		o.PerHost = DefaultPerHost
 	}
+	if o.MaxIdle <= 0 {
+		o.MaxIdle = o.Concurrency * 2
+	}
+	pool := newConnPool(o.MaxIdle)
 	rt := o.Transport
 	if rt == nil {
-		tr, err := newTransport(o)
+		tr, err := newTransport(o, pool)
 		if err != nil {
 			return nil, err
 		}
@@ -209,12 +215,13 @@ func NewClient(o ClientOptions) (*Client, error) {
 		now:     time.Now,
 		resolve: systemResolver,
 		hosts:   make(map[string]*hostSlot),
+		conns:   pool,
 	}
 	c.hc = &http.Client{Transport: rt, CheckRedirect: c.checkRedirect}
 	return c, nil
 }
 
-func newTransport(o ClientOptions) (*http.Transport, error) {
+func newTransport(o ClientOptions, pool *connPool) (*http.Transport, error) {
 	// No DNS cache of our own: every dial resolves through the system resolver, so a
 	// vendor moving its page is followed as soon as the TTL allows.
 	d := &net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
@@ -226,22 +233,18 @@ func newTransport(o ClientOptions) (*http.Transport, error) {
 	if idle <= 0 {
 		idle = DefaultIdleTimeout
 	}
-	maxIdle := o.MaxIdle
-	if maxIdle <= 0 {
-		maxIdle = o.Concurrency * 2
-	}
 	sessions := o.Sessions
 	if sessions <= 0 {
 		sessions = defaultSessions
 	}
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           guardDial(dial),
+		DialContext:           pool.trackDial(guardDial(dial)),
 		TLSHandshakeTimeout:   tlsHandshakeTimeout,
 		ResponseHeaderTimeout: min(responseHeaderTimeout, o.Timeout),
 		IdleConnTimeout:       min(idle, MaxIdleTimeout),
 		ExpectContinueTimeout: time.Second,
-		MaxIdleConns:          maxIdle,
+		MaxIdleConns:          o.MaxIdle,
 		// One idle connection per host is all a poller reuses: a source's endpoints are
 		// read one after the other.
 		MaxIdleConnsPerHost: min(o.PerHost, 2),
@@ -412,6 +415,15 @@ func (c *Client) do(ctx context.Context, cl call) (reply, error) {
 	defer cancel()
 
 	ctx = withGuard(ctx, c, cl.u)
+	// The connections the exchange uses (one per hop) go back to the pool once its body
+	// is closed (the deferred drainClose below runs first).
+	var used []net.Conn
+	big := false
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) {
+		c.conns.acquire(i.Conn)
+		used = append(used, i.Conn)
+	}})
+	defer func() { c.conns.release(used, big) }()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cl.raw, nil)
 	if err != nil {
 		return reply{}, err
@@ -446,6 +458,7 @@ func (c *Client) do(ctx context.Context, cl call) (reply, error) {
 	if r.body, err = c.readBody(resp); err != nil {
 		return reply{}, err
 	}
+	big = r.body.Len() > bigBody
 	return r, nil
 }
 

@@ -1,8 +1,10 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/pem"
 	"net"
 	"net/http"
@@ -213,5 +215,87 @@ func BenchmarkWarmPoll(b *testing.B) {
 			b.ReportMetric(float64(conns)/float64(requests), "conns/op")
 			b.ReportMetric(float64(resumed)/float64(requests), "resumed/op")
 		})
+	}
+}
+
+// HTTP/2 connections count against MaxIdle too: beyond it, the least recently used is
+// closed, and the next poll of its host opens a new one. (It would resume its TLS
+// session, but these servers share the name 127.0.0.1, the session cache's key: each
+// host's ticket replaces the last. TestBigBodyDropsTLSConnection shows the resumption.)
+func TestIdleConnectionsBounded(t *testing.T) {
+	var srvs []*httptest.Server
+	var counts []*connCounter
+	pool := x509.NewCertPool()
+	for range 4 {
+		srv, cc := etagServer(t, true, false)
+		srvs, counts = append(srvs, srv), append(counts, cc)
+		pool.AddCert(srv.Certificate())
+	}
+	c := mustClient(t, ClientOptions{MaxIdle: 2, Sessions: 8})
+	c.hc.Transport.(*http.Transport).TLSClientConfig.RootCAs = pool
+	for _, srv := range srvs {
+		warmPolls(t, c, srv.URL, 1)
+	}
+	if open, idle := c.conns.open(); open != 2 || idle != 2 {
+		t.Errorf("after polling 4 hosts: %d connections open, %d idle; want 2 and 2 (MaxIdle)", open, idle)
+	}
+	warmPolls(t, c, srvs[0].URL, 1) // evicted: a new connection
+	warmPolls(t, c, srvs[3].URL, 1) // kept: the same connection
+	if conns, _, _, protos := counts[0].snapshot(); conns != 2 || protos["HTTP/2.0"] != 2 {
+		t.Errorf("host 0: %d connections, %v; want 2, HTTP/2 only", conns, protos)
+	}
+	if conns, _, _, _ := counts[3].snapshot(); conns != 1 {
+		t.Errorf("host 3 (most recently used): %d connections, want 1", conns)
+	}
+}
+
+// A TLS connection that carried a big body is closed after it (its grown buffers are
+// not kept); a small answer's connection is kept.
+func TestBigBodyDropsTLSConnection(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 2*bigBody)
+	cc := &connCounter{protos: map[string]int{}}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cc.mu.Lock()
+		cc.requests++
+		if r.TLS.DidResume {
+			cc.resumed++
+		}
+		cc.mu.Unlock()
+		w.Header().Set("ETag", `"big"`)
+		if r.Header.Get("If-None-Match") == `"big"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Write(big)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			cc.mu.Lock()
+			cc.conns++
+			cc.mu.Unlock()
+		}
+	}
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	c := mustClient(t, ClientOptions{CAFile: caFile(t, srv)})
+	r, err := c.Get(context.Background(), srv.URL, model.EndpointState{}, nil)
+	if err != nil || len(r.Body) != len(big) {
+		t.Fatalf("big GET: %v, %d bytes", err, len(r.Body))
+	}
+	if open, _ := c.conns.open(); open != 0 {
+		t.Errorf("after a %d-byte body: %d connections open, want 0", len(big), open)
+	}
+	for range 3 {
+		if r, err = c.Get(context.Background(), srv.URL, r.State, nil); err != nil || !r.NotModified {
+			t.Fatalf("conditional GET: %v, %+v", err, r)
+		}
+	}
+	if open, _ := c.conns.open(); open != 1 {
+		t.Errorf("after 304s: %d connections open, want 1 (kept)", open)
+	}
+	// The 304s went over one new connection, its session resumed.
+	if conns, resumed, requests, _ := cc.snapshot(); conns != 2 || resumed != 3 || requests != 4 {
+		t.Errorf("%d requests over %d connections, %d over a resumed session; want 4 over 2, 3", requests, conns, resumed)
 	}
 }

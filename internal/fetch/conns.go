@@ -1,0 +1,147 @@
+package fetch
+
+import (
+	"container/list"
+	"context"
+	"crypto/tls"
+	"net"
+	"sync"
+)
+
+// bigBody is the body size past which a TLS connection is closed once its exchange is
+// over rather than kept: reading it grew the connection's TLS record buffer and its
+// HTTP/2 frame buffer to tens of KB, which a kept connection holds for the rest of its
+// life. The next poll of the source resumes its TLS session on a new connection, which
+// costs far less than the decode of the body that changed.
+const bigBody = 64 << 10
+
+// connPool bounds the connections kept between polls. The transport's MaxIdleConns
+// counts only HTTP/1 connections: an HTTP/2 connection stays open, with its buffers and
+// its reading goroutine, until its idle timeout, however many hosts there are. The pool
+// sees every connection the client dials (trackDial) and which exchanges use it
+// (httptrace's GotConn), and closes the least recently used idle ones beyond max. A
+// request the transport hands a connection being closed right then is retried by the
+// transport (nothing was written yet).
+type connPool struct {
+	max int
+
+	mu    sync.Mutex
+	conns map[net.Conn]*pooledConn // by the dialled connection
+	idle  *list.List               // of *pooledConn, most recently used first
+}
+
+type pooledConn struct {
+	conn  *trackedConn
+	inUse int
+	elem  *list.Element // in idle while inUse == 0
+}
+
+func newConnPool(max int) *connPool {
+	return &connPool{max: max, conns: map[net.Conn]*pooledConn{}, idle: list.New()}
+}
+
+// trackedConn is a dialled connection that leaves the pool when closed, by whoever
+// closes it (the transport's idle timeout, the server, the pool).
+type trackedConn struct {
+	net.Conn
+	pool *connPool
+	once sync.Once
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(func() { c.pool.forget(c) })
+	return c.Conn.Close()
+}
+
+// trackDial wraps a dialer so that every connection it makes joins the pool, idle.
+func (p *connPool) trackDial(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		tc := &trackedConn{Conn: conn, pool: p}
+		p.mu.Lock()
+		pc := &pooledConn{conn: tc}
+		pc.elem = p.idle.PushFront(pc)
+		p.conns[tc] = pc
+		p.mu.Unlock()
+		return tc, nil
+	}
+}
+
+// key is the dialled connection under what an exchange reports: the transport runs TLS
+// over the dialled connection.
+func key(c net.Conn) net.Conn {
+	if tc, ok := c.(*tls.Conn); ok {
+		return tc.NetConn()
+	}
+	return c
+}
+
+// acquire marks the connection an exchange got as in use.
+func (p *connPool) acquire(c net.Conn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pc := p.conns[key(c)]
+	if pc == nil {
+		return // not ours (a test's transport)
+	}
+	if pc.elem != nil {
+		p.idle.Remove(pc.elem)
+		pc.elem = nil
+	}
+	pc.inUse++
+}
+
+// release ends an exchange over conns (one per hop of its redirects): each goes back to
+// the idle list, most recently used first, unless it carried a big body over TLS; then
+// the least recently used idle connections beyond max are closed.
+func (p *connPool) release(conns []net.Conn, big bool) {
+	var closing []*trackedConn
+	p.mu.Lock()
+	for _, c := range conns {
+		pc := p.conns[key(c)]
+		if pc == nil {
+			continue
+		}
+		if pc.inUse > 0 {
+			pc.inUse--
+		}
+		_, isTLS := c.(*tls.Conn)
+		switch {
+		case big && isTLS:
+			closing = append(closing, pc.conn)
+		case pc.inUse == 0 && pc.elem == nil:
+			pc.elem = p.idle.PushFront(pc)
+		}
+	}
+	for p.max > 0 && p.idle.Len() > p.max {
+		pc := p.idle.Remove(p.idle.Back()).(*pooledConn)
+		pc.elem = nil
+		closing = append(closing, pc.conn)
+	}
+	p.mu.Unlock()
+	for _, c := range closing {
+		c.Close()
+	}
+}
+
+// forget drops a closed connection.
+func (p *connPool) forget(c *trackedConn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if pc := p.conns[c]; pc != nil {
+		if pc.elem != nil {
+			p.idle.Remove(pc.elem)
+		}
+		delete(p.conns, c)
+	}
+}
+
+// open is the number of connections open and idle, for tests.
+func (p *connPool) open() (open, idle int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.conns), p.idle.Len()
+}
