@@ -99,6 +99,9 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		m.changes.WithLabelValues(src.Name).Add(float64(out.Changes))
 		d.refreshOpen(src.Name)
 	}
+	if out.Wrote && d.wrote.Add(1)%releaseEvery == 0 {
+		d.releasePages()
+	}
 	if err == nil {
 		// A new component set is written with the poll, and a reload may have changed
 		// the components list: the set is read again only then (one meta read otherwise).
