@@ -433,6 +433,7 @@ type daemonResult struct {
 	Changes  int                // pages changed during the run
 	Failures int                // "poll failed" lines in the daemon's log
 	Conns    fakepage.ConnStats // what the servers saw over the window
+	Latency  latencyResult      // under -latency
 }
 
 // daemonRun fills an archive with one poll round, then runs `watcher run` on it for the
@@ -448,6 +449,11 @@ func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
 		return nil, err
 	}
 	res := &daemonResult{}
+	var probe *latencyProbe
+	if b.o.Latency {
+		probe = newLatencyProbe(b.fleet)
+		defer probe.slack.Close()
+	}
 	b.fleet.Requests()
 	if !b.o.DaemonCold {
 		res.Prewarm, err = child{name: "watcher-poll", dir: dir, path: b.watcher, args: []string{"poll", "-config", cfg}}.run(ctx)
@@ -458,6 +464,14 @@ func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
 	}
 
 	run := child{name: "watcher-run", dir: dir, path: b.watcher, args: []string{"run", "-config", cfg}}
+	if probe != nil {
+		// The fake Slack from the daemon's own start: the prewarming poll's messages
+		// went to standard output.
+		if err := b.addSlack(cfg, probe.slack.APIURL()); err != nil {
+			return nil, err
+		}
+		run.env = append(run.env, "SLACK_BOT_TOKEN="+latencyToken)
+	}
 	pprofAddr := ""
 	if b.o.HeapDir != "" {
 		pprofAddr = freeLoopback()
@@ -488,7 +502,11 @@ func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
 		closeFiles(cmd)
 	}
 
-	change := time.NewTicker(scheduleInterval(b.o.Schedule, b.o.Duration))
+	changeEvery := scheduleInterval(b.o.Schedule, b.o.Duration)
+	if probe != nil {
+		changeEvery = latencyEvery
+	}
+	change := time.NewTicker(changeEvery)
 	defer change.Stop()
 	sample := time.NewTicker(250 * time.Millisecond)
 	defer sample.Stop()
@@ -522,11 +540,19 @@ wait:
 	for {
 		select {
 		case <-change.C:
+			if probe != nil {
+				probe.step(b.o.DaemonSources)
+				next = probe.n
+				continue
+			}
 			for range b.o.Changes {
 				b.fleet.Change(next % b.o.DaemonSources)
 				next++
 			}
 		case <-sample.C:
+			if probe != nil {
+				probe.collect()
+			}
 			if err := drain(); err != nil {
 				stopDaemon()
 				return nil, err
@@ -559,6 +585,10 @@ wait:
 	}
 	res.Window = end.Sub(start)
 	res.Conns = b.fleet.ConnStats()
+	if probe != nil {
+		res.Latency = probe.finish()
+		b.logf("daemon run %d: vendor change → Slack: new incidents %s; follow-ups %s", r+1, formatLatency(res.Latency.New, res.Latency.NewMissed), formatLatency(res.Latency.FollowUp, res.Latency.FollowMissed))
+	}
 	res.HWM, res.EndFile = st["VmHWM"], st["RssFile"]
 	res.MaxAnon = max(res.MaxAnon, st["RssAnon"])
 	res.Polls = polls
@@ -576,6 +606,18 @@ wait:
 		millis(res.SteadyCPU)/float64(max(1, res.SteadyPolls)), pct(res.SteadyCPU, res.Steady),
 		res.Polls, mib(res.HWM), mib(res.MaxAnon), mib(res.EndFile), res.Changes, res.Failures, res.Conns)
 	return res, nil
+}
+
+// addSlack points a written config's notifications at a fake Slack (bot token from
+// $SLACK_BOT_TOKEN).
+func (b *bench) addSlack(cfg, apiURL string) error {
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		return err
+	}
+	slack := fmt.Sprintf("slack:\n  token: ${SLACK_BOT_TOKEN}\n  channel: \"#vendor-status\"\n  api_url: %s\n", apiURL)
+	text := strings.Replace(string(data), "sources:\n", slack+"sources:\n", 1)
+	return os.WriteFile(cfg, []byte(text), 0o600)
 }
 
 // freeLoopback is a free 127.0.0.1 port for the daemon's profiles.

@@ -280,6 +280,16 @@ func (r *results) markdown(w io.Writer) {
 				r.overDaemon(perReq(func(c fakepage.ConnStats) int { return c.Resumed })).format(m, "", 3))
 		}
 		fmt.Fprintf(w, "| requests by protocol (last run) | %v | |\n", r.Daemon[m-1].Conns.Protocols)
+		if o.Latency {
+			var nw, fu []time.Duration
+			var nm, fm int
+			for _, d := range r.Daemon {
+				nw, fu = append(nw, d.Latency.New...), append(fu, d.Latency.FollowUp...)
+				nm, fm = nm+d.Latency.NewMissed, fm+d.Latency.FollowMissed
+			}
+			fmt.Fprintf(w, "| vendor change → fake Slack, new incidents (all runs) | %s | within the schedule's interval (plus jitter) |\n", formatLatency(nw, nm))
+			fmt.Fprintf(w, "| vendor change → fake Slack, follow-ups on an open incident (all runs) | %s | within `open_interval` (30 s) |\n", formatLatency(fu, fm))
+		}
 		fmt.Fprintf(w, "| cold `watcher poll` over the %d sources first (fills the archive): CPU | %s | |\n", o.DaemonSources, r.overDaemon(func(d *daemonResult) float64 { return secs(d.Prewarm.CPU) }).format(m, " s", 2))
 		fmt.Fprintf(w, "| the same: wall, peak RSS | %s, %s | |\n\n", r.overDaemon(func(d *daemonResult) float64 { return secs(d.Prewarm.Wall) }).format(m, " s", 1), r.overDaemon(func(d *daemonResult) float64 { return mibs(d.Prewarm.MaxRSS) }).format(m, " MiB", 0))
 	}
@@ -323,6 +333,9 @@ func (r *results) flags() string {
 	}
 	if o.DaemonCold {
 		b.WriteString(" -daemon-cold")
+	}
+	if o.Latency {
+		b.WriteString(" -latency")
 	}
 	if o.Schedule != d.Schedule {
 		fmt.Fprintf(&b, " -schedule %q", o.Schedule)

@@ -259,6 +259,46 @@ func (f *Fleet) Change(i int) {
 	f.pages[i].Set(incs, nil)
 }
 
+// Open posts a new unresolved incident on page i, newest first, named name with one
+// update of body: a new incident for a client that archives incidents.
+func (f *Fleet) Open(i int, name, body string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	k := f.changes[i]
+	f.changes[i]++
+	at := time.Now().UTC().Truncate(time.Second)
+	in := Incident{
+		ID: fmt.Sprintf("open%04d%04d", i, k), Name: name, Status: "investigating", Impact: "major",
+		CreatedAt: at, UpdatedAt: at, StartedAt: at,
+		Updates: []Update{{ID: fmt.Sprintf("open%04d%04d-0", i, k), Status: "investigating", Body: body, CreatedAt: at, UpdatedAt: at, DisplayAt: at}},
+	}
+	f.current[i] = append([]Incident{in}, f.current[i]...)
+	f.pages[i].Set(f.current[i], nil)
+}
+
+// FollowUp posts an update of body on page i's newest unresolved incident, and reports
+// whether it had one.
+func (f *Fleet) FollowUp(i int, body string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	incs := append([]Incident(nil), f.current[i]...)
+	for j, in := range incs {
+		if in.ResolvedAt != nil {
+			continue
+		}
+		k := f.changes[i]
+		f.changes[i]++
+		at := time.Now().UTC().Truncate(time.Second)
+		in.Updates = append([]Update{{ID: fmt.Sprintf("%s-u%d", in.ID, k), Status: "identified", Body: body, CreatedAt: at, UpdatedAt: at, DisplayAt: at}}, in.Updates...)
+		in.Status, in.UpdatedAt = "identified", at
+		incs[j] = in
+		f.current[i] = incs
+		f.pages[i].Set(incs, nil)
+		return true
+	}
+	return false
+}
+
 // Requests returns the requests every page answered so far, page by page, and forgets
 // them.
 func (f *Fleet) Requests() []Request {

@@ -101,3 +101,31 @@ func TestFleetTLS(t *testing.T) {
 		t.Errorf("after a read the counts start again: %v", s)
 	}
 }
+
+// Open adds an unresolved incident; FollowUp adds an update to it, and finds none on a
+// page without one.
+func TestFleetOpenAndFollowUp(t *testing.T) {
+	f, err := NewFleet(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.FollowUp(0, "nothing open") {
+		t.Error("FollowUp on a page with no open incident: got true")
+	}
+	f.Open(0, "Login failures [tok1]", "Investigating [tok1]")
+	if !f.FollowUp(0, "Fix deployed [tok2]") {
+		t.Fatal("FollowUp on the open incident: got false")
+	}
+	resp, err := http.Get(f.URL(0) + "/api/v2/incidents.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"Login failures [tok1]", "Investigating [tok1]", "Fix deployed [tok2]", `"resolved_at":null`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("incidents.json lacks %q", want)
+		}
+	}
+}
