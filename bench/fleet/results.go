@@ -161,6 +161,9 @@ func (r *results) markdown(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "**Setup:** %d fake Statuspage pages on 127.0.0.1, each on its own port (a vendor per host:port); `incidents.json` is %d KB (50 resolved incidents of 8 updates of varied prose), with strong ETags and real 304s. ", r.Pages, r.PayloadBytes/1000)
 	}
+	if o.Latency {
+		fmt.Fprintf(w, "In the daemon phase (-latency) the daemon posts to a fake Slack with a bot token; every %v a new incident opens on the next page, and every open incident already announced gets a follow-up; each is timed from the vendor's change to the Slack call quoting it. ", latencyEvery)
+	}
 	if o.ServerIdle > 0 {
 		fmt.Fprintf(w, "The pages' servers close connections idle for %v. ", o.ServerIdle)
 	}
