@@ -429,6 +429,7 @@ type daemonResult struct {
 
 	HWM      int64              // VmHWM at the end (anonymous and file-backed pages: the archive's mmap counts)
 	MaxAnon  int64              // the largest RssAnon sampled: the daemon's own memory
+	MaxFile  int64              // the largest RssFile sampled: archive (and binary) pages mapped
 	EndFile  int64              // RssFile at the end: pages of the archive (and binary) mapped in
 	Changes  int                // pages changed during the run
 	Failures int                // "poll failed" lines in the daemon's log
@@ -463,7 +464,7 @@ func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
 		b.logf("daemon run %d: cold round over %d sources first: CPU %v, wall %v, RSS %s", r+1, b.o.DaemonSources, res.Prewarm.CPU.Round(time.Millisecond), res.Prewarm.Wall.Round(time.Millisecond), mib(res.Prewarm.MaxRSS))
 	}
 
-	run := child{name: "watcher-run", dir: dir, path: b.watcher, args: []string{"run", "-config", cfg}}
+	run := child{name: "watcher-run", dir: dir, path: b.watcher, args: []string{"run", "-config", cfg}, env: slices.Clip(b.o.DaemonEnv)}
 	if probe != nil {
 		// The fake Slack from the daemon's own start: the prewarming poll's messages
 		// went to standard output.
@@ -533,6 +534,7 @@ func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
 		}
 		if st, err := procStatus(pid); err == nil {
 			res.MaxAnon = max(res.MaxAnon, st["RssAnon"])
+			res.MaxFile = max(res.MaxFile, st["RssFile"])
 		}
 		return nil
 	}
@@ -600,11 +602,11 @@ wait:
 	if log, err := os.ReadFile(stderrPath); err == nil {
 		res.Failures = strings.Count(string(log), "poll failed")
 	}
-	b.logf("daemon run %d: %d sources on %q for %v: CPU %v (%.2f%% of one core); before the first poll %v; from it %v over %v for %d polls (%.1f/s, %.3f ms each, %.2f%% of one core); answers %v; VmHWM %s, RssAnon ≤ %s, RssFile %s; %d pages changed, %d failed polls; %v",
+	b.logf("daemon run %d: %d sources on %q for %v: CPU %v (%.2f%% of one core); before the first poll %v; from it %v over %v for %d polls (%.1f/s, %.3f ms each, %.2f%% of one core); answers %v; VmHWM %s, RssAnon ≤ %s, RssFile ≤ %s (%s at the end); %d pages changed, %d failed polls; %v",
 		r+1, b.o.DaemonSources, b.o.Schedule, res.Window.Round(time.Millisecond), res.CPU, pct(res.CPU, res.Window),
 		res.StartCPU, res.SteadyCPU, res.Steady.Round(time.Millisecond), res.SteadyPolls, float64(res.SteadyPolls)/res.Steady.Seconds(),
 		millis(res.SteadyCPU)/float64(max(1, res.SteadyPolls)), pct(res.SteadyCPU, res.Steady),
-		res.Polls, mib(res.HWM), mib(res.MaxAnon), mib(res.EndFile), res.Changes, res.Failures, res.Conns)
+		res.Polls, mib(res.HWM), mib(res.MaxAnon), mib(res.MaxFile), mib(res.EndFile), res.Changes, res.Failures, res.Conns)
 	return res, nil
 }
 

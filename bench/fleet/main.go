@@ -26,6 +26,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -50,6 +51,7 @@ type options struct {
 	DaemonCold    bool          // the daemon starts on an empty archive: its first round is cold
 	HeapDir       string        // write the daemon's heap profile at the end of each run here
 	Latency       bool          // the daemon posts to a fake Slack; time vendor change → Slack
+	DaemonEnv     []string      // KEY=VALUE added to the daemon's environment (GOMEMLIMIT=…)
 }
 
 func defaults() options {
@@ -93,6 +95,13 @@ func main() {
 	fs.BoolVar(&o.DaemonCold, "daemon-cold", false, "start the daemon on an empty archive (its peak RSS then includes the cold first round) instead of one filled by a `watcher poll` first")
 	fs.StringVar(&o.HeapDir, "heap-profile", "", "write the daemon's heap profile (in use, and allocations) at the end of each daemon run into this directory (the daemon serves pprof on loopback through WATCHER_PPROF)")
 	fs.BoolVar(&o.Latency, "latency", false, "in the daemon phase, post to a fake Slack and time vendor change → Slack: every 15 s a new incident on the next page, and a follow-up on every open incident already announced (instead of -changes' updates to resolved incidents)")
+	fs.Func("daemon-env", "`KEY=VALUE` added to the environment of `watcher run` only (repeatable), e.g. GOMEMLIMIT=100MiB", func(v string) error {
+		if !strings.Contains(v, "=") {
+			return errors.New("want KEY=VALUE")
+		}
+		o.DaemonEnv = append(o.DaemonEnv, v)
+		return nil
+	})
 	profileDir := fs.String("profile", "", "instead of the benchmark: run cold, warm and changed poll rounds in this process with a CPU profile of each, written to this directory")
 	serveDir := fs.String("serve", "", "instead of the benchmark: serve -sources pages, write watcher.yaml and urls.yaml (urlwatch) for them into this directory and wait for Ctrl-C, for experiments by hand (perf, strace, …)")
 	isQuick := fs.Bool("quick", false, "small sizes for a smoke test (flags given explicitly still win)")

@@ -272,6 +272,7 @@ func (r *results) markdown(w io.Writer) {
 		fmt.Fprintf(w, "| peak RSS (VmHWM: its own memory plus the archive's mmap pages it touched) | %s | < 150 MB |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.HWM) }).format(m, " MiB", 0))
 		fmt.Fprintf(w, "| the daemon's own memory (largest RssAnon sampled every 250 ms) | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.MaxAnon) }).format(m, " MiB", 0))
 		fmt.Fprintf(w, "| archive and binary pages mapped at the end (RssFile) | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.EndFile) }).format(m, " MiB", 0))
+		fmt.Fprintf(w, "| the same, largest sampled | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return mibs(d.MaxFile) }).format(m, " MiB", 0))
 		fmt.Fprintf(w, "| pages changed during the run | %s | |\n", r.overDaemon(func(d *daemonResult) float64 { return float64(d.Changes) }).format(m, "", 0))
 		perReq := func(f func(c fakepage.ConnStats) int) func(d *daemonResult) float64 {
 			return func(d *daemonResult) float64 { return float64(f(d.Conns)) / float64(max(1, d.Polls.total())) }
@@ -339,6 +340,9 @@ func (r *results) flags() string {
 	}
 	if o.Latency {
 		b.WriteString(" -latency")
+	}
+	for _, e := range o.DaemonEnv {
+		fmt.Fprintf(&b, " -daemon-env %s", e)
 	}
 	if o.Schedule != d.Schedule {
 		fmt.Fprintf(&b, " -schedule %q", o.Schedule)

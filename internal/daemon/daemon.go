@@ -75,7 +75,7 @@ type Daemon struct {
 	// shown until a source's first poll here.
 	restored map[string]archive.PollTimes
 	polled   atomic.Bool // a source was polled by this process: the times are saved at shutdown
-	// wrote counts the polls that wrote: every releaseEvery of them the archive pages
+	// wrote counts the polls that wrote: every releaseWritesEvery of them the archive pages
 	// mapped are released, so a cold round's reads do not wait a minute to be unmapped.
 	wrote     atomic.Int64
 	stopDeliv context.CancelFunc

@@ -20,6 +20,11 @@ func (d *Daemon) prune() {
 // archive pages it mapped, as the archive's own scans do.
 const releaseEvery = 64
 
+// releaseWritesEvery is how many polls that wrote pass between two releases: a cold
+// poll's Record reads (and maps) the pages it writes into, several hundred KB each with
+// the kernel's large folios.
+const releaseWritesEvery = 16
+
 // releasePages unmaps the archive pages read since the last call, so the daemon's RSS is
 // its own memory plus what the last minute's polls and pages read, not every page any
 // scan ever touched (archive.Store.ReleasePages; the budget is 150 MB at 1,000 sources).

@@ -99,7 +99,7 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		m.changes.WithLabelValues(src.Name).Add(float64(out.Changes))
 		d.refreshOpen(src.Name)
 	}
-	if out.Wrote && d.wrote.Add(1)%releaseEvery == 0 {
+	if out.Wrote && d.wrote.Add(1)%releaseWritesEvery == 0 {
 		d.releasePages()
 	}
 	if err == nil {
