@@ -43,6 +43,12 @@ func (c *connCounter) snapshot() (conns, resumed, requests int, protos map[strin
 // connection after its answer, as servers with short idle timeouts do.
 func etagServer(tb testing.TB, useTLS, closeIdle bool) (*httptest.Server, *connCounter) {
 	tb.Helper()
+	return etagServerWith(tb, useTLS, closeIdle, []byte(`{"incidents":[]}`))
+}
+
+// etagServerWith is etagServer answering GET with body.
+func etagServerWith(tb testing.TB, useTLS, closeIdle bool, body []byte) (*httptest.Server, *connCounter) {
+	tb.Helper()
 	cc := &connCounter{protos: map[string]int{}}
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cc.mu.Lock()
@@ -57,7 +63,7 @@ func etagServer(tb testing.TB, useTLS, closeIdle bool) (*httptest.Server, *connC
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
-		w.Write([]byte(`{"incidents":[]}`))
+		w.Write(body)
 	}))
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
@@ -253,31 +259,7 @@ func TestIdleConnectionsBounded(t *testing.T) {
 // not kept); a small answer's connection is kept.
 func TestBigBodyDropsTLSConnection(t *testing.T) {
 	big := bytes.Repeat([]byte("x"), 2*bigBody)
-	cc := &connCounter{protos: map[string]int{}}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cc.mu.Lock()
-		cc.requests++
-		if r.TLS.DidResume {
-			cc.resumed++
-		}
-		cc.mu.Unlock()
-		w.Header().Set("ETag", `"big"`)
-		if r.Header.Get("If-None-Match") == `"big"` {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		w.Write(big)
-	}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			cc.mu.Lock()
-			cc.conns++
-			cc.mu.Unlock()
-		}
-	}
-	srv.EnableHTTP2 = true
-	srv.StartTLS()
-	defer srv.Close()
+	srv, cc := etagServerWith(t, true, false, big)
 	c := mustClient(t, ClientOptions{CAFile: caFile(t, srv)})
 	r, err := c.Get(context.Background(), srv.URL, model.EndpointState{}, nil)
 	if err != nil || len(r.Body) != len(big) {
