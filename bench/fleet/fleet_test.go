@@ -57,3 +57,45 @@ func TestQuick(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickTLS runs the -quick daemon phase over HTTPS: every page on its own loopback
+// address with the fleet CA's certificate, the daemon reading through http.ca_file,
+// HTTP/2 used, and the servers' handshake counts in the results.
+func TestQuickTLS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds watcher and runs it against local pages for several seconds")
+	}
+	o := quick()
+	o.TLS = true
+	o.Rounds, o.Unchanged = 1, 1
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var log bytes.Buffer
+	res, err := run(ctx, o, &log)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	if len(res.Violations) > 0 {
+		t.Errorf("violations: %v\n%s", res.Violations, log.String())
+	}
+	if len(res.Poll) != 1 || len(res.Daemon) != 1 {
+		t.Fatalf("%d poll runs and %d daemon runs, want 1 and 1", len(res.Poll), len(res.Daemon))
+	}
+	if c := res.Poll[0].Conns["watcher cold"]; c.Handshakes != o.Sources || c.Protocols["HTTP/2.0"] == 0 {
+		t.Errorf("cold round over HTTPS: %v; want %d handshakes and HTTP/2", c, o.Sources)
+	}
+	d := res.Daemon[0]
+	if d.SteadyPolls <= o.Sources || d.Failures != 0 {
+		t.Fatalf("daemon: %d polls, %d failures; want more than one round and none failing\n%s", d.SteadyPolls, d.Failures, log.String())
+	}
+	// The daemon keeps its connections: fewer new ones than polls (one per page, and one
+	// more after each changed body).
+	if d.Conns.Conns >= d.Polls.total() || d.Conns.Handshakes != d.Conns.Conns {
+		t.Errorf("daemon: %v for %d polls; want connections kept between polls", d.Conns, d.Polls.total())
+	}
+	var md bytes.Buffer
+	res.markdown(&md)
+	if !strings.Contains(md.String(), "over HTTPS") || !strings.Contains(md.String(), "TLS handshakes per poll") {
+		t.Errorf("markdown lacks the HTTPS rows:\n%s", md.String())
+	}
+}

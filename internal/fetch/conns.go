@@ -6,14 +6,19 @@ import (
 	"crypto/tls"
 	"net"
 	"sync"
+	"time"
 )
 
-// bigBody is the body size past which a TLS connection is closed once its exchange is
-// over rather than kept: reading it grew the connection's TLS record buffer and its
-// HTTP/2 frame buffer to tens of KB, which a kept connection holds for the rest of its
-// life. The next poll of the source resumes its TLS session on a new connection, which
-// costs far less than the decode of the body that changed.
-const bigBody = 64 << 10
+// bigBody is the body size past which a TLS connection is closed once it has been idle
+// for bigLinger rather than kept: reading it grew the connection's TLS record buffer and
+// its HTTP/2 frame buffer to tens of KB, which a kept connection holds for the rest of
+// its life. The linger lets the rest of the poll (its other endpoints, read one after
+// another) use it still; the next poll of the source resumes its TLS session on a new
+// connection, which costs far less than the decode of the body that changed.
+const (
+	bigBody   = 64 << 10
+	bigLinger = 2 * time.Second
+)
 
 // connPool bounds the connections kept between polls. The transport's MaxIdleConns
 // counts only HTTP/1 connections: an HTTP/2 connection stays open, with its buffers and
@@ -23,7 +28,8 @@ const bigBody = 64 << 10
 // request the transport hands a connection being closed right then is retried by the
 // transport (nothing was written yet).
 type connPool struct {
-	max int
+	max    int
+	linger time.Duration // how long a connection that carried a big body stays idle before it is closed
 
 	mu    sync.Mutex
 	conns map[net.Conn]*pooledConn // by the dialled connection
@@ -34,10 +40,12 @@ type pooledConn struct {
 	conn  *trackedConn
 	inUse int
 	elem  *list.Element // in idle while inUse == 0
+	big   bool          // it carried a big body over TLS: closed once idle for linger
+	uses  int           // exchanges released so far, to tell a later use from the one a timer is for
 }
 
 func newConnPool(max int) *connPool {
-	return &connPool{max: max, conns: map[net.Conn]*pooledConn{}, idle: list.New()}
+	return &connPool{max: max, linger: bigLinger, conns: map[net.Conn]*pooledConn{}, idle: list.New()}
 }
 
 // trackedConn is a dialled connection that leaves the pool when closed, by whoever
@@ -95,8 +103,9 @@ func (p *connPool) acquire(c net.Conn) {
 }
 
 // release ends an exchange over conns (one per hop of its redirects): each goes back to
-// the idle list, most recently used first, unless it carried a big body over TLS; then
-// the least recently used idle connections beyond max are closed.
+// the idle list, most recently used first; one that ever carried a big body over TLS is
+// closed once it has stayed idle for linger. Then the least recently used idle
+// connections beyond max are closed.
 func (p *connPool) release(conns []net.Conn, big bool) {
 	var closing []*trackedConn
 	p.mu.Lock()
@@ -108,12 +117,23 @@ func (p *connPool) release(conns []net.Conn, big bool) {
 		if pc.inUse > 0 {
 			pc.inUse--
 		}
-		_, isTLS := c.(*tls.Conn)
-		switch {
-		case big && isTLS:
+		pc.uses++
+		if _, isTLS := c.(*tls.Conn); big && isTLS {
+			pc.big = true
+		}
+		if pc.inUse > 0 {
+			continue
+		}
+		if pc.big && p.linger <= 0 {
 			closing = append(closing, pc.conn)
-		case pc.inUse == 0 && pc.elem == nil:
+			continue
+		}
+		if pc.elem == nil {
 			pc.elem = p.idle.PushFront(pc)
+		}
+		if pc.big {
+			uses := pc.uses
+			time.AfterFunc(p.linger, func() { p.closeIfIdle(pc, uses) })
 		}
 	}
 	for p.max > 0 && p.idle.Len() > p.max {
@@ -124,6 +144,16 @@ func (p *connPool) release(conns []net.Conn, big bool) {
 	p.mu.Unlock()
 	for _, c := range closing {
 		c.Close()
+	}
+}
+
+// closeIfIdle closes pc if nothing used it since its release number uses.
+func (p *connPool) closeIfIdle(pc *pooledConn, uses int) {
+	p.mu.Lock()
+	idle := pc.inUse == 0 && pc.uses == uses && p.conns[pc.conn] == pc
+	p.mu.Unlock()
+	if idle {
+		pc.conn.Close()
 	}
 }
 

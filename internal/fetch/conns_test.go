@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -255,29 +256,47 @@ func TestIdleConnectionsBounded(t *testing.T) {
 	}
 }
 
-// A TLS connection that carried a big body is closed after it (its grown buffers are
-// not kept); a small answer's connection is kept.
+// A TLS connection that carried a big body is closed once it has stayed idle for the
+// linger (its grown buffers are not kept), not before: the rest of the poll still uses it.
+// A connection that carried only small answers is kept.
 func TestBigBodyDropsTLSConnection(t *testing.T) {
 	big := bytes.Repeat([]byte("x"), 2*bigBody)
 	srv, cc := etagServerWith(t, true, false, big)
 	c := mustClient(t, ClientOptions{CAFile: caFile(t, srv)})
+	c.conns.linger = time.Hour // the timer never fires here: the test closes by hand
 	r, err := c.Get(context.Background(), srv.URL, model.EndpointState{}, nil)
 	if err != nil || len(r.Body) != len(big) {
 		t.Fatalf("big GET: %v, %d bytes", err, len(r.Body))
 	}
-	if open, _ := c.conns.open(); open != 0 {
-		t.Errorf("after a %d-byte body: %d connections open, want 0", len(big), open)
+	if r, err = c.Get(context.Background(), srv.URL, r.State, nil); err != nil || !r.NotModified {
+		t.Fatalf("conditional GET: %v, %+v", err, r)
 	}
-	for range 3 {
+	if open, _ := c.conns.open(); open != 1 {
+		t.Fatalf("within the linger: %d connections open, want 1 (the same, reused)", open)
+	}
+	// The linger's end, as its timer would see it: nothing used the connection since.
+	c.conns.mu.Lock()
+	var pc *pooledConn
+	for _, v := range c.conns.conns {
+		pc = v
+	}
+	uses := pc.uses
+	c.conns.mu.Unlock()
+	c.conns.closeIfIdle(pc, uses)
+	if open, _ := c.conns.open(); open != 0 {
+		t.Errorf("after the linger: %d connections open, want 0", open)
+	}
+	for range 2 {
 		if r, err = c.Get(context.Background(), srv.URL, r.State, nil); err != nil || !r.NotModified {
 			t.Fatalf("conditional GET: %v, %+v", err, r)
 		}
 	}
 	if open, _ := c.conns.open(); open != 1 {
-		t.Errorf("after 304s: %d connections open, want 1 (kept)", open)
+		t.Errorf("after 304s: %d connections open, want 1 (kept: no big body on it)", open)
 	}
-	// The 304s went over one new connection, its session resumed.
-	if conns, resumed, requests, _ := cc.snapshot(); conns != 2 || resumed != 3 || requests != 4 {
-		t.Errorf("%d requests over %d connections, %d over a resumed session; want 4 over 2, 3", requests, conns, resumed)
+	// Two connections: the first for the big body and a 304, the second (resumed) for
+	// the 304s after the linger.
+	if conns, resumed, requests, _ := cc.snapshot(); conns != 2 || resumed != 2 || requests != 4 {
+		t.Errorf("%d requests over %d connections, %d over a resumed session; want 4 over 2, 2", requests, conns, resumed)
 	}
 }
