@@ -425,7 +425,13 @@ type daemonResult struct {
 	// SteadyCPU and SteadyPolls are CPU and polls from the first poll to the end.
 	SteadyCPU   time.Duration
 	SteadyPolls int
-	Polls       reqCount // every answer to incidents.json over the window
+	// Warm*: from one schedule interval after the first poll to the end, when every
+	// source has had its first poll of this process (a full TLS handshake each, and over
+	// an empty archive the cold round): the steady state. Zero when the run is shorter.
+	WarmCPU   time.Duration
+	WarmSpan  time.Duration
+	WarmPolls int
+	Polls     reqCount // every answer to incidents.json over the window
 
 	HWM      int64              // VmHWM at the end (anonymous and file-backed pages: the archive's mmap counts)
 	MaxAnon  int64              // the largest RssAnon sampled: the daemon's own memory
@@ -514,7 +520,9 @@ func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
 	deadline := time.NewTimer(b.o.Duration)
 	defer deadline.Stop()
 	next := 0
-	var firstPoll time.Time
+	var firstPoll, warmFrom time.Time
+	var warmCPU0 time.Duration
+	probeMode := probe != nil
 	var polls reqCount
 	// drain counts the polls answered since the last call, and notes the first one.
 	drain := func() error {
@@ -531,6 +539,15 @@ func (b *bench) daemonRun(ctx context.Context, r int) (*daemonResult, error) {
 		polls.OK, polls.NotModified, polls.Other = polls.OK+c.OK, polls.NotModified+c.NotModified, polls.Other+c.Other
 		if !firstPoll.IsZero() {
 			res.SteadyPolls += c.total()
+			if !warmFrom.IsZero() {
+				res.WarmPolls += c.total()
+			} else if time.Since(firstPoll) >= changeEvery && !probeMode {
+				cpu, err := procCPU(pid)
+				if err != nil {
+					return err
+				}
+				warmFrom, warmCPU0 = time.Now(), cpu
+			}
 		}
 		if st, err := procStatus(pid); err == nil {
 			res.MaxAnon = max(res.MaxAnon, st["RssAnon"])
@@ -599,6 +616,9 @@ wait:
 		res.Steady = end.Sub(firstPoll)
 		res.SteadyCPU = res.CPU - res.StartCPU
 	}
+	if !warmFrom.IsZero() {
+		res.WarmSpan, res.WarmCPU = end.Sub(warmFrom), res.CPU-warmCPU0
+	}
 	if log, err := os.ReadFile(stderrPath); err == nil {
 		res.Failures = strings.Count(string(log), "poll failed")
 	}
@@ -607,6 +627,9 @@ wait:
 		res.StartCPU, res.SteadyCPU, res.Steady.Round(time.Millisecond), res.SteadyPolls, float64(res.SteadyPolls)/res.Steady.Seconds(),
 		millis(res.SteadyCPU)/float64(max(1, res.SteadyPolls)), pct(res.SteadyCPU, res.Steady),
 		res.Polls, mib(res.HWM), mib(res.MaxAnon), mib(res.MaxFile), mib(res.EndFile), res.Changes, res.Failures, res.Conns)
+	if res.WarmSpan > 0 {
+		b.logf("daemon run %d: from one interval after the first poll: %d polls over %v, %.3f ms each, %.2f%% of one core", r+1, res.WarmPolls, res.WarmSpan.Round(time.Millisecond), millis(res.WarmCPU)/float64(max(1, res.WarmPolls)), pct(res.WarmCPU, res.WarmSpan))
+	}
 	return res, nil
 }
 
