@@ -16,19 +16,7 @@ func TestQuick(t *testing.T) {
 		t.Skip("builds watcher and runs it against local pages for several seconds")
 	}
 	o := quick()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	var log bytes.Buffer
-	res, err := run(ctx, o, &log)
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, log.String())
-	}
-	if len(res.Violations) > 0 {
-		t.Errorf("violations: %v\n%s", res.Violations, log.String())
-	}
-	if len(res.Poll) != 1 || len(res.Daemon) != 1 {
-		t.Fatalf("%d poll runs and %d daemon runs, want 1 and 1", len(res.Poll), len(res.Daemon))
-	}
+	res, _ := runQuick(t, o)
 	p := res.Poll[0]
 	if p.WatcherCold.CPU <= 0 || p.WatcherCold.Wall <= 0 || p.WatcherCold.MaxRSS <= 0 {
 		t.Errorf("cold round not measured: %+v", p.WatcherCold)
@@ -68,6 +56,30 @@ func TestQuickTLS(t *testing.T) {
 	o := quick()
 	o.TLS = true
 	o.Rounds, o.Unchanged = 1, 1
+	res, log := runQuick(t, o)
+	if c := res.Poll[0].Conns["watcher cold"]; c.Handshakes != o.Sources || c.Protocols["HTTP/2.0"] == 0 {
+		t.Errorf("cold round over HTTPS: %v; want %d handshakes and HTTP/2", c, o.Sources)
+	}
+	d := res.Daemon[0]
+	if d.SteadyPolls <= o.Sources || d.Failures != 0 {
+		t.Fatalf("daemon: %d polls, %d failures; want more than one round and none failing\n%s", d.SteadyPolls, d.Failures, log)
+	}
+	// The daemon keeps its connections: fewer new ones than polls (one per page, and one
+	// more after each changed body).
+	if d.Conns.Conns >= d.Polls.total() || d.Conns.Handshakes != d.Conns.Conns {
+		t.Errorf("daemon: %v for %d polls; want connections kept between polls", d.Conns, d.Polls.total())
+	}
+	var md bytes.Buffer
+	res.markdown(&md)
+	if !strings.Contains(md.String(), "over HTTPS") || !strings.Contains(md.String(), "TLS handshakes per poll") {
+		t.Errorf("markdown lacks the HTTPS rows:\n%s", md.String())
+	}
+}
+
+// runQuick runs the benchmark with o and fails on an error, a violation or runs missing;
+// it returns the results and the progress log.
+func runQuick(t *testing.T, o options) (*results, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var log bytes.Buffer
@@ -81,21 +93,5 @@ func TestQuickTLS(t *testing.T) {
 	if len(res.Poll) != 1 || len(res.Daemon) != 1 {
 		t.Fatalf("%d poll runs and %d daemon runs, want 1 and 1", len(res.Poll), len(res.Daemon))
 	}
-	if c := res.Poll[0].Conns["watcher cold"]; c.Handshakes != o.Sources || c.Protocols["HTTP/2.0"] == 0 {
-		t.Errorf("cold round over HTTPS: %v; want %d handshakes and HTTP/2", c, o.Sources)
-	}
-	d := res.Daemon[0]
-	if d.SteadyPolls <= o.Sources || d.Failures != 0 {
-		t.Fatalf("daemon: %d polls, %d failures; want more than one round and none failing\n%s", d.SteadyPolls, d.Failures, log.String())
-	}
-	// The daemon keeps its connections: fewer new ones than polls (one per page, and one
-	// more after each changed body).
-	if d.Conns.Conns >= d.Polls.total() || d.Conns.Handshakes != d.Conns.Conns {
-		t.Errorf("daemon: %v for %d polls; want connections kept between polls", d.Conns, d.Polls.total())
-	}
-	var md bytes.Buffer
-	res.markdown(&md)
-	if !strings.Contains(md.String(), "over HTTPS") || !strings.Contains(md.String(), "TLS handshakes per poll") {
-		t.Errorf("markdown lacks the HTTPS rows:\n%s", md.String())
-	}
+	return res, log.String()
 }
