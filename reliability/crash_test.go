@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -29,7 +30,10 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/fakepage"
+	"github.com/statuswatch/statuswatch/internal/fakepagerduty"
 	"github.com/statuswatch/statuswatch/internal/fakeslack"
+	"github.com/statuswatch/statuswatch/internal/fakesmtp"
+	"github.com/statuswatch/statuswatch/internal/faketeams"
 	"github.com/statuswatch/statuswatch/internal/fakewebhook"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/testbin"
@@ -270,10 +274,31 @@ func TestCrashLoops(t *testing.T) {
 	cfg, db := writeSlackConfig(t, dir, "127.0.0.1:0", srv.URL, tapSrv.URL+"/api/", sources)
 	// Every message goes to a signed webhook too, its own queue in the outbox: the same
 	// kills must lose and repeat nothing there either.
+	// So does PagerDuty (a trigger per new incident), Teams (a card per message) and email
+	// (a mail per message, over plain SMTP: the e2e suite covers STARTTLS).
 	hook := fakewebhook.New("crash-loops-secret")
 	defer hook.Close()
-	appendConfig(t, cfg, "receivers:\n  - name: hooks\n    webhook: {url: "+hook.URL()+", secret: crash-loops-secret}\n"+
-		"routes:\n  - match: {}\n    receivers: [slack, hooks]\n")
+	pd := fakepagerduty.New(fakepagerduty.Options{RoutingKey: "crash-loops-key"})
+	defer pd.Close()
+	ms := faketeams.New(faketeams.Options{})
+	defer ms.Close()
+	mail, err := fakesmtp.New(fakesmtp.Options{NoTLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mail.Close()
+	// Teams takes a card a second per webhook: one Teams channel per source, as a team
+	// would have, keeps its cards from outlasting the rest.
+	var rc, routes strings.Builder
+	rc.WriteString("receivers:\n  - name: hooks\n    webhook: {url: " + hook.URL() + ", secret: crash-loops-secret}\n" +
+		"  - name: oncall\n    pagerduty: {routing_key: crash-loops-key, api_url: \"" + pd.URL() + "\"}\n" +
+		"  - name: mail\n    email: {smtp: \"" + mail.Addr() + "\", from: watcher@example.test, to: [sre@example.test], starttls: false}\n")
+	routes.WriteString("routes:\n")
+	for _, s := range sources {
+		fmt.Fprintf(&rc, "  - name: ops-%s\n    teams: {webhook_url: \"%s\"}\n", s, ms.WebhookURL(s))
+		fmt.Fprintf(&routes, "  - match: {sources: [%s]}\n    receivers: [slack, hooks, oncall, ops-%s, mail]\n", s, s)
+	}
+	appendConfig(t, cfg, rc.String()+routes.String())
 	env := slackEnv(cfg, slackToken)
 
 	// acked[source][state]: the daemon said it archived that state.
@@ -290,7 +315,8 @@ func TestCrashLoops(t *testing.T) {
 
 	// The first poll, to completion: every incident is announced.
 	first := time.Now()
-	testbin.Must(t, 0, env, "poll")
+	// Teams takes a card a second: its six roots need more than poll's default 5 s.
+	testbin.Must(t, 0, env, "poll", "-deliver-timeout", "30s")
 	for src, st := range pages.state() {
 		ack(src, st)
 	}
@@ -546,21 +572,31 @@ func TestCrashLoops(t *testing.T) {
 	store.Close()
 	perVersion := map[string]int{}
 	known := map[string]model.Message{}
-	hookRows := map[string]model.Message{} // the webhook's, by delivery id
+	hookRows := map[string]model.Message{}        // the webhook's, by delivery id
+	rows := map[string]map[string]model.Message{} // the other receivers', by messageKey
 	for _, m := range msgs {
 		if m.State != model.MessageSent {
 			t.Errorf("message %d (%s, receiver %q) is %s after quiescence: %s", m.ID, messageKey(m), m.Receiver, m.State, m.LastError)
 		}
-		perVersion[fmt.Sprintf("%s/%s v%d %s", m.Source, m.IncidentID, m.Version, m.Receiver)]++
-		if m.Receiver == "hooks" {
-			hookRows[strconv.FormatUint(m.ID, 10)] = m
-			continue
+		if m.Receiver == "ops-"+m.Source {
+			m.Receiver = "ops" // one Teams channel per source
 		}
-		known[messageKey(m)] = m
+		perVersion[fmt.Sprintf("%s/%s v%d %s", m.Source, m.IncidentID, m.Version, m.Receiver)]++
+		switch m.Receiver {
+		case "hooks":
+			hookRows[strconv.FormatUint(m.ID, 10)] = m
+		case "":
+			known[messageKey(m)] = m
+		default:
+			if rows[m.Receiver] == nil {
+				rows[m.Receiver] = map[string]model.Message{}
+			}
+			rows[m.Receiver][messageKey(m)] = m
+		}
 	}
 	for key, vs := range versions {
 		for _, v := range vs {
-			for _, r := range []string{"", "hooks"} {
+			for _, r := range []string{"", "hooks", "oncall", "ops", "mail"} {
 				if n := perVersion[fmt.Sprintf("%s v%d %s", key, v.N, r)]; n != 1 {
 					t.Errorf("%s version %d has %d outbox messages for receiver %q, want 1", key, v.N, n, r)
 				}
@@ -700,6 +736,41 @@ func TestCrashLoops(t *testing.T) {
 	}
 	t.Logf("webhook: %d messages, %d deliveries, %d lost, %d repeated", len(hookRows), len(hookCalls), hookLost, hookDups)
 
+	// PagerDuty, Teams, email: what each took, named as messageKey names its outbox
+	// messages. PagerDuty pages a new incident only (nothing here resolves or worsens):
+	// one accepted trigger per incident under dedup_key <source>/<id>.
+	var pdTook, msTook, mailTook []took
+	for _, e := range pd.Accepted() {
+		if e.Action != "trigger" || e.RoutingKey != "crash-loops-key" {
+			t.Errorf("PagerDuty: an accepted %s event under key %q for %s", e.Action, e.RoutingKey, e.DedupKey)
+		}
+		pdTook = append(pdTook, took{"root " + e.DedupKey, e.At})
+	}
+	pdWant := map[string]model.Message{}
+	for k, m := range rows["oncall"] {
+		if m.Event == model.EventNew {
+			pdWant[k] = m
+		}
+	}
+	for _, p := range ms.Accepted() {
+		k := teamsKey(p)
+		if !strings.HasPrefix(strings.TrimPrefix(k, "root "), p.Hook+"/") {
+			t.Errorf("Teams: %q was posted to the channel of %s", k, p.Hook)
+		}
+		msTook = append(msTook, took{k, p.At})
+	}
+	for _, m := range mail.Messages() {
+		mailTook = append(mailTook, took{mailKey(m), m.At})
+	}
+	for _, r := range []struct {
+		name string
+		want map[string]model.Message
+		got  []took
+	}{{"pagerduty", pdWant, pdTook}, {"teams", rows["ops"], msTook}, {"email", rows["mail"], mailTook}} {
+		lost, dups := checkTaken(t, r.name, r.want, r.got, lives)
+		t.Logf("%s: %d messages to take, %d taken, %d lost, %d repeated", r.name, len(r.want), len(r.got), lost, dups)
+	}
+
 	lost := 0
 	for k, m := range known {
 		if len(byKey[k]) == 0 {
@@ -720,9 +791,75 @@ func TestCrashLoops(t *testing.T) {
 		spread = fmt.Sprintf("the kill %s to %s after Slack's answer, median %s", gaps[0], gaps[len(gaps)-1], gaps[len(gaps)/2])
 	}
 	t.Logf("Slack: %d messages, %d posts, %d lost, %d repeated, %d of them explained by a kill between Slack's answer and mark-sent (%s); %d kills fell within %s after a post's answer",
-		len(msgs)-len(hookRows), len(slackPosts(calls)), lost, dups, explained, spread, windows, killWindow)
+		len(known), len(slackPosts(calls)), lost, dups, explained, spread, windows, killWindow)
 	t.Logf("root cards: %d of %d threads left showing an older version", stale, len(roots))
 	t.Logf("total %s", time.Since(started).Round(time.Second))
+}
+
+// took is one copy of a message a receiver took: the message's name (messageKey's), and
+// when the receiver answered.
+type took struct {
+	key string
+	at  time.Time
+}
+
+// checkTaken checks what one receiver took against the outbox messages it was owed, by
+// name: none lost, none taken for no message, and a message taken again only when the
+// process that first delivered it was killed right after the answer (before it could
+// mark the message sent). It returns the lost and repeated counts.
+func checkTaken(t *testing.T, receiver string, want map[string]model.Message, got []took, lives []crashLife) (lost, dups int) {
+	t.Helper()
+	byKey := map[string][]time.Time{}
+	for _, g := range got {
+		byKey[g.key] = append(byKey[g.key], g.at)
+	}
+	for k, m := range want {
+		if len(byKey[k]) == 0 {
+			lost++
+			t.Errorf("LOST: %s message %d (%s) never taken", receiver, m.ID, k)
+		}
+	}
+	for k, ats := range byKey {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s took %d copies of %q, no outbox message of it", receiver, len(ats), k)
+		}
+		for _, at := range ats[:len(ats)-1] {
+			dups++
+			if l := ownerAt(lives, at); l == nil || l.killAt.IsZero() || l.killAt.Sub(at) > killWindow {
+				t.Errorf("REPEATED: %s took %s at %s from a process not killed right after (%+v)", receiver, k, at.Format("15:04:05.000"), l)
+			}
+		}
+	}
+	return lost, dups
+}
+
+// teamsKey names the message a Teams card announces by its link: the incident's page for
+// its first card, the version's diff for a later one (as callKey names Slack's).
+func teamsKey(p faketeams.Post) string {
+	m := linkRE.FindStringSubmatch(string(p.Body))
+	switch {
+	case m == nil:
+		return ""
+	case m[3] == "":
+		return "root " + m[1] + "/" + m[2]
+	}
+	return m[1] + "/" + m[2] + " v" + m[3]
+}
+
+// mailIDRE reads a mail's Message-ID: the incident's thread id for its first message,
+// the version and outbox id added for a later one.
+var mailIDRE = regexp.MustCompile(`^<incident\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)(?:\.v(\d+)\.m\d+)?@example\.test>$`)
+
+// mailKey names the message a mail carries by its Message-ID.
+func mailKey(m fakesmtp.Message) string {
+	id := mailIDRE.FindStringSubmatch(m.Header().Get("Message-Id"))
+	switch {
+	case id == nil:
+		return "Message-ID " + m.Header().Get("Message-Id")
+	case id[3] == "":
+		return "root " + id[1] + "/" + id[2]
+	}
+	return id[1] + "/" + id[2] + " v" + id[3]
 }
 
 // ownerAt is the process that started last before at: processes run one after the
