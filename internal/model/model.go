@@ -324,6 +324,9 @@ const (
 	// it was not).
 	EventComponentDegraded  Event = "component_degraded"
 	EventComponentRecovered Event = "component_recovered"
+	// A scheduled maintenance about to start (defaults.maintenance_reminder ahead of
+	// its window), a reply in its thread; written once per start time.
+	EventMaintenanceSoon Event = "maintenance_soon"
 )
 
 // MessageState is where an outbox message stands.

@@ -21,6 +21,7 @@
 //	    components/<BE uint32 n>  → component set version record: a header (number, time, change set,
 //	                              thread) and the S2-compressed set (codec.EncodeComponentVersion)
 //	                              state/"components" → the component meta (codec.ComponentMeta)
+//	    reminders/<url id>        → the scheduled_for (RFC 3339) of the maintenance_soon written for it
 //	bodies/<hex sha256>           → S2-compressed raw body (zstd before), shared by every snapshot
 //	outbox/<BE uint64 seq>        → model.Message JSON, pending or parked
 //	sent/<BE uint64 seq>          → model.Message JSON, delivered (same sequence as outbox)
@@ -72,6 +73,9 @@ var (
 	// BucketComponents is created with a source's first component version, not by
 	// CreateSource: a source of a platform without components never has one.
 	BucketComponents = []byte("components")
+	// BucketReminders is created with a source's first maintenance reminder, as
+	// BucketComponents is: an archive written before reminders reads "none sent".
+	BucketReminders = []byte("reminders")
 
 	KeyLayout     = []byte("layout")
 	KeyCreated    = []byte("created")
