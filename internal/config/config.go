@@ -45,6 +45,11 @@ const (
 	DefaultKind              = "auto"
 	DefaultOpenInterval      = 30 * time.Second
 	DefaultDatabaseName      = "watcher.db"
+
+	// DefaultMaintenanceReminder is how long before a scheduled window starts its
+	// maintenance_soon reminder is sent; MaxMaintenanceReminder the longest accepted.
+	DefaultMaintenanceReminder = time.Hour
+	MaxMaintenanceReminder     = 30 * 24 * time.Hour
 )
 
 // Config is the whole configuration, with every default applied and every per-source value
@@ -94,6 +99,9 @@ type Defaults struct {
 	// OpenInterval is how often, at least, a source with an open incident is polled, on
 	// top of its schedule (follow-ups within that long); 0: the schedule only.
 	OpenInterval time.Duration
+	// MaintenanceReminder is how long before a scheduled maintenance starts a
+	// maintenance_soon reminder is sent in its thread; 0: none.
+	MaintenanceReminder time.Duration
 }
 
 // HTTP configures the outbound client.
@@ -174,6 +182,9 @@ type Source struct {
 	Headers          map[string]Secret // extra request headers
 	Endpoints        map[string]string // endpoint name → URL, overriding derived ones
 	OpenInterval     time.Duration     // poll at least this often while an incident is open; 0: the schedule only
+	// MaintenanceReminder is how long before a scheduled window its reminder is sent;
+	// 0: none.
+	MaintenanceReminder time.Duration
 	// HookToken is the secret of the source's push hook, POST
 	// /api/v1/sources/{name}/hook/{token}; empty: the source has no hook.
 	HookToken Secret

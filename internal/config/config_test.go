@@ -94,7 +94,7 @@ func TestDefaults(t *testing.T) {
 		Database:    filepath.Join(dir, "watcher.db"),
 		Listen:      "127.0.0.1:8080",
 		OnFirstPoll: "open",
-		Defaults:    Defaults{Schedule: "@every 2m", Timeout: 20 * time.Second, FailureThreshold: 3, Maintenance: true, ComponentChanges: "notify", OpenInterval: 30 * time.Second},
+		Defaults:    Defaults{Schedule: "@every 2m", Timeout: 20 * time.Second, FailureThreshold: 3, Maintenance: true, ComponentChanges: "notify", OpenInterval: 30 * time.Second, MaintenanceReminder: time.Hour},
 		HTTP: HTTP{
 			UserAgent:   "statuswatch/" + Version + " (+https://github.com/statuswatch/statuswatch)",
 			MaxBody:     32 << 20,
@@ -107,7 +107,7 @@ func TestDefaults(t *testing.T) {
 		Sources: []Source{{
 			Name: "acme", URL: "https://status.acme.test", Kind: "auto", Schedule: "@every 2m",
 			Timeout: 20 * time.Second, Maintenance: true, FailureThreshold: 3, ComponentChanges: "notify",
-			OpenInterval: 30 * time.Second,
+			OpenInterval: 30 * time.Second, MaintenanceReminder: time.Hour,
 		}},
 	}
 	if !reflect.DeepEqual(cfg, want) {

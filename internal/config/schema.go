@@ -21,6 +21,7 @@ type meta struct {
 type sourceMeta struct {
 	schedule, timeout, failureThreshold, maintenance, componentChanges bool
 	openInterval                                                       bool
+	maintenanceReminder                                                bool
 
 	path string // "sources[i]"
 }
@@ -47,6 +48,8 @@ func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
 				"maintenance":       typed(d, &df.Maintenance, nil, parseBool),
 				"component_changes": typed(d, &df.ComponentChanges, nil, componentChanges),
 				"open_interval":     typed(d, &df.OpenInterval, nil, openInterval),
+
+				"maintenance_reminder": typed(d, &df.MaintenanceReminder, nil, maintenanceReminder),
 			})
 		},
 		"http": func(path string, v *yaml.Node) error {

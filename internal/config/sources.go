@@ -105,6 +105,8 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		"headers":           d.headers(&s.Headers),
 		"endpoints":         d.endpoints(&s.Endpoints),
 		"depends_on":        d.list(&s.DependsOn, "source name"),
+
+		"maintenance_reminder": typed(d, &s.MaintenanceReminder, &sm.maintenanceReminder, maintenanceReminder),
 	})
 	if err != nil {
 		return s, sm, err

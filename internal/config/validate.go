@@ -38,6 +38,9 @@ func (d *decoder) finish(cfg *Config, m *meta) error {
 		if !sm.openInterval {
 			s.OpenInterval = cfg.Defaults.OpenInterval
 		}
+		if !sm.maintenanceReminder {
+			s.MaintenanceReminder = cfg.Defaults.MaintenanceReminder
+		}
 	}
 
 	if cfg.BaseURL != "" {

@@ -58,6 +58,16 @@ func openInterval(s string) (time.Duration, error) {
 	return v, err
 }
 
+// maintenanceReminder parses a maintenance_reminder: 0 (off), or how long before a
+// window starts its reminder is sent, from a minute to 30 days.
+func maintenanceReminder(s string) (time.Duration, error) {
+	v, err := ParseDuration(s)
+	if err == nil && v != 0 && (v < time.Minute || v > MaxMaintenanceReminder) {
+		err = fmt.Errorf("must be 0 (off) or from 1m to 30d, found %s", s)
+	}
+	return v, err
+}
+
 func schedule(s string) (string, error) {
 	if _, err := ParseSchedule(s); err != nil {
 		return "", err

@@ -75,6 +75,8 @@ func (d *decoder) parse(data []byte) (*Config, error) {
 			Maintenance:      true,
 			ComponentChanges: archive.ComponentChangesNotify,
 			OpenInterval:     DefaultOpenInterval,
+
+			MaintenanceReminder: DefaultMaintenanceReminder,
 		},
 		HTTP: HTTP{
 			MaxBody:     DefaultMaxBody,
