@@ -31,3 +31,17 @@ func TestMaintenanceReminder(t *testing.T) {
 		}
 	}
 }
+
+// A route may match the reminder by its event, with or without the maintenance kind;
+// with kinds that never have it, it never matches and is refused.
+func TestRouteMaintenanceSoon(t *testing.T) {
+	src := "sources:\n  - {name: acme, url: 'https://a.test'}\n"
+	cfg := mustParse(t, src+"routes:\n  - match: {kinds: [maintenance], events: [maintenance_soon]}\n    receivers: [slack]\n")
+	if got := cfg.Routes[0].Match.Events; len(got) != 1 || got[0] != "maintenance_soon" {
+		t.Errorf("events: got %q, want [maintenance_soon]", got)
+	}
+	_, err := Parse([]byte(src+"routes:\n  - match: {kinds: [incident], events: [maintenance_soon]}\n    receivers: [slack]\n"), "config.yaml")
+	if err == nil || !strings.Contains(err.Error(), "routes[0].match") {
+		t.Errorf("incident kind: got %v, want an error naming routes[0].match", err)
+	}
+}

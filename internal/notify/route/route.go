@@ -42,16 +42,18 @@ const (
 	EventComponent   = "component"
 	EventSourceDown  = "source_down"
 	EventSourceUp    = "source_up"
+	// EventMaintenanceSoon is a scheduled maintenance about to start: its reminder.
+	EventMaintenanceSoon = "maintenance_soon"
 )
 
 // Events lists the events a route's match may name.
 var Events = []string{EventNew, EventUpdate, EventEdit, EventStatus, EventResolved, EventPostmortem,
-	EventRemoved, EventMaintenance, EventComponent, EventSourceDown, EventSourceUp}
+	EventRemoved, EventMaintenance, EventComponent, EventSourceDown, EventSourceUp, EventMaintenanceSoon}
 
 // kindEvents are the events a notification of each kind can have, for Check.
 var kindEvents = map[string][]string{
 	KindIncident:    {EventNew, EventUpdate, EventEdit, EventStatus, EventResolved, EventPostmortem, EventRemoved},
-	KindMaintenance: {EventNew, EventUpdate, EventEdit, EventStatus, EventResolved, EventPostmortem, EventRemoved, EventMaintenance},
+	KindMaintenance: {EventNew, EventUpdate, EventEdit, EventStatus, EventResolved, EventPostmortem, EventRemoved, EventMaintenance, EventMaintenanceSoon},
 	KindComponent:   {EventComponent},
 	KindSource:      {EventSourceDown, EventSourceUp},
 }
@@ -188,7 +190,7 @@ func Kind(n *model.Notice) string {
 // Event is n's main event, the one a receiver is told (the webhook's "event"): new (or
 // maintenance, for a maintenance first announced), status, update or edit for a later
 // change set, by the most important thing it says, resolved, postmortem, removed,
-// component, source_down, source_up.
+// component, source_down, source_up, maintenance_soon.
 func Event(n *model.Notice) string {
 	switch n.Event {
 	case model.EventNew:
@@ -208,6 +210,8 @@ func Event(n *model.Notice) string {
 		return EventSourceDown
 	case model.EventSourceUp:
 		return EventSourceUp
+	case model.EventMaintenanceSoon:
+		return EventMaintenanceSoon
 	}
 	if isComponent(n.Event) {
 		return EventComponent

@@ -27,6 +27,7 @@ func TestEvents(t *testing.T) {
 		{"removed", model.Notice{Event: model.EventRemoved, Incident: inc}, EventRemoved, []string{EventRemoved}},
 		{"component", model.Notice{Event: model.EventComponentDegraded, Components: []string{"API"}}, EventComponent, []string{EventComponent}},
 		{"source down", model.Notice{Event: model.EventSourceDown}, EventSourceDown, []string{EventSourceDown}},
+		{"maintenance soon", model.Notice{Event: model.EventMaintenanceSoon, Incident: mnt}, EventMaintenanceSoon, []string{EventMaintenanceSoon, EventMaintenance}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
