@@ -51,6 +51,8 @@ func (c *Console) Send(_ context.Context, n *Notification) (Receipt, error) {
 		switch {
 		case n.Message.Event == model.EventRemoved:
 			b.WriteString("The incident is no longer on the vendor's page.\n")
+		case IsReminder(&n.Message):
+			fmt.Fprintf(&b, "Scheduled: %s\n", Window(inc))
 		case n.Version.N == 1 && len(inc.Updates) > 0:
 			// A first version's diff is every field against "not present": say what the
 			// page says instead; `watcher diff` still shows it field by field.
@@ -66,7 +68,10 @@ func (c *Console) Send(_ context.Context, n *Notification) (Receipt, error) {
 	default:
 		fmt.Fprintf(&b, "== %s\n", Headline(*n))
 	}
-	if n.Link != "" {
+	switch {
+	case n.Link != "" && IsReminder(&n.Message):
+		fmt.Fprintf(&b, "History: %s\n", n.Link)
+	case n.Link != "":
 		fmt.Fprintf(&b, "Full diff: %s\n", n.Link)
 	}
 	b.WriteString("\n")

@@ -31,8 +31,8 @@ func (d *Deliverer) notification(m *model.Message, dest Destination) (*Notificat
 	if base := strings.TrimRight(d.BaseURL, "/"); base != "" {
 		n.IncidentLink = fmt.Sprintf("%s/incidents/%s/%s", base, m.Source, m.IncidentID)
 		n.Link = fmt.Sprintf("%s/changes/%d", n.IncidentLink, m.Version)
-		if m.Event == model.EventRemoved {
-			n.Link = n.IncidentLink // a removal is no version: the incident page shows it
+		if m.Event == model.EventRemoved || IsReminder(m) {
+			n.Link = n.IncidentLink // a removal or a reminder is no change: the incident page shows it
 		}
 	}
 	if dest.Threads {

@@ -234,6 +234,8 @@ func what(m model.Message, inc *model.Incident) string {
 		return "Postmortem"
 	case model.EventRemoved:
 		return "Removed " + noun
+	case model.EventMaintenanceSoon:
+		return StartsIn(m, inc)
 	}
 	return "Updated " + noun
 }

@@ -152,12 +152,12 @@ func (d *Deliverer) retryEdits(ctx context.Context, now time.Time, res *cycleRes
 // editsRoot reports whether n, a reply, calls for its root's update: a change set of an
 // incident, or a component message in the component thread, whose root shows the
 // components alerted there. A component message in an incident's thread changes
-// nothing its root shows.
+// nothing its root shows, nor does a maintenance's reminder.
 func (n *Notification) editsRoot() bool {
 	if n.Components != nil {
 		return n.Message.IncidentID == ""
 	}
-	return n.Version != nil
+	return n.Version != nil && !IsReminder(&n.Message)
 }
 
 // editKey names the root update n owes: by its thread, and for the component thread by

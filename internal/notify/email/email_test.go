@@ -348,3 +348,28 @@ func TestComponentInIncident(t *testing.T) {
 		t.Errorf("got In-Reply-To %q, Subject %q, want the incident's thread", h.Get("In-Reply-To"), h.Get("Subject"))
 	}
 }
+
+// TestMaintenanceSoon: a reminder is mailed in the maintenance's thread, its window
+// told and no change set.
+func TestMaintenanceSoon(t *testing.T) {
+	r, srv := newPair(t)
+	if _, err := r.Send(context.Background(), kittest.Plain.Reminder()); err != nil {
+		t.Fatal(err)
+	}
+	m := srv.Messages()[0]
+	h := m.Header()
+	if h.Get("In-Reply-To") != "<incident.acme.m1@example.com>" {
+		t.Errorf("In-Reply-To: got %q, want the maintenance's thread", h.Get("In-Reply-To"))
+	}
+	parts, err := m.Parts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := parts["text/plain"]
+	if !strings.Contains(text, "Maintenance starts in 1h") || !strings.Contains(text, "Scheduled 2026-07-02 14:00 UTC → 2026-07-02 16:00 UTC.") {
+		t.Errorf("text: got %q, want the headline and the window", text)
+	}
+	if strings.Contains(text, "Second") {
+		t.Errorf("text: got %q, want no change set", text)
+	}
+}

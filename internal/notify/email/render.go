@@ -92,8 +92,11 @@ func (c *content) incident(n *notify.Notification) {
 	inc := &v.Incident
 	c.inc = inc
 	c.Summary = kit.Cut(kit.OneLine(v.Summary), lineLimit)
-	if n.Message.Event == model.EventRemoved {
+	switch {
+	case n.Message.Event == model.EventRemoved:
 		c.Summary = fmt.Sprintf("It is no longer listed on the vendor's page. Last status: %s.", kit.Words(inc.Status))
+	case notify.IsReminder(&n.Message):
+		c.Summary = "Scheduled " + notify.Window(inc) + "."
 	}
 	c.Facts = []fact{{"Status", kit.Cut(kit.OneLine(kit.Words(inc.Status)), 100)}, {"Impact", kit.Cut(kit.OneLine(string(inc.Impact)), 100)}}
 	if len(inc.Components) > 0 {
@@ -111,14 +114,14 @@ func (c *content) incident(n *notify.Notification) {
 	if !inc.ResolvedAt.IsZero() {
 		c.Facts = append(c.Facts, fact{"Resolved", diff.FormatTime(inc.ResolvedAt)})
 	}
-	if ev := n.Message.Event; (ev == model.EventNew || ev == model.EventRemoved) && n.IncidentLink != "" {
+	if ev := n.Message.Event; (ev == model.EventNew || ev == model.EventRemoved || ev == model.EventMaintenanceSoon) && n.IncidentLink != "" {
 		c.addLink("History and diffs", n.IncidentLink)
 	} else {
 		c.addLink("Full diff", n.Link)
 	}
 	c.addLink("Vendor page", kit.VendorURL(inc.URL))
 	switch n.Message.Event {
-	case model.EventRemoved:
+	case model.EventRemoved, model.EventMaintenanceSoon: // no change set to show
 		return
 	case model.EventNew:
 		if u := kit.LatestUpdate(inc); u != nil && strings.TrimSpace(u.Body) != "" {

@@ -113,6 +113,7 @@ func TestActions(t *testing.T) {
 		{"worsened to critical", model.ImpactMajor, w[2], "trigger"},
 		{"worsened below the bar", model.ImpactCritical, w[1], ""},
 		{"maintenance", "", &maint, ""},
+		{"maintenance soon", "", kittest.Plain.Reminder(), ""},
 		{"source down", "", down, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

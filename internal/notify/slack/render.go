@@ -40,6 +40,8 @@ func render(n *notify.Notification, webhook bool) message {
 		m = componentMessage(n, webhook)
 	case n.Message.IncidentID == "" || n.Version == nil:
 		m = sourceMessage(n)
+	case notify.IsReminder(&n.Message) && (webhook || n.Thread != nil):
+		m = reminderMessage(n, webhook)
 	case webhook && n.Message.Event == model.EventNew:
 		m = card(n, false)
 	case webhook:
@@ -150,6 +152,26 @@ func reply(n *notify.Notification, webhook bool) message {
 	return message{Text: text, Blocks: blocks, Broadcast: !webhook && (ev == model.EventResolved || ev == model.EventPostmortem)}
 }
 
+// reminderMessage is a maintenance about to start: a short reply in its thread, its
+// window, and for a webhook the status fields, so that it needs no root. It edits no
+// root: nothing the root shows has changed. With no thread to reply in (its root was
+// never posted), the bot posts the maintenance's card instead, headed the same way.
+func reminderMessage(n *notify.Notification, webhook bool) message {
+	inc := &n.Version.Incident
+	what := notify.StartsIn(n.Message, inc)
+	src, title, window := oneLine(n.SourceTitle, titleLimit), oneLine(inc.Title, titleLimit), notify.Window(inc)
+	blocks := []slackapi.Block{
+		section(fmt.Sprintf(":alarm_clock: *%s* · %s: *%s*\nScheduled %s", src, what, title, window)),
+	}
+	if webhook {
+		blocks = append(blocks, fieldsBlock(inc))
+	}
+	if l := links(n); len(l) > 0 {
+		blocks = append(blocks, contextBlock(l...))
+	}
+	return message{Text: fmt.Sprintf("%s · %s: %s — %s", src, what, title, window), Blocks: blocks}
+}
+
 // sourceMessage is a source that cannot be read (Message.Text is the error) or has
 // recovered.
 func sourceMessage(n *notify.Notification) message {
@@ -207,7 +229,8 @@ func catchUp(n *notify.Notification) string {
 func links(n *notify.Notification) []string {
 	var out []string
 	switch {
-	case n.IncidentLink != "" && (n.Thread == nil && n.Message.Event == model.EventNew || n.Message.Event == model.EventRemoved):
+	case n.IncidentLink != "" && (n.Thread == nil && n.Message.Event == model.EventNew || n.Message.Event == model.EventRemoved ||
+		notify.IsReminder(&n.Message)):
 		out = append(out, link(n.IncidentLink, "History and diffs"))
 	case n.Link != "":
 		out = append(out, link(n.Link, "Full diff"))
@@ -381,6 +404,8 @@ func whatChange(n *notify.Notification) string {
 	switch n.Message.Event {
 	case model.EventRemoved:
 		return "Removed from the status page"
+	case model.EventMaintenanceSoon:
+		return notify.StartsIn(n.Message, inc)
 	case model.EventResolved:
 		if inc.Kind == model.KindMaintenance {
 			return "Maintenance completed"

@@ -142,6 +142,11 @@ func cases(f fixture) []renderCase {
 	noLinks.Link, noLinks.IncidentLink = "", ""
 	down := &notify.Notification{Message: model.Message{ID: 9, Source: "acme", Event: model.EventSourceDown, Text: f.errText}, SourceTitle: f.source}
 	up := &notify.Notification{Message: model.Message{ID: 10, Source: "acme", Event: model.EventSourceUp}, SourceTitle: f.source}
+	soon := note(f, mnt[0], model.EventMaintenanceSoon, true)
+	soon.Message.CreatedAt = mnt[0].Incident.ScheduledFor.Add(-59*time.Minute - 30*time.Second)
+	soon.Link = soon.IncidentLink
+	soonRoot := *soon
+	soonRoot.Thread = nil
 	digest := &notify.Notification{Message: model.Message{Source: "acme"}, Digest: &notify.Digest{
 		Count: 12, MaxAge: 24 * time.Hour, Link: base + "/",
 		Sources: []notify.SourceCount{{Source: f.source, Count: 3}, {Source: "GitHub", Count: 9}}}}
@@ -161,6 +166,9 @@ func cases(f fixture) []renderCase {
 		{"bot_maintenance_scheduled", bot(note(f, mnt[0], model.EventNew, false))},
 		{"bot_maintenance_started", bot(note(f, mnt[1], model.EventChanged, true))},
 		{"bot_maintenance_completed", bot(note(f, mnt[2], model.EventResolved, true))},
+		{"bot_maintenance_soon", bot(soon)},
+		{"bot_maintenance_soon_root", bot(&soonRoot)},
+		{"webhook_maintenance_soon", hook(soon)},
 		{"bot_source_down", bot(down)},
 		{"bot_source_up", bot(up)},
 		{"bot_digest", bot(digest)},

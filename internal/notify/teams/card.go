@@ -181,7 +181,7 @@ func link(actions []action, title, u string) []action {
 // incidentLinks are the card's buttons: our full diff (or the incident's page for its
 // first card and its removal) and the vendor's page.
 func incidentLinks(n *notify.Notification, actions []action) []action {
-	if ev := n.Message.Event; (ev == model.EventNew || ev == model.EventRemoved) && n.IncidentLink != "" {
+	if ev := n.Message.Event; (ev == model.EventNew || ev == model.EventRemoved || ev == model.EventMaintenanceSoon) && n.IncidentLink != "" {
 		actions = link(actions, "History and diffs", n.IncidentLink)
 	} else {
 		actions = link(actions, "Full diff", n.Link)
@@ -195,8 +195,11 @@ func incident(n *notify.Notification, body []element) ([]element, string) {
 	v := n.Version
 	inc := &v.Incident
 	summary := v.Summary
-	if n.Message.Event == model.EventRemoved {
+	switch {
+	case n.Message.Event == model.EventRemoved:
 		summary = fmt.Sprintf("It is no longer listed on the vendor's page. Last status: %s.", kit.Words(inc.Status))
+	case notify.IsReminder(&n.Message):
+		summary = "Scheduled " + notify.Window(inc) + "."
 	}
 	body = append(body, rich(subtle(kit.Cut(kit.OneLine(summary), summaryLimit))))
 	facts := []textRun{bold("Status: "), run(kit.Cut(kit.OneLine(kit.Words(inc.Status)), 100)), bold(" · Impact: "), run(kit.Cut(kit.OneLine(string(inc.Impact)), 100))}
@@ -222,7 +225,7 @@ func incident(n *notify.Notification, body []element) ([]element, string) {
 		more = kit.VendorURL(inc.URL)
 	}
 	switch n.Message.Event {
-	case model.EventRemoved:
+	case model.EventRemoved, model.EventMaintenanceSoon: // no change set to show
 		return body, more
 	case model.EventNew:
 		if u := kit.LatestUpdate(inc); u != nil && strings.TrimSpace(u.Body) != "" {

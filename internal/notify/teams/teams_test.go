@@ -275,3 +275,29 @@ func TestComponentInIncident(t *testing.T) {
 		t.Errorf("got %+v, want the incident named under the headline", body)
 	}
 }
+
+// TestMaintenanceSoon: a reminder is a short card, the window and no change set, plain
+// and hostile.
+func TestMaintenanceSoon(t *testing.T) {
+	for _, texts := range []kittest.Texts{kittest.Plain, kittest.HostileTexts} {
+		r, srv := newPair(t)
+		if _, err := r.Send(context.Background(), texts.Reminder()); err != nil {
+			t.Fatal(err)
+		}
+		p := srv.Posts()[0]
+		if !p.OK() {
+			t.Fatalf("refused: %s", p.Error)
+		}
+		checkInert(t, p.Body)
+		body := string(p.Body)
+		if !strings.Contains(body, "Maintenance starts in 1h") || !strings.Contains(body, "Scheduled 2026-07-02 14:00 UTC → 2026-07-02 16:00 UTC.") {
+			t.Errorf("got %s, want the headline and the window", body)
+		}
+		if strings.Contains(body, "Second") {
+			t.Errorf("got %s, want no change set", body)
+		}
+		if texts == kittest.Plain {
+			kittest.Golden(t, "maintenance_soon.json", pretty(t, p.Body), *update)
+		}
+	}
+}

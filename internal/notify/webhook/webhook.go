@@ -223,7 +223,7 @@ func deliveryID(n *notify.Notification, body []byte) string {
 // Payload is the document every delivery POSTs.
 type Payload struct {
 	Version int    `json:"version"` // of the document: 1
-	Event   string `json:"event"`   // new, update, edit, status, resolved, postmortem, removed, maintenance, component, source_down, source_up
+	Event   string `json:"event"`   // new, update, edit, status, resolved, postmortem, removed, maintenance, component, source_down, source_up, maintenance_soon
 	Source  string `json:"source"`  // the source's name in the config
 	// Incident is the incident the notification is about; null for a source event or
 	// a component message in no incident's thread.
@@ -301,6 +301,10 @@ func Build(n *notify.Notification) Payload {
 		}
 	case m.Event == model.EventRemoved:
 		p.Summary = "The incident is no longer on the vendor's page."
+	case notify.IsReminder(&m) && n.Version != nil:
+		// A reminder is no change: its summary says when the window starts.
+		p.Summary = notify.Headline(*n) + " (" + notify.Window(&n.Version.Incident) + ")"
+		p.Changes, p.ObservedAt = []Change{}, m.CreatedAt.UTC()
 	case n.Version == nil:
 		p.Summary = notify.Headline(*n)
 		if m.Text != "" {

@@ -142,6 +142,12 @@ func TestBuildOtherMessages(t *testing.T) {
 	if p := Build(n); p.Event != "maintenance" {
 		t.Errorf("new maintenance: event %q", p.Event)
 	}
+	n.Message.Event, n.Message.CreatedAt = model.EventMaintenanceSoon, t0
+	n.Version.Incident.ScheduledFor, n.Version.Incident.ScheduledUntil = t0.Add(time.Hour), t0.Add(3*time.Hour)
+	want := "Acme: Maintenance starts in 1h: API <errors> (2026-07-01 13:00 UTC → 2026-07-01 15:00 UTC)"
+	if p := Build(n); p.Event != "maintenance_soon" || len(p.Changes) != 0 || p.Summary != want || !p.ObservedAt.Equal(t0) {
+		t.Errorf("maintenance_soon: got %+v, want event maintenance_soon, no changes, summary %q", p, want)
+	}
 }
 
 func TestEncodeCaps(t *testing.T) {

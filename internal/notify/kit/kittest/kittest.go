@@ -190,3 +190,21 @@ func (f Texts) Others() (names []string, notes []*notify.Notification) {
 		SourceTitle: f.Source, Components: cv, SourceLink: Base + "/sources/acme"})
 	return names, notes
 }
+
+// Reminder is a maintenance's maintenance_soon reminder, written an hour before its
+// window starts; its version's change set (a new update, Body2) is not what it tells.
+func (f Texts) Reminder() *notify.Notification {
+	m := model.Incident{
+		ID: "m1", Kind: model.KindMaintenance, Status: model.StatusScheduled, Impact: model.ImpactMaintenance,
+		Title: f.Title, Components: []string{f.Component}, URL: f.VendorURL,
+		ScheduledFor: T0.Add(26 * time.Hour), ScheduledUntil: T0.Add(28 * time.Hour),
+		Updates: []model.Update{{ID: "mu1", Status: model.StatusScheduled, Body: f.Body, Format: model.FormatText, PostedAt: T0}},
+	}
+	later := m
+	later.Updates = append(clone(m.Updates), model.Update{ID: "mu2", Status: model.StatusScheduled, Body: f.Body2, Format: model.FormatText, PostedAt: T0.Add(time.Hour)})
+	v := Versions([]model.Incident{m, later})[1]
+	n := Note(f.Source, v, model.EventMaintenanceSoon)
+	n.Message.ID, n.Message.CreatedAt = 12, m.ScheduledFor.Add(-time.Hour)
+	n.Link = n.IncidentLink
+	return n
+}
