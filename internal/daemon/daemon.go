@@ -100,6 +100,10 @@ type sourceState struct {
 	nextAllowed time.Time // backoff: polls before this are skipped
 	poll        pollStatus
 	pageTitle   string // the page's own name as last read; the title unless the config sets one
+
+	// maint says the source has an open maintenance (refreshOpen): only then does
+	// remind read the archive for its reminders.
+	maint atomic.Bool
 }
 
 // pollStatus is the state of a source's polls. It lives in memory, since a poll that
@@ -207,6 +211,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	if _, err := d.cron.AddFunc("@every 1h", d.prune); err != nil {
 		return fmt.Errorf("schedule pruning: %w", err)
+	}
+	if _, err := d.cron.AddFunc(fmt.Sprintf("@every %s", remindEvery), d.remindAll); err != nil {
+		return fmt.Errorf("schedule maintenance reminders: %w", err)
 	}
 	if _, err := d.cron.AddFunc("@every 1m", d.releasePages); err != nil {
 		return fmt.Errorf("schedule page release: %w", err)

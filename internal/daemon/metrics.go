@@ -242,6 +242,12 @@ func (d *Daemon) refreshOpen(source string) {
 		open = open || (imp != model.ImpactMaintenance && counts[imp] > 0)
 	}
 	d.setOpen(source, open)
+	d.mu.RLock()
+	st := d.sources[source]
+	d.mu.RUnlock()
+	if st != nil {
+		st.maint.Store(counts[model.ImpactMaintenance] > 0)
+	}
 }
 
 // outboxCounts counts the undelivered messages by state, for each scrape of /metrics.

@@ -103,6 +103,7 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		d.releasePages()
 	}
 	if err == nil {
+		d.remind(src.Name, st)
 		// A new component set is written with the poll, and a reload may have changed
 		// the components list: the set is read again only then (one meta read otherwise).
 		d.refreshComponents(src)
