@@ -80,10 +80,17 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 
 	code := exitOK
 	failed := 0
-	for _, r := range p.Round(ctx, sources, cfg.HTTP.Concurrency) {
+	for i, r := range p.Round(ctx, sources, cfg.HTTP.Concurrency) {
 		if r.Err != nil {
 			fmt.Fprintf(e.stderr, "%s: %s\n", r.Source, oneLine(r.Err.Error()))
 			failed++
+			code = exitPartial
+			continue
+		}
+		// The reminders due now, as the daemon writes them after a poll: a run from
+		// cron gets them too.
+		if _, err := store.Remind(r.Source, sources[i].MaintenanceReminder, time.Now().UTC(), daemon.Filter(sources[i])); err != nil {
+			fmt.Fprintf(e.stderr, "%s: maintenance reminder: %s\n", r.Source, oneLine(err.Error()))
 			code = exitPartial
 		}
 	}

@@ -150,3 +150,35 @@ func TestPollThroughTheDaemonSummarises(t *testing.T) {
 		}
 	}
 }
+
+// `watcher poll` writes the maintenance reminders due, as the daemon does: a run from
+// cron gets them, once.
+func TestPollRemindsMaintenance(t *testing.T) {
+	page := &fakepage.Statuspage{Name: "Acme Cloud"}
+	now := time.Now().UTC().Truncate(time.Second)
+	start, until := now.Add(30*time.Minute), now.Add(90*time.Minute)
+	page.Set(nil, []fakepage.Incident{{ID: "mnt1", Name: "Database upgrade", Status: "scheduled", Impact: "maintenance",
+		CreatedAt: now, UpdatedAt: now, StartedAt: start, ScheduledFor: &start, ScheduledUntil: &until}})
+	srv := httptest.NewServer(page)
+	t.Cleanup(srv.Close)
+	slack := fakeslack.New(fakeslack.Options{Token: "xoxb-test"})
+	t.Cleanup(slack.Close)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	yml := fmt.Sprintf("database: %s\nlisten: \"\"\nslack: {token: xoxb-test, channel: \"#acme\", api_url: %q}\n"+
+		"sources:\n  - {name: acme, title: Acme Cloud, url: %q, kind: statuspage}\n",
+		filepath.Join(dir, "watcher.db"), slack.APIURL(), srv.URL+"/")
+	if err := os.WriteFile(cfg, []byte(yml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, exitOK, cfg, "poll")
+	mustRun(t, exitOK, cfg, "poll")
+	roots := slack.Messages("#acme")
+	if len(roots) != 1 {
+		t.Fatalf("roots: got %+v, want the maintenance's", roots)
+	}
+	replies := slack.Replies("#acme", roots[0].TS)
+	if len(replies) != 1 || !strings.HasPrefix(replies[0].Text, "Acme Cloud · Maintenance starts in 30m: Database upgrade") {
+		t.Errorf("replies: got %+v, want one reminder", replies)
+	}
+}
