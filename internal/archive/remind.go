@@ -2,6 +2,7 @@ package archive
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
@@ -16,7 +17,7 @@ import (
 const maxRemindersPerCall = 100
 
 // Remind writes the maintenance_soon message (docs/design.md §10) of each of the source's
-// announced maintenances still scheduled whose window starts within lead of now and has
+// announced maintenances still scheduled (not called off) whose window starts within lead of now and has
 // not started yet, once per start time: the start it was reminded for is recorded with
 // the message, in the same transaction, so a restart or a crash never sends it twice,
 // and a window moved to another start is reminded again. pass is the source's
@@ -95,6 +96,11 @@ func dueReminders(tx *bolt.Tx, source string, lead time.Duration, now time.Time,
 		inc := &ver.Incident
 		at := inc.ScheduledFor
 		if inc.Status != model.StatusScheduled || at.IsZero() || !now.Before(at) || now.Before(at.Add(-lead)) {
+			return nil
+		}
+		if strings.Contains(strings.ToLower(inc.StatusRaw), "cancel") {
+			// Called off in the provider's own word, which the normalised status, for
+			// want of one, reads as still scheduled (the calendar marks it cancelled).
 			return nil
 		}
 		if pass != nil && !pass(inc) {

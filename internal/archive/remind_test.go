@@ -96,8 +96,9 @@ func TestRemindRescheduled(t *testing.T) {
 }
 
 // What is not a window still to come is never reminded: one that started, one whose
-// start passed while it still says scheduled, one completed, removed from the page, or
-// never announced, and one the source's filter stops.
+// start passed while it still says scheduled, one completed, removed from the page,
+// called off in the provider's word, or never announced, and one the source's filter
+// stops.
 func TestRemindNot(t *testing.T) {
 	start := at(1).Add(3 * time.Hour)
 	soon := start.Add(-30 * time.Minute)
@@ -130,6 +131,9 @@ func TestRemindNot(t *testing.T) {
 		{"filtered", func(t *testing.T, ts *testStore) {
 			ts.record(msnap(at(1), inc("m1", maintenance, window(start))), all, nil)
 		}, soon, func(*model.Incident) bool { return false }},
+		{"cancelled", func(t *testing.T, ts *testStore) {
+			ts.record(msnap(at(1), inc("m1", maintenance, window(start), func(i *model.Incident) { i.StatusRaw = "Cancelled" })), all, nil)
+		}, soon, nil},
 		{"no window", func(t *testing.T, ts *testStore) {
 			ts.record(msnap(at(1), inc("m1", maintenance)), all, nil)
 		}, soon, nil},
