@@ -89,7 +89,7 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 		}
 		// The reminders due now, as the daemon writes them after a poll: a run from
 		// cron gets them too.
-		if _, err := store.Remind(r.Source, sources[i].MaintenanceReminder, time.Now().UTC(), daemon.Filter(sources[i])); err != nil {
+		if _, _, err := store.Remind(r.Source, sources[i].MaintenanceReminder, time.Now().UTC(), daemon.Filter(sources[i])); err != nil {
 			fmt.Fprintf(e.stderr, "%s: maintenance reminder: %s\n", r.Source, oneLine(err.Error()))
 			code = exitPartial
 		}

@@ -21,26 +21,26 @@ const maxRemindersPerCall = 100
 // not started yet, once per start time: the start it was reminded for is recorded with
 // the message, in the same transaction, so a restart or a crash never sends it twice,
 // and a window moved to another start is reminded again. pass is the source's
-// notification gate (nil passes everything). It returns the outbox rows written; a
-// source with nothing due writes nothing.
-func (s *Store) Remind(source string, lead time.Duration, now time.Time, pass func(*model.Incident) bool) (int, error) {
+// notification gate (nil passes everything). It returns the outbox rows written, and
+// when the next reminder of what the archive holds now comes due (zero: none), which
+// stays true until the source's next Record; a source with nothing due writes nothing.
+func (s *Store) Remind(source string, lead time.Duration, now time.Time, pass func(*model.Incident) bool) (written int, next time.Time, err error) {
 	if lead <= 0 {
-		return 0, nil
+		return 0, time.Time{}, nil
 	}
 	var due []reminder
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		due, err = dueReminders(tx, source, lead, now, pass)
+	err = s.view(func(tx *bolt.Tx) (err error) {
+		due, next, err = dueReminders(tx, source, lead, now, pass)
 		return err
 	})
 	if err != nil || len(due) == 0 {
-		return 0, wrapErr("remind "+source, err)
+		return 0, next, wrapErr("remind "+source, err)
 	}
-	written := 0
 	route := s.router()
 	err = s.update(func(tx *bolt.Tx) error {
 		written = 0
 		// Checked again in the write: a Record may have come in between.
-		due, err := dueReminders(tx, source, lead, now, pass)
+		due, next, err = dueReminders(tx, source, lead, now, pass)
 		if err != nil || len(due) == 0 {
 			return err
 		}
@@ -64,9 +64,12 @@ func (s *Store) Remind(source string, lead time.Duration, now time.Time, pass fu
 		return nil
 	})
 	if err != nil {
-		return 0, wrapErr("remind "+source, err)
+		return 0, time.Time{}, wrapErr("remind "+source, err)
 	}
-	return written, nil
+	if len(due) == maxRemindersPerCall {
+		next = now // more may be due: come back at once
+	}
+	return written, next, nil
 }
 
 // reminder is one maintenance whose reminder is due.
@@ -76,16 +79,16 @@ type reminder struct {
 	inc *model.Incident
 }
 
-// dueReminders lists the source's maintenances whose reminder is due at now (see Remind).
-func dueReminders(tx *bolt.Tx, source string, lead time.Duration, now time.Time, pass func(*model.Incident) bool) ([]reminder, error) {
+// dueReminders lists the source's maintenances whose reminder is due at now, and when
+// the earliest of the others comes due (see Remind).
+func dueReminders(tx *bolt.Tx, source string, lead time.Duration, now time.Time, pass func(*model.Incident) bool) (out []reminder, next time.Time, err error) {
 	src := layout.Source(tx, source)
 	incidents, versions := layout.Sub(src, layout.BucketIncidents), layout.Sub(src, layout.BucketVersions)
 	if incidents == nil || versions == nil {
-		return nil, nil
+		return nil, next, nil
 	}
 	sent := layout.Sub(src, layout.BucketReminders)
-	var out []reminder
-	err := incident.EachMeta(incidents, func(k []byte, m codec.Meta) error {
+	err = incident.EachMeta(incidents, func(k []byte, m codec.Meta) error {
 		if len(out) >= maxRemindersPerCall || m.Kind != model.KindMaintenance || !m.Open || !m.Announced || m.Removed || m.Migrated {
 			return nil
 		}
@@ -95,7 +98,7 @@ func dueReminders(tx *bolt.Tx, source string, lead time.Duration, now time.Time,
 		}
 		inc := &ver.Incident
 		at := inc.ScheduledFor
-		if inc.Status != model.StatusScheduled || at.IsZero() || !now.Before(at) || now.Before(at.Add(-lead)) {
+		if inc.Status != model.StatusScheduled || at.IsZero() || !now.Before(at) {
 			return nil
 		}
 		if strings.Contains(strings.ToLower(inc.StatusRaw), "cancel") {
@@ -111,8 +114,14 @@ func dueReminders(tx *bolt.Tx, source string, lead time.Duration, now time.Time,
 				return nil
 			}
 		}
+		if due := at.Add(-lead); now.Before(due) {
+			if next.IsZero() || due.Before(next) {
+				next = due
+			}
+			return nil
+		}
 		out = append(out, reminder{id: string(k), n: m.Latest, inc: inc})
 		return nil
 	})
-	return out, err
+	return out, next, err
 }

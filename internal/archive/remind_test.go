@@ -34,7 +34,7 @@ func (ts *testStore) reminders() []string {
 
 func (ts *testStore) remind(now time.Time, pass func(*model.Incident) bool) int {
 	ts.tb.Helper()
-	n, err := ts.Remind("acme", time.Hour, now, pass)
+	n, _, err := ts.Remind("acme", time.Hour, now, pass)
 	if err != nil {
 		ts.tb.Fatalf("Remind: %v", err)
 	}
@@ -52,6 +52,9 @@ func TestRemindOnce(t *testing.T) {
 	}
 	ts.assertNoWrite(before)
 
+	if _, next, err := ts.Remind("acme", time.Hour, start.Add(-61*time.Minute), nil); err != nil || !next.Equal(start.Add(-time.Hour)) {
+		t.Errorf("61m before: next %v, %v; want %v", next, err, start.Add(-time.Hour))
+	}
 	if n := ts.remind(start.Add(-59*time.Minute), nil); n != 1 {
 		t.Errorf("59m before: got %d rows, want 1", n)
 	}
@@ -61,6 +64,9 @@ func TestRemindOnce(t *testing.T) {
 		t.Errorf("again after a restart: got %d rows, want 0", n)
 	}
 	ts.assertNoWrite(before)
+	if _, next, _ := ts.Remind("acme", time.Hour, start.Add(-time.Minute), nil); !next.IsZero() {
+		t.Errorf("reminded: next %v, want none", next)
+	}
 	if got, want := ts.reminders(), []string{"m1 1"}; !slices.Equal(got, want) {
 		t.Errorf("reminders: got %q, want %q", got, want)
 	}

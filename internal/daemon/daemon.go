@@ -102,8 +102,10 @@ type sourceState struct {
 	pageTitle   string // the page's own name as last read; the title unless the config sets one
 
 	// maint says the source has an open maintenance (refreshOpen): only then does
-	// remind read the archive for its reminders.
-	maint atomic.Bool
+	// remind read the archive for its reminders, and only once remindAt (Unix
+	// nanoseconds, or remindUnknown, remindNone) has come.
+	maint    atomic.Bool
+	remindAt atomic.Int64
 }
 
 // pollStatus is the state of a source's polls. It lives in memory, since a poll that

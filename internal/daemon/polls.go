@@ -97,6 +97,7 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 	}
 	if out.Changes > 0 {
 		m.changes.WithLabelValues(src.Name).Add(float64(out.Changes))
+		st.remindAt.Store(remindUnknown)
 		d.refreshOpen(src.Name)
 	}
 	if out.Wrote && d.wrote.Add(1)%releaseWritesEvery == 0 {

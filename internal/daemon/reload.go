@@ -123,6 +123,7 @@ func (d *Daemon) apply(cfg *config.Config) error {
 		rescheduled := st.entry == 0 || st.schedule != p.src.Schedule || st.openEvery != p.src.OpenInterval
 		st.src, st.interval, st.schedule, st.openEvery = p.src, p.interval, p.src.Schedule, p.src.OpenInterval
 		st.mu.Unlock()
+		st.remindAt.Store(remindUnknown) // its lead or filters may have changed
 		if rescheduled {
 			st.sched = withFollowUps(p.sched, name, p.src.OpenInterval, &st.open)
 			d.reschedule(name, st)

@@ -16,7 +16,8 @@ func TestReminderBetweenPolls(t *testing.T) {
 	for _, tc := range []struct {
 		lead string
 		want int
-	}{{"30m", 1}, {"0", 0}} {
+		next time.Duration // when the next reminder comes due, from the window's start; 0: none
+	}{{"30m", 1, -30 * time.Minute}, {"0", 0, 0}} {
 		t.Run(tc.lead, func(t *testing.T) {
 			page := &fakepage.Statuspage{Name: "Acme"}
 			srv := httptest.NewServer(page)
@@ -49,11 +50,19 @@ func TestReminderBetweenPolls(t *testing.T) {
 			if n := count(); n != 0 {
 				t.Fatalf("two days ahead: %d reminders, want none", n)
 			}
+			// Until then, the ticks read nothing: the daemon knows when it comes due.
+			st := d.sources["acme"]
+			if want := start.Add(tc.next).UnixNano(); tc.next != 0 && st.remindAt.Load() != want {
+				t.Errorf("next reminder: got %d, want %d (%v)", st.remindAt.Load(), want, start.Add(tc.next))
+			}
 			clk.Add(2*24*time.Hour - 29*time.Minute)
 			d.remindAll()
 			d.remindAll()
 			if n := count(); n != tc.want {
 				t.Errorf("29m ahead: %d reminders, want %d", n, tc.want)
+			}
+			if tc.want > 0 && st.remindAt.Load() != remindNone {
+				t.Errorf("after the reminder: next %d, want none", st.remindAt.Load())
 			}
 		})
 	}
