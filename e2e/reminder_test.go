@@ -13,6 +13,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fakepage"
 	"github.com/statuswatch/statuswatch/internal/fakeslack"
+	"github.com/statuswatch/statuswatch/internal/fakewebhook"
 	"github.com/statuswatch/statuswatch/internal/testbin"
 )
 
@@ -21,12 +22,15 @@ import (
 // fake Slack as a root, then reminded once in its thread ("Maintenance starts in 10m");
 // another a week ahead is not. After a restart of the daemon, a new update and the
 // window moved 10 minutes later: a reply each, and one new reminder for the new start —
-// the first never again. Each "never again" is checked by the message after it: the
-// outbox delivers in order, and the daemon writes a due reminder before its poll returns.
+// the first never again. A route sends the reminders, and nothing else, to a webhook
+// too. Each "never again" is checked by the message after it: the outbox delivers in
+// order, and the daemon writes a due reminder before its poll returns.
 func TestMaintenanceReminderEndToEnd(t *testing.T) {
 	const token = "xoxb-e2e-reminder"
 	slack := fakeslack.New(fakeslack.Options{Token: token})
 	t.Cleanup(slack.Close)
+	hook := fakewebhook.New("e2e-reminder-secret")
+	t.Cleanup(hook.Close)
 	page := &fakepage.Statuspage{Name: "Acme"}
 	srv := httptest.NewServer(page)
 	t.Cleanup(srv.Close)
@@ -34,8 +38,10 @@ func TestMaintenanceReminderEndToEnd(t *testing.T) {
 	cfg := filepath.Join(dir, "config.yaml")
 	text := fmt.Sprintf("database: %s\nlisten: %s\nslack:\n  token: ${SLACK_BOT_TOKEN}\n  channel: \"#acme\"\n  api_url: %s\n"+
 		"defaults:\n  maintenance_reminder: 1h\n"+
-		"sources:\n  - name: acme\n    title: Acme\n    url: %q\n    kind: statuspage\n    schedule: \"@every 1h\"\n    timeout: 10s\n",
-		filepath.Join(dir, "watcher.db"), testbin.FreeAddr(t), slack.APIURL(), srv.URL+"/")
+		"sources:\n  - name: acme\n    title: Acme\n    url: %q\n    kind: statuspage\n    schedule: \"@every 1h\"\n    timeout: 10s\n"+
+		"receivers:\n  - name: hooks\n    webhook: {url: %q, secret: e2e-reminder-secret}\n"+
+		"routes:\n  - match: {events: [maintenance_soon]}\n    receivers: [hooks]\n    continue: true\n  - match: {}\n    receivers: [slack]\n",
+		filepath.Join(dir, "watcher.db"), testbin.FreeAddr(t), slack.APIURL(), srv.URL+"/", hook.URL())
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -131,5 +137,25 @@ func TestMaintenanceReminderEndToEnd(t *testing.T) {
 	check("moved", replies[3], 20, window(later))
 	if n := len(wait("far", "Network change", 0)); n != 0 {
 		t.Errorf("the maintenance a week ahead: got %d replies, want none", n)
+	}
+
+	// The route sent the two reminders, and nothing else, to the webhook too: in its own
+	// queue, in order, so a repeat of the first would have come before the second.
+	deadline := time.Now().Add(10 * time.Second)
+	for len(hook.Deliveries()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	ds := hook.Deliveries()
+	if len(ds) != 2 {
+		t.Fatalf("webhook: got %d deliveries, want the two reminders: %+v", len(ds), ds)
+	}
+	for i, win := range []string{window(start), window(later)} {
+		p := ds[i].Payload
+		summary, _ := p["summary"].(string)
+		changes, _ := p["changes"].([]any)
+		if p["event"] != "maintenance_soon" || !strings.HasPrefix(summary, "Acme: Maintenance starts in ") ||
+			!strings.HasSuffix(summary, "("+win+")") || changes == nil || len(changes) != 0 {
+			t.Errorf("webhook delivery %d: got %s, want a maintenance_soon for the window %s", i+1, ds[i].Body, win)
+		}
 	}
 }
