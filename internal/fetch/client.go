@@ -19,12 +19,12 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/retryafter"
 )
 
 // DefaultUserAgent is sent when ClientOptions.UserAgent is empty. The config package
@@ -63,8 +63,6 @@ const (
 	// drainLimit bounds how much of an unwanted body we read so the connection can be
 	// reused; beyond it, closing (and losing the connection) is cheaper than reading.
 	drainLimit = 64 << 10
-	// maxRetryAfter caps a server's Retry-After.
-	maxRetryAfter = 6 * time.Hour
 )
 
 // ErrTooLarge is matched (errors.Is) by the error of a response body longer than
@@ -494,31 +492,9 @@ func (c *Client) checkStatus(code int, h http.Header) error {
 	}
 	e := &StatusError{Code: code}
 	if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
-		e.RetryAfter = parseRetryAfter(h.Get("Retry-After"), c.now())
+		e.RetryAfter = retryafter.Parse(h.Get("Retry-After"), c.now())
 	}
 	return e
-}
-
-// parseRetryAfter reads Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3),
-// capped at maxRetryAfter. Anything unreadable, or in the past, is zero: no hint.
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	var d time.Duration
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n <= 0 {
-			return 0
-		}
-		if n > int64(maxRetryAfter/time.Second) {
-			return maxRetryAfter
-		}
-		d = time.Duration(n) * time.Second
-	} else if t, err := http.ParseTime(v); err == nil {
-		d = t.Sub(now)
-	}
-	return min(max(d, 0), maxRetryAfter)
 }
 
 // readBody reads at most maxBody bytes into a pooled buffer; one byte more means the

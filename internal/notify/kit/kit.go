@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -24,9 +23,6 @@ import (
 // MaxAnswer caps how much of a receiver's answer is read: enough for any error object,
 // never a whole page a misconfigured URL serves.
 const MaxAnswer = 64 << 10
-
-// maxRetryAfter caps a receiver's Retry-After, as the fetcher caps a vendor's.
-const maxRetryAfter = 6 * time.Hour
 
 // NewHTTPClient returns a client bounded at every stage, so that a receiver that stops
 // answering delays its own queue instead of hanging it.
@@ -57,25 +53,6 @@ func StatusClass(code int) notify.Class {
 		return notify.Rejected
 	}
 	return notify.Transient
-}
-
-// RetryAfter reads a Retry-After header, seconds or an HTTP date, capped at 6 h; 0 when
-// absent or unreadable (delivery then waits its default).
-func RetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	var d time.Duration
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n > int64(maxRetryAfter/time.Second) {
-			return maxRetryAfter
-		}
-		d = time.Duration(n) * time.Second
-	} else if t, err := http.ParseTime(v); err == nil {
-		d = t.Sub(now)
-	}
-	return min(max(d, 0), maxRetryAfter)
 }
 
 // HTTPError is a classified error for an HTTP answer that was not a success: its class

@@ -48,25 +48,6 @@ func FuzzCut(f *testing.F) {
 	})
 }
 
-func TestRetryAfter(t *testing.T) {
-	now := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
-	for v, want := range map[string]time.Duration{
-		"":                              0,
-		"7":                             7 * time.Second,
-		"-3":                            0,
-		"0":                             0,
-		" 30 ":                          30 * time.Second,
-		"Wed, 01 Jul 2026 11:59:00 GMT": 0,
-		"99999999":                      6 * time.Hour,
-		"Wed, 01 Jul 2026 12:00:30 GMT": 30 * time.Second,
-		"soon":                          0,
-	} {
-		if got := RetryAfter(v, now); got != want {
-			t.Errorf("RetryAfter(%q): got %s, want %s", v, got, want)
-		}
-	}
-}
-
 func TestHTTPError(t *testing.T) {
 	for code, want := range map[int]notify.Class{429: notify.RateLimited, 500: notify.Transient, 503: notify.Transient,
 		401: notify.Auth, 403: notify.Auth, 404: notify.ChannelGone, 410: notify.ChannelGone, 400: notify.Rejected, 413: notify.Rejected, 302: notify.Transient} {

@@ -25,6 +25,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
 	"github.com/statuswatch/statuswatch/internal/notify/kit"
+	"github.com/statuswatch/statuswatch/internal/retryafter"
 )
 
 // DefaultAPIURL is the Events API's base; the client posts to <base>/v2/enqueue.
@@ -271,7 +272,7 @@ func (r *Receiver) send(ctx context.Context, e *pd.V2Event) error {
 	if json.Unmarshal(a.body, &body) == nil {
 		detail = strings.TrimSpace(strings.Join(append([]string{body.Message}, body.Errors...), "; "))
 	}
-	ferr := kit.HTTPError(what, a.status, kit.RetryAfter(a.retryAfter, r.now()), detail, r.key)
+	ferr := kit.HTTPError(what, a.status, retryafter.Parse(a.retryAfter, r.now()), detail, r.key)
 	if a.status == http.StatusBadRequest && strings.Contains(strings.ToLower(detail), "routing") {
 		// A bad routing key refuses every event: pause the receiver instead of parking
 		// its messages one by one.

@@ -18,6 +18,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
 	"github.com/statuswatch/statuswatch/internal/notify/kit"
+	"github.com/statuswatch/statuswatch/internal/retryafter"
 )
 
 // Interval paces one webhook: Teams throttles a webhook that posts faster than a few
@@ -103,7 +104,7 @@ func (r *Receiver) post(ctx context.Context, body []byte) error {
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return nil
 	}
-	return kit.HTTPError(what, resp.StatusCode, kit.RetryAfter(resp.Header.Get("Retry-After"), r.now()), errorText(answer), r.url)
+	return kit.HTTPError(what, resp.StatusCode, retryafter.Parse(resp.Header.Get("Retry-After"), r.now()), errorText(answer), r.url)
 }
 
 // errorText is the reason in a Workflows error answer ({"error":{"code","message"}}),

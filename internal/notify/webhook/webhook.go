@@ -26,6 +26,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/notify"
 	"github.com/statuswatch/statuswatch/internal/notify/kit"
 	"github.com/statuswatch/statuswatch/internal/notify/route"
+	"github.com/statuswatch/statuswatch/internal/retryafter"
 )
 
 // The headers of every delivery.
@@ -166,7 +167,7 @@ func (w *Notifier) classify(resp *http.Response, answer []byte) error {
 		return nil
 	}
 	err := fmt.Errorf("webhook %s: HTTP %d%s", w.o.Name, code, excerpt(answer))
-	retryAfter := kit.RetryAfter(resp.Header.Get("Retry-After"), w.o.Now())
+	retryAfter := retryafter.Parse(resp.Header.Get("Retry-After"), w.o.Now())
 	switch {
 	case code == http.StatusTooManyRequests, code >= 500 && retryAfter > 0:
 		return &notify.Error{Class: notify.RateLimited, RetryAfter: retryAfter, Err: err}
