@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	bolt "go.etcd.io/bbolt"
 )
@@ -25,20 +26,20 @@ type IncidentHead struct {
 func (s *Store) IncidentHeads() ([]IncidentHead, error) {
 	var out []IncidentHead
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
-			incidents := layout.Source(tx, string(name)).Bucket(layout.BucketIncidents)
+		return eachSource(tx, "", func(name string, src *bolt.Bucket) error {
+			incidents := src.Bucket(layout.BucketIncidents)
 			if incidents == nil {
 				return nil
 			}
-			return incidents.ForEach(func(k, v []byte) error {
-				m, err := codec.UnmarshalMeta(v)
-				if err != nil {
-					return fmt.Errorf("%s/%s: %w", name, k, err)
-				}
-				out = append(out, IncidentHead{Source: string(name), ID: string(k), Versions: int(m.Latest),
+			err := incident.EachMeta(incidents, func(k []byte, m codec.Meta) error {
+				out = append(out, IncidentHead{Source: name, ID: string(k), Versions: int(m.Latest),
 					Removed: m.Removed, FirstSeen: m.FirstSeen, LastChanged: m.LastChanged})
 				return nil
 			})
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			return nil
 		})
 	})
 	return out, wrapErr("incident heads", err)
