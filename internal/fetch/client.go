@@ -416,10 +416,11 @@ func (c *Client) do(ctx context.Context, cl call) (reply, error) {
 	// The connections the exchange uses (one per hop) go back to the pool once its body
 	// is closed (the deferred drainClose below runs first).
 	var used []net.Conn
-	big := false
+	big, reused := false, false
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) {
 		c.conns.acquire(i.Conn)
 		used = append(used, i.Conn)
+		reused = reused || i.Reused
 	}})
 	defer func() { c.conns.release(used, big) }()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cl.raw, nil)
@@ -438,6 +439,12 @@ func (c *Client) do(ctx context.Context, cl call) (reply, error) {
 	}
 
 	resp, err := c.hc.Do(req)
+	if err != nil && reused && errors.Is(err, net.ErrClosed) && ctx.Err() == nil {
+		// The pool closed a kept connection (connPool) just as the transport handed it to
+		// this request, before the transport's read loop saw the close: a GET that got no
+		// answer is sent once more, on a new connection.
+		resp, err = c.hc.Do(req.Clone(ctx))
+	}
 	if err != nil {
 		// *url.Error names the URL of the last hop; the caller names the one it asked
 		// for. The cause never holds header values.

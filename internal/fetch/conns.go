@@ -24,9 +24,9 @@ const (
 // counts only HTTP/1 connections: an HTTP/2 connection stays open, with its buffers and
 // its reading goroutine, until its idle timeout, however many hosts there are. The pool
 // sees every connection the client dials (trackDial) and which exchanges use it
-// (httptrace's GotConn), and closes the least recently used idle ones beyond max. A
-// request the transport hands a connection being closed right then is retried by the
-// transport (nothing was written yet).
+// (httptrace's GotConn), and closes the least recently used idle ones beyond max. The
+// transport learns of such a close only when its read loop sees it: a request it hands
+// the connection before then fails with net.ErrClosed, and Client.do sends it once more.
 type connPool struct {
 	max    int
 	linger time.Duration // how long a connection that carried a big body stays idle before it is closed
