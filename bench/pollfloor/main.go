@@ -1,0 +1,250 @@
+// Command pollfloor measures what any Go program must spend to keep polling a fleet of
+// HTTPS pages with conditional GETs, the way the daemon does, before it does anything of
+// its own (no schedule, archive, metrics or logs): the floor under the daemon's budgets of
+// docs/design.md §8 for 10,000 sources every minute.
+//
+// It polls every page once (a full handshake and a 200 each), once more on a new
+// connection (a resumed session and a 304: connections that carried a big body keep
+// their grown buffers, and the daemon closes them), then for -duration polls
+// them in turn at -rate polls a second with If-None-Match (304s) and prints its own CPU
+// per poll and its memory: in -mode kept every connection stays open between polls (the
+// client keeps one per host, as many as there are hosts), in -mode resumed each poll opens
+// a new connection and resumes its TLS session (what a client pays where servers close
+// idle connections, or where it keeps fewer connections than it has hosts).
+//
+//	go run ./bench/fleet -tls -serve /tmp/fleet -sources 2000       # in another terminal
+//	go run ./bench/pollfloor -config /tmp/fleet/watcher.yaml -ca-file /tmp/fleet/fleet-ca.pem -mode kept
+//	go run ./bench/pollfloor -config /tmp/fleet/watcher.yaml -ca-file /tmp/fleet/fleet-ca.pem -mode resumed
+//
+// It links nothing of watcher's: the transport is net/http's own, with a session cache
+// as large as the fleet and HTTP/2 where offered.
+package main
+
+import (
+	"bufio"
+	"crypto/tls"
+	"crypto/x509"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+func main() {
+	config := flag.String("config", "", "watcher config whose `url:` lines name the pages")
+	caFile := flag.String("ca-file", "", "PEM CA bundle of the pages' certificates")
+	mode := flag.String("mode", "kept", "kept: one connection kept per host; resumed: a new connection per poll, resuming the TLS session")
+	rate := flag.Float64("rate", 166.7, "polls a second in the measured phase (10,000 sources every minute: 166.7)")
+	duration := flag.Duration("duration", time.Minute, "the measured phase")
+	h1 := flag.Bool("http1", false, "HTTP/1.1 only (default: HTTP/2 where offered)")
+	heapFile := flag.String("heap-profile", "", "write a heap profile at the end into this file")
+	flag.Parse()
+	if err := run(*config, *caFile, *mode, *rate, *duration, *h1, *heapFile); err != nil {
+		fmt.Fprintln(os.Stderr, "pollfloor:", err)
+		os.Exit(1)
+	}
+}
+
+func run(config, caFile, mode string, rate float64, duration time.Duration, h1 bool, heapFile string) error {
+	urls, err := readURLs(config)
+	if err != nil {
+		return err
+	}
+	pool := x509.NewCertPool()
+	if caFile != "" {
+		pemData, err := os.ReadFile(caFile)
+		if err != nil {
+			return err
+		}
+		pool.AppendCertsFromPEM(pemData)
+	}
+	tr := &http.Transport{
+		TLSClientConfig: &tls.Config{
+			RootCAs:            pool,
+			ClientSessionCache: tls.NewLRUClientSessionCache(len(urls)),
+		},
+		ForceAttemptHTTP2:   !h1,
+		MaxIdleConns:        len(urls),
+		MaxIdleConnsPerHost: 1,
+		IdleConnTimeout:     time.Hour,
+		DisableKeepAlives:   mode == "resumed",
+		// The daemon's bounds (internal/fetch): smaller windows and header tables than
+		// the defaults, for less memory a connection.
+		HTTP2: &http.HTTP2Config{
+			MaxReceiveBufferPerConnection: 1 << 20,
+			MaxReceiveBufferPerStream:     1 << 20,
+			MaxDecoderHeaderTableSize:     4 << 10,
+			MaxEncoderHeaderTableSize:     4 << 10,
+		},
+	}
+	if h1 {
+		tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	}
+	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+
+	runtime.GC()
+	base := heapInUse()
+	etags := make([]string, len(urls))
+	errs := make([]error, len(urls))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for i, u := range urls {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			etags[i], errs[i] = get(client, u, "")
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	// The 200s grew each connection's buffers for good (a 198 KB body): drop those
+	// connections, as the daemon does, and open new ones with a round of 304s.
+	tr.CloseIdleConnections()
+	for i, u := range urls {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			_, errs[i] = get(client, u, etags[i])
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	runtime.GC()
+	afterCold := heapInUse()
+
+	// The measured phase: polls started at the rate, at most 64 in flight.
+	cpu0, start := cpuTime(), time.Now()
+	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
+	defer tick.Stop()
+	polls, failed := 0, 0
+	var mu sync.Mutex
+	inflight := make(chan struct{}, 64)
+	for time.Since(start) < duration {
+		<-tick.C
+		i := polls % len(urls)
+		polls++
+		inflight <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-inflight }()
+			if _, err := get(client, urls[i], etags[i]); err != nil {
+				mu.Lock()
+				failed++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	cpu, wall := cpuTime()-cpu0, time.Since(start)
+	runtime.GC()
+	end := heapInUse()
+
+	fmt.Printf("pollfloor: %d hosts, mode %s, HTTP/1.1 only %v, %d polls in %v (%.1f/s), %d failed\n",
+		len(urls), mode, h1, polls, wall.Round(time.Millisecond), float64(polls)/wall.Seconds(), failed)
+	fmt.Printf("  CPU per poll %.3f ms, %.2f%% of one core\n", float64(cpu)/float64(polls)/1e6, 100*cpu.Seconds()/wall.Seconds())
+	fmt.Printf("  heap in use: %s before any poll, %s after a first round of 200s and one of 304s on new connections (%s a host), %s at the end (%s a host)\n",
+		mib(base), mib(afterCold), kib((afterCold-base)/int64(len(urls))), mib(end), kib((end-base)/int64(len(urls))))
+	fmt.Printf("  VmHWM %s, goroutines at the end %d\n", vm("VmHWM"), runtime.NumGoroutine())
+	if heapFile == "" {
+		return nil
+	}
+	f, err := os.Create(heapFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return pprof.WriteHeapProfile(f)
+}
+
+// get polls u's incidents.json, conditionally when etag is set, and returns the ETag.
+func get(client *http.Client, u, etag string) (string, error) {
+	req, err := http.NewRequest(http.MethodGet, u+"/api/v2/incidents.json", nil)
+	if err != nil {
+		return "", err
+	}
+	if etag != "" {
+		req.Header.Set("If-None-Match", etag)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return "", err
+	}
+	switch {
+	case etag == "" && resp.StatusCode == http.StatusOK:
+		return resp.Header.Get("ETag"), nil
+	case etag != "" && resp.StatusCode == http.StatusNotModified:
+		return etag, nil
+	}
+	return "", fmt.Errorf("%s: %s", u, resp.Status)
+}
+
+func readURLs(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var urls []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if u, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "url: "); ok {
+			urls = append(urls, strings.TrimRight(strings.Trim(u, `"`), "/"))
+		}
+	}
+	if len(urls) == 0 && sc.Err() == nil {
+		return nil, fmt.Errorf("%s: no `url:` lines", path)
+	}
+	return urls, sc.Err()
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
+}
+
+func heapInUse() int64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	// Goroutine stacks too: each kept HTTP connection has one or two.
+	return int64(m.HeapInuse + m.StackInuse)
+}
+
+// vm is a line of /proc/self/status, e.g. VmHWM.
+func vm(key string) string {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "?"
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			f := strings.Fields(v)
+			if n, err := strconv.ParseUint(f[0], 10, 64); err == nil {
+				return mib(int64(n) << 10)
+			}
+		}
+	}
+	return "?"
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+func kib(b int64) string { return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10)) }
