@@ -15,7 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch/htmltext"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/sanitize"
 )
 
 func KnownStatus(raw string) (model.Status, bool) {
@@ -70,7 +72,7 @@ func VendorBody(raw string, plain model.Format) (body string, format model.Forma
 	if !HTMLTag.MatchString(s) {
 		return s, plain, ""
 	}
-	return CleanBody(HTMLToText(s)), model.FormatHTML, SanitizeHTML(s)
+	return CleanBody(htmltext.FromString(s)), model.FormatHTML, sanitize.HTML(s)
 }
 
 // StableStamp is the timestamp an update without provider id is keyed by: the time in UTC

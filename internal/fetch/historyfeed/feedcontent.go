@@ -15,6 +15,8 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/htmltext"
+	"github.com/statuswatch/statuswatch/internal/sanitize"
 )
 
 // ---- Content: dated paragraphs ----
@@ -49,7 +51,7 @@ func parseFeedContent(content string, ref time.Time) feedContent {
 	nodes, err := html.ParseFragment(strings.NewReader(content), feedBodyContext)
 	if err != nil {
 		t := fetch.CleanBody(content)
-		fc.undated = feedPara{text: t, html: fetch.SanitizeHTML(html.EscapeString(t))}
+		fc.undated = feedPara{text: t, html: sanitize.HTML(html.EscapeString(t))}
 		return fc
 	}
 	root := &html.Node{Type: html.DocumentNode}
@@ -60,7 +62,7 @@ func parseFeedContent(content string, ref time.Time) feedContent {
 
 	var undated []*html.Node
 	for _, seg := range feedSegments(root) {
-		text := fetch.HTMLText(seg, nil)
+		text := htmltext.Of(seg, nil)
 		if text == "" {
 			continue
 		}
@@ -84,7 +86,7 @@ func parseFeedContent(content string, ref time.Time) feedContent {
 			continue
 		}
 		if at, stamp, ok := embeddedStamp(seg, ref); ok {
-			text = fetch.HTMLText(seg, nil)
+			text = htmltext.Of(seg, nil)
 			label, n := leadLabel(text, seg)
 			feedTrimLeading(seg, feedNonSpace(text[:n]))
 			p := feedPara{stamp: stamp, at: at, label: label}
@@ -102,7 +104,7 @@ func parseFeedContent(content string, ref time.Time) feedContent {
 		undated = append(undated, seg)
 	}
 	if len(fc.dated) == 0 && len(undated) > 0 {
-		text := fetch.HTMLText(undated[0], nil)
+		text := htmltext.Of(undated[0], nil)
 		label, n := leadLabel(text, undated[0])
 		feedTrimLeading(undated[0], feedNonSpace(text[:n]))
 		p := feedPara{label: label}
@@ -127,7 +129,7 @@ func feedJoin(a, b, sep string) string {
 }
 
 // renderSegment returns a segment's sanitised HTML and its clean text (the walker behind
-// HTMLToText, on the tree already parsed).
+// htmltext.FromString, on the tree already parsed).
 func renderSegment(seg *html.Node) (string, string) {
 	feedTrimBlank(seg, true)
 	feedTrimBlank(seg, false)
@@ -137,7 +139,7 @@ func renderSegment(seg *html.Node) (string, string) {
 			break
 		}
 	}
-	return fetch.SanitizeHTML(b.String()), fetch.CleanBody(fetch.HTMLText(seg, nil))
+	return sanitize.HTML(b.String()), fetch.CleanBody(htmltext.Of(seg, nil))
 }
 
 // embeddedStamp finds the date of a paragraph that does not start with one: a <time
@@ -146,15 +148,15 @@ func renderSegment(seg *html.Node) (string, string) {
 // 16:04 UTC</small>"). The element is removed from the tree; the stamp is its datetime or
 // its text.
 func embeddedStamp(seg *html.Node, ref time.Time) (time.Time, string, bool) {
-	if el := fetch.FindElement(seg, func(n *html.Node) bool { return n.DataAtom == atom.Time && fetch.Attr(n, "datetime") != "" }); el != nil {
-		v := strings.TrimSpace(fetch.Attr(el, "datetime"))
+	if el := htmltext.FindElement(seg, func(n *html.Node) bool { return n.DataAtom == atom.Time && htmltext.Attr(n, "datetime") != "" }); el != nil {
+		v := strings.TrimSpace(htmltext.Attr(el, "datetime"))
 		if t := fetch.ParseTime(v); !t.IsZero() {
 			el.Parent.RemoveChild(el)
 			return t, v, true
 		}
 	}
 	var last *html.Node
-	fetch.FindElement(seg, func(n *html.Node) bool {
+	htmltext.FindElement(seg, func(n *html.Node) bool {
 		if n.DataAtom == atom.Small {
 			last = n
 		}
@@ -163,7 +165,7 @@ func embeddedStamp(seg *html.Node, ref time.Time) (time.Time, string, bool) {
 	if last == nil || !feedEndsSegment(seg, last) {
 		return time.Time{}, "", false
 	}
-	text := fetch.HTMLText(last, nil)
+	text := htmltext.Of(last, nil)
 	st, ok := parseFeedStamp(text, ref)
 	if !ok || strings.TrimSpace(text[st.n:]) != "" {
 		return time.Time{}, "", false
@@ -223,7 +225,7 @@ func feedCut(parent *html.Node, depth int) []*html.Node {
 	for c := parent.FirstChild; c != nil; {
 		next := c.NextSibling
 		parent.RemoveChild(c)
-		if c.Type == html.ElementNode && fetch.IsBlock(c.DataAtom) {
+		if c.Type == html.ElementNode && htmltext.IsBlock(c.DataAtom) {
 			run = nil
 			seg := &html.Node{Type: html.DocumentNode}
 			if feedDatedItem(c) {
@@ -262,7 +264,7 @@ func feedCut(parent *html.Node, depth int) []*html.Node {
 func feedDatedBlocks(el *html.Node) int {
 	n := 0
 	for c := el.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && fetch.IsBlock(c.DataAtom) && feedStartsDated(c) {
+		if c.Type == html.ElementNode && htmltext.IsBlock(c.DataAtom) && feedStartsDated(c) {
 			n++
 		}
 	}
@@ -272,7 +274,7 @@ func feedDatedBlocks(el *html.Node) int {
 // feedStartsDated reports whether a block's text starts with a date; a list item's text
 // is read without its "- ".
 func feedStartsDated(el *html.Node) bool {
-	text := strings.TrimSpace(fetch.HTMLText(el, nil))
+	text := strings.TrimSpace(htmltext.Of(el, nil))
 	if el.DataAtom == atom.Li {
 		text = strings.TrimPrefix(text, "- ")
 	}
@@ -346,7 +348,7 @@ func lineStartsDated(n *html.Node) bool {
 		if c.Type == html.ElementNode && c.DataAtom == atom.Br {
 			break
 		}
-		b.WriteString(fetch.HTMLText(c, nil))
+		b.WriteString(htmltext.Of(c, nil))
 		b.WriteByte(' ')
 	}
 	_, ok := parseFeedStamp(strings.TrimSpace(b.String()), time.Time{})
@@ -374,7 +376,7 @@ func takeComponentLists(root *html.Node) []string {
 			}
 			switch c.DataAtom {
 			case atom.B, atom.Strong, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.P, atom.Div, atom.Span:
-				t := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(fetch.HTMLText(c, nil)), ":"))
+				t := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(htmltext.Of(c, nil)), ":"))
 				if componentHeadings[t] {
 					h := c
 					l := feedNextElement(h)
@@ -396,7 +398,7 @@ func takeComponentLists(root *html.Node) []string {
 		for li := h.list.FirstChild; li != nil; li = li.NextSibling {
 			if li.Type == html.ElementNode && li.DataAtom == atom.Li {
 				// htmlText writes a list item as "- name".
-				if n := stripComponentStatus(strings.TrimPrefix(fetch.HTMLText(li, nil), "- ")); n != "" {
+				if n := stripComponentStatus(strings.TrimPrefix(htmltext.Of(li, nil), "- ")); n != "" {
 					names = append(names, n)
 				}
 			}
@@ -554,7 +556,7 @@ func feedFirstBold(n *html.Node) string {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
 			if c.DataAtom == atom.Strong || c.DataAtom == atom.B {
-				return strings.TrimSpace(fetch.HTMLText(c, nil))
+				return strings.TrimSpace(htmltext.Of(c, nil))
 			}
 			if t := feedFirstBold(c); t != "" {
 				return t
@@ -597,7 +599,7 @@ func feedTrimLeading(n *html.Node, k int) int {
 				n.RemoveChild(c)
 			}
 		case html.ElementNode:
-			if fetch.HTMLTextSkips(c.DataAtom) {
+			if htmltext.Skips(c.DataAtom) {
 				break
 			}
 			k = feedTrimLeading(c, k)

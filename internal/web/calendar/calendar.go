@@ -14,7 +14,7 @@ import (
 	ics "github.com/arran4/golang-ical"
 	"golang.org/x/net/html"
 
-	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/htmltext"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/sanitize"
 )
@@ -167,7 +167,7 @@ func description(m *Maintenance) string {
 		body := u.Body
 		if u.Format == model.FormatHTML {
 			if doc, err := html.Parse(strings.NewReader(body)); err == nil {
-				body = fetch.HTMLText(doc, nil)
+				body = htmltext.Of(doc, nil)
 			}
 		}
 		if len(body) > 4000 {

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/htmltext"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/sanitize"
 )
 
 // ---- Combining (see poll) ----
@@ -433,9 +434,9 @@ func (b *awsBuild) incident(e *awsEpisode, window time.Time) model.Incident {
 		updates = append(updates, model.Update{
 			ID:       p.service + "_" + strconv.FormatInt(p.at, 10),
 			Status:   status,
-			Body:     fetch.HTMLToText(html),
+			Body:     htmltext.FromString(html),
 			Format:   model.FormatHTML,
-			HTML:     fetch.SanitizeHTML(html),
+			HTML:     sanitize.HTML(html),
 			PostedAt: time.Unix(p.at, 0).UTC(),
 		})
 	}

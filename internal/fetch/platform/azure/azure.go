@@ -17,7 +17,9 @@ import (
 	"github.com/mmcdole/gofeed"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/htmltext"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/sanitize"
 )
 
 // Kind is the provider kind of the Azure status page.
@@ -163,9 +165,9 @@ func normaliseAzure(items []azureItem, pageURL string, archived func(id string) 
 			updates = append(updates, model.Update{
 				ID:       fetch.UpdateKey(it.id, it.stamp, 0),
 				Status:   model.StatusInvestigating,
-				Body:     fetch.HTMLToText(html),
+				Body:     htmltext.FromString(html),
 				Format:   model.FormatHTML,
-				HTML:     fetch.SanitizeHTML(html),
+				HTML:     sanitize.HTML(html),
 				PostedAt: it.published,
 			})
 		}

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/htmltext"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -43,7 +43,7 @@ func postmortemFromHTML(page []byte) *model.Postmortem {
 	} else if b := findClass(block, "markdown-display"); b != nil {
 		body = b
 	}
-	text := fetch.HTMLText(body, findClass(block, "update-title"))
+	text := htmltext.Of(body, findClass(block, "update-title"))
 	if text == "" {
 		return nil
 	}
@@ -52,28 +52,28 @@ func postmortemFromHTML(page []byte) *model.Postmortem {
 
 // findPostmortem returns the first postmortem block in document order.
 func findPostmortem(n *html.Node) *html.Node {
-	return fetch.FindElement(n, func(e *html.Node) bool {
-		if fetch.HasClass(e, "postmortem") || fetch.HasClass(e, "incident-postmortem") {
+	return htmltext.FindElement(n, func(e *html.Node) bool {
+		if htmltext.HasClass(e, "postmortem") || htmltext.HasClass(e, "incident-postmortem") {
 			return true
 		}
-		if !fetch.HasClass(e, "update-row") {
+		if !htmltext.HasClass(e, "update-row") {
 			return false
 		}
 		t := findClass(e, "update-title")
-		return t != nil && strings.EqualFold(fetch.HTMLText(t, nil), "postmortem")
+		return t != nil && strings.EqualFold(htmltext.Of(t, nil), "postmortem")
 	})
 }
 
 // findClass returns the first element under n (n included) with the class token cls.
 func findClass(n *html.Node, cls string) *html.Node {
-	return fetch.FindElement(n, func(e *html.Node) bool { return fetch.HasClass(e, cls) })
+	return htmltext.FindElement(n, func(e *html.Node) bool { return htmltext.HasClass(e, cls) })
 }
 
 // postedAt reads the block's "Posted" time from the data-datetime-unix attribute
 // Statuspage puts on it (milliseconds, or seconds on older pages); zero when absent.
 func postedAt(n *html.Node) time.Time {
 	var at time.Time
-	fetch.FindElement(n, func(e *html.Node) bool {
+	htmltext.FindElement(n, func(e *html.Node) bool {
 		for _, a := range e.Attr {
 			if a.Key != "data-datetime-unix" {
 				continue

@@ -1,7 +1,7 @@
-package fetch
-
-// Plain text of HTML: what the adapters that read vendor HTML (Statuspage's incident
-// pages, history feeds) turn it into, and the element finders they search it with.
+// Package htmltext turns vendor HTML into plain text: what the adapters that read vendor
+// HTML (Statuspage's incident pages, history feeds, RSS descriptions) turn it into, and
+// the element finders they search it with.
+package htmltext
 
 import (
 	"slices"
@@ -13,13 +13,27 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// HTMLText renders n as plain text, leaving out the subtree skip (may be nil). Block
+// Of renders n as plain text, leaving out the subtree skip (may be nil). Block
 // elements become paragraph breaks, <br> a line break, list items lines starting "- ";
 // whitespace is collapsed except in <pre>; script, style and the like are dropped.
-func HTMLText(n, skip *html.Node) string {
+func Of(n, skip *html.Node) string {
 	w := &textWriter{}
 	w.walk(n, skip)
 	return w.b.String()
+}
+
+// FromString turns vendor HTML into clean text for diffs and Slack: blocks become
+// paragraphs, script and style are dropped, entities decoded.
+func FromString(s string) string {
+	nodes, err := html.ParseFragment(strings.NewReader(s), nil)
+	if err != nil {
+		return strings.TrimSpace(s)
+	}
+	root := &html.Node{Type: html.DocumentNode}
+	for _, n := range nodes {
+		root.AppendChild(n)
+	}
+	return Of(root, nil)
 }
 
 // textWriter accumulates text with at most one pending break between runs, so nested
@@ -44,7 +58,7 @@ func (w *textWriter) walk(n, skip *html.Node) {
 	default:
 		return // comments, doctype
 	}
-	if HTMLTextSkips(n.DataAtom) {
+	if Skips(n.DataAtom) {
 		return
 	}
 	switch n.DataAtom {
@@ -74,9 +88,9 @@ func (w *textWriter) walk(n, skip *html.Node) {
 	}
 }
 
-// HTMLTextSkips reports whether HTMLText leaves out an element a with all it holds:
+// Skips reports whether Of leaves out an element a with all it holds:
 // script, style and the like.
-func HTMLTextSkips(a atom.Atom) bool {
+func Skips(a atom.Atom) bool {
 	switch a {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Svg, atom.Iframe, atom.Object:
 		return true
@@ -173,6 +187,8 @@ func endsSpace(s string) bool {
 	return s != "" && unicode.IsSpace(r)
 }
 
+// IsBlock reports whether a is a block element: Of parts it from its neighbours by a
+// paragraph break (a list item by a line break).
 func IsBlock(a atom.Atom) bool {
 	switch a {
 	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body, atom.Dd, atom.Details,
