@@ -35,6 +35,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 )
 
 // Detection is the outcome of a successful Detect.
@@ -339,7 +341,7 @@ func (p *detectResp) describe() string {
 	switch {
 	case len(b) == 0:
 		return "empty 200"
-	case b[0] == '<' && (LooksHTML(b) || strings.Contains(strings.ToLower(p.contentType), "html")):
+	case b[0] == '<' && (payload.LooksHTML(b) || strings.Contains(strings.ToLower(p.contentType), "html")):
 		return "200 HTML"
 	case b[0] == '<':
 		return "200 XML"
@@ -393,7 +395,7 @@ func feedDetection(u *url.URL, body []byte) (d *Detection, generic bool, why str
 	if reader == nil || reader.ReadsFeed(body) != nil {
 		return nil, false, "not a feed"
 	}
-	f, err := ParseStatusFeed(body)
+	f, err := payload.ParseStatusFeed(body)
 	if err != nil {
 		return nil, false, "not a feed"
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fetch/htmltext"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/sanitize"
 )
@@ -79,7 +80,7 @@ func VendorBody(raw string, plain model.Format) (body string, format model.Forma
 // RFC 3339 when it can be read (so a change of the offset the vendor writes it in keeps the
 // key), else the text as given.
 func StableStamp(raw string) string {
-	if t := ParseTime(raw); !t.IsZero() {
+	if t := payload.ParseTime(raw); !t.IsZero() {
 		return t.Format(time.RFC3339Nano)
 	}
 	return strings.TrimSpace(raw)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json"
+
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 )
 
 // What structural probes (Platform.Probes) judge a decoded answer with: the identifier
@@ -25,12 +27,12 @@ const SampleSize = 20
 // DecodeObject decodes a JSON object leniently (the adapters' options). nil when the body
 // is not one; why says what it is instead.
 func DecodeObject(contentType string, body []byte) (map[string]any, string) {
-	b, err := CheckJSONBody(contentType, body)
+	b, err := payload.CheckJSONBody(contentType, body)
 	if err != nil {
 		return nil, JSONWhy(err)
 	}
 	var m map[string]any
-	if err := json.Unmarshal(b, &m, JSONOptions); err != nil {
+	if err := json.Unmarshal(b, &m, payload.JSONOptions); err != nil {
 		return nil, "invalid JSON"
 	}
 	return m, ""

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -162,3 +163,7 @@ func RedactURL(raw string) string {
 	}
 	return "(unreadable url)"
 }
+
+// ErrMalformed is payload.ErrMalformed, for the daemon, which tells a malformed answer
+// from a failed request.
+var ErrMalformed = payload.ErrMalformed

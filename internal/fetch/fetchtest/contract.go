@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -17,7 +18,7 @@ import (
 // gives a snapshot of well-formed incidents, and of well-formed component states when the
 // platform publishes them (Platform.Components); the same bodies again give no snapshot,
 // so no component states, and no error (nothing is parsed twice); and an HTML error page, an empty answer or a body
-// cut short on its main endpoint is a failed poll (fetch.ErrMalformed), never a healthy
+// cut short on its main endpoint is a failed poll (payload.ErrMalformed), never a healthy
 // page. A platform's tests run it with the routes of one good poll.
 type Contract struct {
 	// Kind is the platform's kind.
@@ -112,8 +113,8 @@ func (c Contract) Run(t *testing.T) {
 			routes := maps.Clone(c.Routes)
 			routes[c.Main] = tc.r
 			res, err := poll(t, routes, nil)
-			if !errors.Is(err, fetch.ErrMalformed) {
-				t.Fatalf("got %v, want fetch.ErrMalformed", err)
+			if !errors.Is(err, payload.ErrMalformed) {
+				t.Fatalf("got %v, want payload.ErrMalformed", err)
 			}
 			if res == nil || res.Snapshot != nil || res.Requests == 0 {
 				t.Errorf("got result %+v, want only the requests counted", res)

@@ -26,6 +26,7 @@ import (
 	"github.com/mmcdole/gofeed"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -80,19 +81,19 @@ func trimTrailingComments(b []byte) []byte {
 // Parse parses an RSS or Atom document. What is not one (HTML, JSON, an empty
 // or truncated body) is ErrMalformed: a fetch failure, never an empty feed.
 func Parse(body []byte) (*Feed, error) {
-	b, err := fetch.FeedBody(body)
+	b, err := payload.FeedBody(body)
 	if err != nil {
 		return nil, err
 	}
 	switch gofeed.DetectFeedType(bytes.NewReader(b[:min(len(b), 4096)])) {
 	case gofeed.FeedTypeAtom, gofeed.FeedTypeRSS:
 	default:
-		return nil, fmt.Errorf("%w: not an RSS or Atom feed", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: not an RSS or Atom feed", payload.ErrMalformed)
 	}
 	if !feedRoots.Match(trimTrailingComments(b)) {
-		return nil, fmt.Errorf("%w: feed document cut short", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: feed document cut short", payload.ErrMalformed)
 	}
-	parsed, err := fetch.ParseFeed(b)
+	parsed, err := payload.ParseFeed(b)
 	if err != nil {
 		return nil, err
 	}

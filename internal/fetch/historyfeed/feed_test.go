@@ -29,6 +29,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 )
 
 // feedFixture reads testdata/<dir>/<name>.
@@ -336,7 +337,7 @@ func TestFeedMalformed(t *testing.T) {
 		{"other xml", `<?xml version="1.0"?><sitemap><url/></sitemap>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := Parse([]byte(tc.body)); !errors.Is(err, fetch.ErrMalformed) {
+			if _, err := Parse([]byte(tc.body)); !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -408,7 +409,7 @@ func FuzzFeed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		feed, err := Parse(data)
 		if err != nil {
-			if !errors.Is(err, fetch.ErrMalformed) {
+			if !errors.Is(err, payload.ErrMalformed) {
 				t.Fatalf("got %v, want ErrMalformed", err)
 			}
 			return

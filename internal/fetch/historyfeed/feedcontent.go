@@ -16,6 +16,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/htmltext"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/sanitize"
 )
 
@@ -150,7 +151,7 @@ func renderSegment(seg *html.Node) (string, string) {
 func embeddedStamp(seg *html.Node, ref time.Time) (time.Time, string, bool) {
 	if el := htmltext.FindElement(seg, func(n *html.Node) bool { return n.DataAtom == atom.Time && htmltext.Attr(n, "datetime") != "" }); el != nil {
 		v := strings.TrimSpace(htmltext.Attr(el, "datetime"))
-		if t := fetch.ParseTime(v); !t.IsZero() {
+		if t := payload.ParseTime(v); !t.IsZero() {
 			el.Parent.RemoveChild(el)
 			return t, v, true
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -88,7 +89,7 @@ func TestSummaryOddComponents(t *testing.T) {
 		}
 	}
 	for _, body := range []string{`{"components":{"a":1}}`, `{"page":"X","components":{}}`, `<html>`} {
-		if _, err := DecodeSummary("application/json", []byte(body)); !errors.Is(err, fetch.ErrMalformed) {
+		if _, err := DecodeSummary("application/json", []byte(body)); !errors.Is(err, payload.ErrMalformed) {
 			t.Errorf("%s: got %v, want ErrMalformed", body, err)
 		}
 	}

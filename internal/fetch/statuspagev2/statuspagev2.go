@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -76,11 +77,11 @@ type pageStatus struct {
 // component with group true, whose members name it by group_id; incident.io's copy has
 // neither field.
 type summaryComponent struct {
-	ID      fetch.FlexID `json:"id"`
-	Name    string       `json:"name"`
-	Status  string       `json:"status"`
-	Group   bool         `json:"group"`
-	GroupID fetch.FlexID `json:"group_id"`
+	ID      payload.FlexID `json:"id"`
+	Name    string         `json:"name"`
+	Status  string         `json:"status"`
+	Group   bool           `json:"group"`
+	GroupID payload.FlexID `json:"group_id"`
 }
 
 // Summary is what summary.json says: the page's name and its component states.
@@ -139,7 +140,7 @@ type Affected struct {
 // well-formed (the archive decides whether it is suspicious).
 func (o Options) DecodeList(contentType string, body []byte, key string) (*List, error) {
 	var doc document
-	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	list := doc.Incidents
@@ -148,13 +149,13 @@ func (o Options) DecodeList(contentType string, body []byte, key string) (*List,
 	}
 	if list == nil {
 		if !o.LenientLists || doc.Page == nil {
-			return nil, fmt.Errorf("%w: no %q array", fetch.ErrMalformed, key)
+			return nil, fmt.Errorf("%w: no %q array", payload.ErrMalformed, key)
 		}
 		list = &[]Incident{}
 	}
 	for i := range *list {
 		if (*list)[i].ID == "" {
-			return nil, fmt.Errorf("%w: %s[%d] has no id", fetch.ErrMalformed, key, i)
+			return nil, fmt.Errorf("%w: %s[%d] has no id", payload.ErrMalformed, key, i)
 		}
 	}
 	l := &List{List: *list}
@@ -193,17 +194,17 @@ func ReadSummary(ctx context.Context, pl *fetch.Poll) (*Summary, error) {
 // the components were read, with no components (nil: not read).
 func DecodeSummary(contentType string, body []byte) (*Summary, error) {
 	var s summary
-	if err := fetch.DecodeJSONObject(contentType, body, &s); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &s); err != nil {
 		var named struct {
 			Page *page `json:"page"`
 		}
-		if fetch.DecodeJSONObject(contentType, body, &named) != nil || named.Page == nil {
+		if payload.DecodeJSONObject(contentType, body, &named) != nil || named.Page == nil {
 			return nil, err
 		}
 		return &Summary{Page: strings.TrimSpace(named.Page.Name)}, nil
 	}
 	if s.Page == nil {
-		return nil, fmt.Errorf("%w: no \"page\" object", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"page\" object", payload.ErrMalformed)
 	}
 	var st pageStatus
 	if s.Status != nil {
@@ -229,7 +230,7 @@ var ComponentWords = fetch.ComponentWords{
 // included, one series each; here a member carries its group's name instead.) A member
 // names its group by group_id; one whose group is not in the list has none.
 func components(st pageStatus, list []summaryComponent) *model.Components {
-	groups := map[fetch.FlexID]string{}
+	groups := map[payload.FlexID]string{}
 	for _, c := range list {
 		if c.Group && c.ID != "" {
 			groups[c.ID] = c.Name
@@ -252,11 +253,11 @@ func components(st pageStatus, list []summaryComponent) *model.Components {
 // DecodeIncident decodes a per-incident document, {"incident": {...}}.
 func DecodeIncident(contentType string, body []byte) (*Incident, error) {
 	var d incidentDocument
-	if err := fetch.DecodeJSONObject(contentType, body, &d); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &d); err != nil {
 		return nil, err
 	}
 	if d.Incident == nil || d.Incident.ID == "" {
-		return nil, fmt.Errorf("%w: no \"incident\" object with an id", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"incident\" object with an id", payload.ErrMalformed)
 	}
 	return d.Incident, nil
 }
@@ -291,11 +292,11 @@ func (o Options) NormaliseList(list []Incident, kind model.Kind, base *url.URL) 
 // Normalise maps one incident or maintenance to the model. kind is the kind its endpoint
 // lists; an item with scheduled_for set is a maintenance wherever it appears.
 func (o Options) Normalise(in *Incident, kind model.Kind, base *url.URL) model.Incident {
-	scheduledFor := fetch.ParseTime(in.ScheduledFor)
+	scheduledFor := payload.ParseTime(in.ScheduledFor)
 	if !scheduledFor.IsZero() {
 		kind = model.KindMaintenance
 	}
-	resolvedAt := fetch.ParseTime(in.ResolvedAt)
+	resolvedAt := payload.ParseTime(in.ResolvedAt)
 	inc := model.Incident{
 		ID:             in.ID,
 		Kind:           kind,
@@ -304,16 +305,16 @@ func (o Options) Normalise(in *Incident, kind model.Kind, base *url.URL) model.I
 		Impact:         spImpact(in.Impact, kind),
 		ImpactRaw:      in.Impact,
 		Title:          strings.TrimSpace(in.Name),
-		StartedAt:      fetch.ParseTime(in.StartedAt),
+		StartedAt:      payload.ParseTime(in.StartedAt),
 		ResolvedAt:     resolvedAt,
 		ScheduledFor:   scheduledFor,
-		ScheduledUntil: fetch.ParseTime(in.ScheduledUntil),
+		ScheduledUntil: payload.ParseTime(in.ScheduledUntil),
 		Postmortem:     in.Postmortem(),
 		URL:            in.Shortlink,
 	}
 	// Incidents created before Statuspage added started_at (2020) start when created.
 	if inc.StartedAt.IsZero() {
-		inc.StartedAt = fetch.ParseTime(in.CreatedAt)
+		inc.StartedAt = payload.ParseTime(in.CreatedAt)
 	}
 	if inc.URL == "" && base != nil {
 		inc.URL = base.JoinPath("incidents", in.ID).String()
@@ -370,10 +371,10 @@ func (in *Incident) updates(format model.Format) []model.Update {
 	// final order, and the sort below is then only a check.
 	for j := range n {
 		su := &in.Updates[n-1-j]
-		created := fetch.ParseTime(su.CreatedAt)
+		created := payload.ParseTime(su.CreatedAt)
 		posted, stamp := created, su.CreatedAt
 		if su.DisplayAt != su.CreatedAt { // usually equal: parse once
-			if t := fetch.ParseTime(su.DisplayAt); !t.IsZero() {
+			if t := payload.ParseTime(su.DisplayAt); !t.IsZero() {
 				posted, stamp = t, su.DisplayAt
 			}
 		}
@@ -485,7 +486,7 @@ type looseTime struct{ t time.Time }
 func (lt *looseTime) UnmarshalJSON(b []byte) error {
 	lt.t = time.Time{}
 	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
-		lt.t = fetch.ParseTime(string(b[1 : len(b)-1]))
+		lt.t = payload.ParseTime(string(b[1 : len(b)-1]))
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -628,7 +629,7 @@ func TestAWSMalformed(t *testing.T) {
 			page.Set("/public/currentevents", fetchtest.Route{Body: tc.ce})
 			p, _ := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
 			r, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{Name: "aws", URL: srv.URL}, Now: fetchtest.PollNow})
-			if !errors.Is(err, fetch.ErrMalformed) {
+			if !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 			if r == nil || r.Snapshot != nil || r.Requests != 2 {
@@ -672,7 +673,7 @@ func FuzzAWS(f *testing.F) {
 		feed, err1 := decodeAWSRSS(rssData)
 		events, err2 := decodeAWSCurrentEvents("application/json", ceData)
 		for _, err := range []error{err1, err2} {
-			if err != nil && !errors.Is(err, fetch.ErrMalformed) {
+			if err != nil && !errors.Is(err, payload.ErrMalformed) {
 				t.Fatalf("error %v is not ErrMalformed", err)
 			}
 		}

@@ -6,11 +6,12 @@ package aws
 import (
 	"bytes"
 	"fmt"
-	"golang.org/x/text/encoding/unicode"
 	"strconv"
 	"strings"
 
-	"github.com/statuswatch/statuswatch/internal/fetch"
+	"golang.org/x/text/encoding/unicode"
+
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 )
 
 // ---- Decoding ----
@@ -37,7 +38,7 @@ type awsFeed struct {
 // "…#<service>_<unix>" and that has no readable pubDate) is malformed: without it, a post
 // cannot be placed in an incident.
 func decodeAWSRSS(body []byte) (*awsFeed, error) {
-	f, err := fetch.ParseStatusFeed(body)
+	f, err := payload.ParseStatusFeed(body)
 	if err != nil {
 		return nil, err
 	}
@@ -48,14 +49,14 @@ func decodeAWSRSS(body []byte) (*awsFeed, error) {
 		}
 		guid := strings.TrimSpace(it.GUID)
 		if guid == "" {
-			return nil, fmt.Errorf("%w: item [%d] has no guid", fetch.ErrMalformed, i)
+			return nil, fmt.Errorf("%w: item [%d] has no guid", payload.ErrMalformed, i)
 		}
 		service, at := awsSplitGUID(guid)
 		if at == 0 && it.PublishedParsed != nil {
 			at = it.PublishedParsed.Unix()
 		}
 		if service == "" || at <= 0 {
-			return nil, fmt.Errorf("%w: item [%d] guid %q: want …#<service>_<unix time>", fetch.ErrMalformed, i, guid)
+			return nil, fmt.Errorf("%w: item [%d] guid %q: want …#<service>_<unix time>", payload.ErrMalformed, i, guid)
 		}
 		p := awsPost{service: service, at: at, body: it.Description, rss: true}
 		p.raw, p.summary = awsSplitTitle(it.Title)
@@ -171,7 +172,7 @@ func awsUTF8(body []byte) ([]byte, error) {
 	}
 	out, err := enc.NewDecoder().Bytes(body)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", fetch.ErrMalformed, err)
+		return nil, fmt.Errorf("%w: %v", payload.ErrMalformed, err)
 	}
 	return out, nil
 }
@@ -184,12 +185,12 @@ func decodeAWSCurrentEvents(contentType string, body []byte) ([]awsEvent, error)
 		return nil, err
 	}
 	var events []awsEvent
-	if err := fetch.DecodeJSONArray(contentType, u, &events); err != nil {
+	if err := payload.DecodeJSONArray(contentType, u, &events); err != nil {
 		return nil, err
 	}
 	for i := range events {
 		if strings.TrimSpace(events[i].Service) == "" {
-			return nil, fmt.Errorf("%w: event [%d] has no service", fetch.ErrMalformed, i)
+			return nil, fmt.Errorf("%w: event [%d] has no service", payload.ErrMalformed, i)
 		}
 	}
 	return events, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -313,7 +314,7 @@ func TestAWSMalformedIsNoMiss(t *testing.T) {
 		x.page.Set("/public/currentevents", fetchtest.Route{Body: html, ContentType: "text/html"})
 		before := x.a.State
 		res, _, err := x.a.Poll()
-		if !errors.Is(err, fetch.ErrMalformed) || res == nil || res.Snapshot != nil || res.State != nil {
+		if !errors.Is(err, payload.ErrMalformed) || res == nil || res.Snapshot != nil || res.State != nil {
 			t.Fatalf("%s: %v, %+v; want ErrMalformed and no snapshot or state", name, err, res)
 		}
 		if !x.a.State.Equal(before) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/htmltext"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/sanitize"
 )
@@ -96,7 +97,7 @@ type azureFeed struct {
 
 // decodeAzure parses the feed. An item needs an id (guid, else link).
 func decodeAzure(body []byte) (*azureFeed, error) {
-	f, err := fetch.ParseStatusFeed(body)
+	f, err := payload.ParseStatusFeed(body)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func decodeAzure(body []byte) (*azureFeed, error) {
 			item.id = item.link
 		}
 		if item.id == "" {
-			return nil, fmt.Errorf("%w: item [%d] %q has neither guid nor link", fetch.ErrMalformed, i, item.title)
+			return nil, fmt.Errorf("%w: item [%d] %q has neither guid nor link", payload.ErrMalformed, i, item.title)
 		}
 		if item.description == "" {
 			item.description = it.Content

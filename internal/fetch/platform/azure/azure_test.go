@@ -19,6 +19,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -259,7 +260,7 @@ func TestAzureMalformed(t *testing.T) {
 		"<link>https://azurestatusprodwus.azurewebsites.net/en-us/status/</link>\n      <title>", "<title>", 1))
 	for _, name := range slices.Sorted(maps.Keys(cases)) {
 		t.Run(name, func(t *testing.T) {
-			if _, err := decodeAzure(cases[name]); !errors.Is(err, fetch.ErrMalformed) {
+			if _, err := decodeAzure(cases[name]); !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -270,7 +271,7 @@ func TestAzureMalformed(t *testing.T) {
 	page.Set(azurePath, fetchtest.Route{Body: cases["html page"], ContentType: "text/html"})
 	p, _ := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
 	r, err := p.Poll(context.Background(), fetch.Request{Source: azureSource(srv.URL), Now: fetchtest.PollNow})
-	if !errors.Is(err, fetch.ErrMalformed) || r == nil || r.Snapshot != nil || r.Requests != 1 {
+	if !errors.Is(err, payload.ErrMalformed) || r == nil || r.Snapshot != nil || r.Requests != 1 {
 		t.Errorf("html poll: %v %+v", err, r)
 	}
 	page.Set(azurePath, fetchtest.Route{Status: http.StatusBadGateway, Body: []byte("bad gateway")})
@@ -312,7 +313,7 @@ func FuzzAzure(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		feed, err := decodeAzure(data)
 		if err != nil {
-			if !errors.Is(err, fetch.ErrMalformed) {
+			if !errors.Is(err, payload.ErrMalformed) {
 				t.Fatalf("error %v is not ErrMalformed", err)
 			}
 			return

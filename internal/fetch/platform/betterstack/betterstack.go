@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -89,7 +90,7 @@ type bsDoc struct {
 // used from the status page, its resources, reports and updates: one pass of the decoder
 // reads them all and skips the rest (the resources' 90-day status history included).
 type bsResource struct {
-	ID            fetch.FlexID    `json:"id"`
+	ID            payload.FlexID  `json:"id"`
 	Type          string          `json:"type"`
 	Attributes    bsAttributes    `json:"attributes"`
 	Relationships bsRelationships `json:"relationships"`
@@ -100,9 +101,9 @@ type bsAttributes struct {
 	PublicName  string `json:"public_name"`  // status_page_resource
 	// A resource's status and section, and a section's name, are read for the component
 	// states only: whatever they hold, they never fail the reports read beside them.
-	Status    fetch.LooseText `json:"status"`                 // status_page_resource
-	SectionID fetch.LooseText `json:"status_page_section_id"` // status_page_resource
-	Name      fetch.LooseText `json:"name"`                   // status_page_section
+	Status    payload.LooseText `json:"status"`                 // status_page_resource
+	SectionID payload.LooseText `json:"status_page_section_id"` // status_page_resource
+	Name      payload.LooseText `json:"name"`                   // status_page_section
 
 	Title             string       `json:"title"`           // status_report
 	ReportType        string       `json:"report_type"`     // status_report
@@ -116,8 +117,8 @@ type bsAttributes struct {
 }
 
 type bsAffected struct {
-	ResourceID fetch.FlexID `json:"status_page_resource_id"`
-	Status     string       `json:"status"`
+	ResourceID payload.FlexID `json:"status_page_resource_id"`
+	Status     string         `json:"status"`
 }
 
 type bsRelationships struct {
@@ -130,16 +131,16 @@ type bsRefs struct {
 }
 
 type bsRef struct {
-	ID   fetch.FlexID `json:"id"`
-	Type string       `json:"type"`
+	ID   payload.FlexID `json:"id"`
+	Type string         `json:"type"`
 }
 
 // bsPage is a decoded index.json, its included resources indexed.
 type bsPage struct {
 	title     string
 	reports   []*bsResource // in the page's order
-	updates   map[fetch.FlexID]*bsResource
-	resources map[fetch.FlexID]string // status_page_resource id → public name
+	updates   map[payload.FlexID]*bsResource
+	resources map[payload.FlexID]string // status_page_resource id → public name
 	// components are the resources' states, under their sections' names.
 	components *model.Components
 }
@@ -148,29 +149,29 @@ type bsPage struct {
 // not the answer of that endpoint; a report without id is malformed.
 func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
 	var doc bsDoc
-	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil || (doc.Data.Type != "" && doc.Data.Type != "status_page") {
-		return nil, fmt.Errorf("%w: no status_page in \"data\"", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no status_page in \"data\"", payload.ErrMalformed)
 	}
 	page := &bsPage{
 		title:     strings.TrimSpace(doc.Data.Attributes.CompanyName),
-		updates:   map[fetch.FlexID]*bsResource{},
-		resources: map[fetch.FlexID]string{},
+		updates:   map[payload.FlexID]*bsResource{},
+		resources: map[payload.FlexID]string{},
 	}
 	var included []bsResource
 	if doc.Included != nil {
 		included = *doc.Included
 	}
-	reports := map[fetch.FlexID]*bsResource{}
+	reports := map[payload.FlexID]*bsResource{}
 	var inOrder []*bsResource
 	for i := range included {
 		r := &included[i]
 		switch r.Type {
 		case "status_report":
 			if r.ID == "" {
-				return nil, fmt.Errorf("%w: included[%d] is a status_report without id", fetch.ErrMalformed, i)
+				return nil, fmt.Errorf("%w: included[%d] is a status_report without id", payload.ErrMalformed, i)
 			}
 			if reports[r.ID] == nil {
 				reports[r.ID] = r
@@ -185,7 +186,7 @@ func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
 	page.components = bsComponents(doc.Data.Attributes.AggregateState, included)
 	// The page's own list gives the order; a report it does not name is still a report
 	// the page published (included holds nothing else), so it is kept, after the others.
-	taken := map[fetch.FlexID]bool{}
+	taken := map[payload.FlexID]bool{}
 	for _, ref := range doc.Data.Relationships.StatusReports.Data {
 		if r := reports[ref.ID]; r != nil && !taken[ref.ID] {
 			taken[ref.ID] = true
@@ -231,7 +232,7 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 	if strings.EqualFold(strings.TrimSpace(a.ReportType), "maintenance") {
 		kind = model.KindMaintenance
 	}
-	starts, ends := fetch.ParseTime(a.StartsAt), fetch.ParseTime(a.EndsAt)
+	starts, ends := payload.ParseTime(a.StartsAt), payload.ParseTime(a.EndsAt)
 	state := strings.ToLower(strings.TrimSpace(a.AggregateState))
 	closed := state == "resolved" || state == "operational"
 	inc := model.Incident{
@@ -270,7 +271,7 @@ func (pg *bsPage) report(r *bsResource, base *url.URL, now time.Time) model.Inci
 			Body:     body,
 			Format:   format,
 			HTML:     html,
-			PostedAt: fetch.ParseTime(su.Attributes.PublishedAt),
+			PostedAt: payload.ParseTime(su.Attributes.PublishedAt),
 		})
 	}
 	// Better Stack lists a report's updates in no useful order (the real page has the

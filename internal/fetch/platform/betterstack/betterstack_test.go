@@ -20,6 +20,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -282,7 +283,7 @@ func TestBetterStackMalformed(t *testing.T) {
 		{"report without id", "application/json", []byte(`{"data":{"type":"status_page"},"included":[{"type":"status_report","attributes":{}}]}`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := decodeBetterStack(tc.ct, tc.body); !errors.Is(err, fetch.ErrMalformed) {
+			if _, err := decodeBetterStack(tc.ct, tc.body); !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -351,7 +352,7 @@ func TestBetterStackPoll(t *testing.T) {
 	// A malformed answer fails the poll; it is never an empty page.
 	page.Set("/hf/index.json", fetchtest.Route{Body: []byte("<html><body>app</body></html>"), ContentType: "text/html"})
 	r4, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r1.State, Now: hfCaptured})
-	if !errors.Is(err, fetch.ErrMalformed) || r4.Snapshot != nil || r4.Requests != 1 {
+	if !errors.Is(err, payload.ErrMalformed) || r4.Snapshot != nil || r4.Requests != 1 {
 		t.Errorf("html: got %+v, %v", r4, err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -182,37 +183,37 @@ func readGroups(ctx context.Context, pl *fetch.Poll) (map[string]string, error) 
 type ctDoc struct {
 	Meta *struct {
 		Pagination *struct {
-			Total      fetch.FlexID `json:"total"`
-			Count      fetch.FlexID `json:"count"`
-			TotalPages fetch.FlexID `json:"total_pages"`
+			Total      payload.FlexID `json:"total"`
+			Count      payload.FlexID `json:"count"`
+			TotalPages payload.FlexID `json:"total_pages"`
 		} `json:"pagination"`
 	} `json:"meta"`
 	Data *[]ctIncident `json:"data"`
 }
 
 type ctIncident struct {
-	ID          fetch.FlexID `json:"id"`
-	ComponentID fetch.FlexID `json:"component_id"`
-	Name        string       `json:"name"`
-	Status      fetch.FlexID `json:"status"`
-	Message     string       `json:"message"`
-	ScheduledAt string       `json:"scheduled_at"`
-	OccurredAt  string       `json:"occurred_at"`
-	CreatedAt   string       `json:"created_at"`
-	Updates     []ctUpdate   `json:"updates"`
-	Component   *ctNamedRef  `json:"component"` // present when the API was asked to include it
+	ID          payload.FlexID `json:"id"`
+	ComponentID payload.FlexID `json:"component_id"`
+	Name        string         `json:"name"`
+	Status      payload.FlexID `json:"status"`
+	Message     string         `json:"message"`
+	ScheduledAt string         `json:"scheduled_at"`
+	OccurredAt  string         `json:"occurred_at"`
+	CreatedAt   string         `json:"created_at"`
+	Updates     []ctUpdate     `json:"updates"`
+	Component   *ctNamedRef    `json:"component"` // present when the API was asked to include it
 }
 
 type ctUpdate struct {
-	ID        fetch.FlexID `json:"id"`
-	Status    fetch.FlexID `json:"status"`
-	Message   string       `json:"message"`
-	CreatedAt string       `json:"created_at"`
+	ID        payload.FlexID `json:"id"`
+	Status    payload.FlexID `json:"status"`
+	Message   string         `json:"message"`
+	CreatedAt string         `json:"created_at"`
 }
 
 type ctNamedRef struct {
-	ID   fetch.FlexID `json:"id"`
-	Name string       `json:"name"`
+	ID   payload.FlexID `json:"id"`
+	Name string         `json:"name"`
 }
 
 type ctComponents struct {
@@ -221,11 +222,11 @@ type ctComponents struct {
 
 // ctComponent is one component of /api/v1/components.
 type ctComponent struct {
-	ID      fetch.FlexID `json:"id"`
-	Name    string       `json:"name"`
-	Status  ctCode       `json:"status"`
-	GroupID ctCode       `json:"group_id"`
-	Enabled ctCode       `json:"enabled"` // true, or 1 from a database that has no booleans
+	ID      payload.FlexID `json:"id"`
+	Name    string         `json:"name"`
+	Status  ctCode         `json:"status"`
+	GroupID ctCode         `json:"group_id"`
+	Enabled ctCode         `json:"enabled"` // true, or 1 from a database that has no booleans
 }
 
 type ctGroups struct {
@@ -235,7 +236,7 @@ type ctGroups struct {
 // ctCode is a code or flag Cachet sends as a number, a string or a boolean; anything else
 // (null, or an object from a Cachet that describes its enums) is "not given" rather than
 // a failed list, whose names the incidents need.
-type ctCode = fetch.LooseText
+type ctCode = payload.LooseText
 
 // disabled reports whether a flag says no: false, 0 or "0".
 func disabled(c ctCode) bool { return c == "false" || c == "0" }
@@ -256,16 +257,16 @@ type ctList struct {
 // answer of that endpoint; an incident without id is malformed.
 func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 	var doc ctDoc
-	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil {
-		return nil, fmt.Errorf("%w: no \"data\" array", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"data\" array", payload.ErrMalformed)
 	}
 	l := &ctList{incidents: *doc.Data}
 	for i := range l.incidents {
 		if l.incidents[i].ID == "" {
-			return nil, fmt.Errorf("%w: data[%d] has no id", fetch.ErrMalformed, i)
+			return nil, fmt.Errorf("%w: data[%d] has no id", payload.ErrMalformed, i)
 		}
 	}
 	if doc.Meta != nil && doc.Meta.Pagination != nil {
@@ -283,11 +284,11 @@ func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 // decodeCachetComponents decodes /api/v1/components.
 func decodeCachetComponents(contentType string, body []byte) (*ctComponentList, error) {
 	var doc ctComponents
-	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil {
-		return nil, fmt.Errorf("%w: no \"data\" array", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"data\" array", payload.ErrMalformed)
 	}
 	return &ctComponentList{list: *doc.Data}, nil
 }
@@ -295,11 +296,11 @@ func decodeCachetComponents(contentType string, body []byte) (*ctComponentList, 
 // decodeCachetGroups decodes /api/v1/components/groups into id → name.
 func decodeCachetGroups(contentType string, body []byte) (map[string]string, error) {
 	var doc ctGroups
-	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Data == nil {
-		return nil, fmt.Errorf("%w: no \"data\" array", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"data\" array", payload.ErrMalformed)
 	}
 	groups := make(map[string]string, len(*doc.Data))
 	for _, g := range *doc.Data {
@@ -368,7 +369,7 @@ func (l *ctList) namesComponents() bool {
 // its oldest page, which covers nothing, and is then said to cover nothing (Since = now).
 func (l *ctList) normalise(names map[string]string, base *url.URL, now time.Time) ([]model.Incident, []model.Listing) {
 	out := make([]model.Incident, 0, len(l.incidents))
-	seen := map[fetch.FlexID]bool{}
+	seen := map[payload.FlexID]bool{}
 	var oldest time.Time
 	descending, prev := true, -1
 	for i := range l.incidents {
@@ -491,7 +492,7 @@ func (in *ctIncident) normalise(names map[string]string, base *url.URL) model.In
 
 // cachetStatus maps a Cachet status code (see poll). An unknown code of an incident is
 // investigating: it is not known to be over.
-func cachetStatus(raw fetch.FlexID, kind model.Kind) model.Status {
+func cachetStatus(raw payload.FlexID, kind model.Kind) model.Status {
 	code, ok := raw.Int()
 	if !ok {
 		if s, known := fetch.KnownStatus(string(raw)); known {
@@ -523,7 +524,7 @@ const cachetTimeLayout = "2006-01-02 15:04:05"
 // or unreadable is the zero time.
 func parseCachetTime(s string) time.Time {
 	s = strings.TrimSpace(s)
-	if t := fetch.ParseTime(s); !t.IsZero() {
+	if t := payload.ParseTime(s); !t.IsZero() {
 		return t
 	}
 	t, err := time.Parse(cachetTimeLayout, s)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -149,7 +150,7 @@ func TestCachetStatuses(t *testing.T) {
 		{"", model.KindIncident, model.StatusInvestigating},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
-			in := ctIncident{ID: "1", Name: "x", Status: fetch.FlexID(tc.code), Message: "m", CreatedAt: "2026-01-01 00:00:00"}
+			in := ctIncident{ID: "1", Name: "x", Status: payload.FlexID(tc.code), Message: "m", CreatedAt: "2026-01-01 00:00:00"}
 			got := in.normalise(nil, cachetBase)
 			if got.Kind != tc.kind || got.Status != tc.want || got.StatusRaw != tc.code {
 				t.Errorf("got %s %s (%s), want %s %s (%s)", got.Kind, got.Status, got.StatusRaw, tc.kind, tc.want, tc.code)
@@ -240,10 +241,10 @@ func TestCachetMalformed(t *testing.T) {
 		{"incident without id", "application/json", []byte(`{"data":[{"name":"x"}]}`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := decodeCachetIncidents(tc.ct, tc.body); !errors.Is(err, fetch.ErrMalformed) {
+			if _, err := decodeCachetIncidents(tc.ct, tc.body); !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("incidents: got %v, want ErrMalformed", err)
 			}
-			if _, err := decodeCachetComponents(tc.ct, tc.body); tc.name != "incident without id" && !errors.Is(err, fetch.ErrMalformed) {
+			if _, err := decodeCachetComponents(tc.ct, tc.body); tc.name != "incident without id" && !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("components: got %v, want ErrMalformed", err)
 			}
 		})
@@ -400,7 +401,7 @@ func TestCachetPoll(t *testing.T) {
 	page.Set(pInc, fetchtest.Route{Body: incidents})
 	page.Set(pComp, fetchtest.Route{Body: []byte("<html>login</html>"), ContentType: "text/html"})
 	r7, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
-	if !errors.Is(err, fetch.ErrMalformed) || r7.Snapshot != nil || r7.Requests != 2 {
+	if !errors.Is(err, payload.ErrMalformed) || r7.Snapshot != nil || r7.Requests != 2 {
 		t.Errorf("bad components: got %+v, %v", r7, err)
 	}
 	page.Requests()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -108,7 +109,7 @@ func TestFeedPoll(t *testing.T) {
 	page.Set(path, fetchtest.Route{Body: []byte("<!DOCTYPE html><html><body>Sign in</body></html>"), ContentType: "text/html"})
 	src.Endpoints = nil
 	r6, err := p.Poll(context.Background(), fetch.Request{Source: src, State: r4.State, Now: fetchtest.PollNow})
-	if !errors.Is(err, fetch.ErrMalformed) || r6 == nil || r6.Requests != 1 || r6.Snapshot != nil {
+	if !errors.Is(err, payload.ErrMalformed) || r6 == nil || r6.Requests != 1 || r6.Snapshot != nil {
 		t.Errorf("html: got %v, %+v", err, r6)
 	}
 	for _, bad := range []string{"", "ftp://x/feed", "not a url"} {

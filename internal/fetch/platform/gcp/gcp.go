@@ -20,6 +20,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -114,12 +115,12 @@ type gcpProduct struct {
 // array is well-formed (the archive decides whether it is suspicious).
 func decodeGCP(contentType string, body []byte) ([]gcpIncident, error) {
 	var list []gcpIncident
-	if err := fetch.DecodeJSONArray(contentType, body, &list); err != nil {
+	if err := payload.DecodeJSONArray(contentType, body, &list); err != nil {
 		return nil, err
 	}
 	for i := range list {
 		if list[i].ID == "" {
-			return nil, fmt.Errorf("%w: incident [%d] has no id", fetch.ErrMalformed, i)
+			return nil, fmt.Errorf("%w: incident [%d] has no id", payload.ErrMalformed, i)
 		}
 	}
 	return list, nil
@@ -147,14 +148,14 @@ func (in *gcpIncident) normalise(base *url.URL) model.Incident {
 		ID:         in.ID,
 		Kind:       model.KindIncident,
 		Title:      strings.TrimSpace(in.ExternalDesc),
-		StartedAt:  fetch.ParseTime(in.Begin),
-		ResolvedAt: fetch.ParseTime(in.End),
+		StartedAt:  payload.ParseTime(in.Begin),
+		ResolvedAt: payload.ParseTime(in.End),
 		ImpactRaw:  in.Severity,
 		Impact:     gcpImpact(in.Severity),
 		Components: in.components(),
 	}
 	if inc.StartedAt.IsZero() {
-		inc.StartedAt = fetch.ParseTime(in.Created)
+		inc.StartedAt = payload.ParseTime(in.Created)
 	}
 	if base != nil {
 		inc.URL = base.JoinPath("incidents", in.ID).String()
@@ -203,7 +204,7 @@ func (in *gcpIncident) timeline() ([]model.Update, *model.Postmortem, string) {
 		if raw == "" {
 			raw = u.Created
 		}
-		posted := fetch.ParseTime(raw)
+		posted := payload.ParseTime(raw)
 		stamp := raw
 		if !posted.IsZero() {
 			// The normalised time, so a change of format alone ("+00:00" → "Z") does
@@ -335,11 +336,11 @@ func gcpImpact(raw string) model.Impact {
 // external_desc, begin, updates[] and the affected product or service. Only the first
 // few items are decoded: the document is the whole history, megabytes of it.
 func checkGCP(contentType string, body []byte) (string, string, string) {
-	b, err := fetch.CheckJSONArray(contentType, body)
+	b, err := payload.CheckJSONArray(contentType, body)
 	if err != nil {
 		return "", "", fetch.JSONWhy(err)
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(b), fetch.JSONOptions)
+	dec := jsontext.NewDecoder(bytes.NewReader(b), payload.JSONOptions)
 	if _, err := dec.ReadToken(); err != nil {
 		return "", "", "invalid JSON"
 	}
@@ -353,7 +354,7 @@ func checkGCP(contentType string, body []byte) (string, string, string) {
 			return "", "", "invalid JSON"
 		}
 		var it map[string]any
-		if err := json.Unmarshal(v, &it, fetch.JSONOptions); err != nil {
+		if err := json.Unmarshal(v, &it, payload.JSONOptions); err != nil {
 			return "", "", "an array of non-objects"
 		}
 		id, _ := fetch.StrAt(it, "id")

@@ -24,6 +24,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -475,7 +476,7 @@ func TestGCPMalformed(t *testing.T) {
 			page.Set("/incidents.json", fetchtest.Route{Body: tc.body, ContentType: tc.ct})
 			p, _ := fetch.New(Kind, fetchtest.MustClient(t, fetch.ClientOptions{}))
 			r, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{Name: "gcp", URL: srv.URL}, Now: fetchtest.PollNow})
-			if !errors.Is(err, fetch.ErrMalformed) {
+			if !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 			if r == nil || r.Snapshot != nil || r.Requests != 1 {
@@ -570,7 +571,7 @@ func FuzzGCP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		list, err := decodeGCP("application/json", data)
 		if err != nil {
-			if !errors.Is(err, fetch.ErrMalformed) {
+			if !errors.Is(err, payload.ErrMalformed) {
 				t.Fatalf("error %v is not ErrMalformed", err)
 			}
 			return

@@ -28,6 +28,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/historyfeed"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -417,12 +418,12 @@ func (n *iioNode) text() string {
 // maintenance. A document without its summary object is malformed.
 func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnrichment, error) {
 	var doc iioProxyDoc
-	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	s := doc.Summary
 	if s == nil {
-		return nil, fmt.Errorf("%w: no \"summary\" object", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"summary\" object", payload.ErrMalformed)
 	}
 	names := map[string]string{}
 	add := func(c iioProxyComponent) {
@@ -486,7 +487,7 @@ func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnric
 					Status:   statuspagev2.UpdateStatus(u.ToStatus),
 					Body:     body,
 					Format:   model.FormatText,
-					PostedAt: fetch.ParseTime(u.PublishedAt),
+					PostedAt: payload.ParseTime(u.PublishedAt),
 				})
 			}
 			slices.SortStableFunc(e.updates, func(a, b model.Update) int { return a.PostedAt.Compare(b.PostedAt) })

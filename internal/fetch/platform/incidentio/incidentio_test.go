@@ -31,6 +31,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -92,7 +93,7 @@ func TestIncidentIORealPayloads(t *testing.T) {
 				t.Errorf("missing maintenance list: got %v, %v", m, err)
 			}
 			// Statuspage's decoder (strict lists) stays strict.
-			if _, err := (statuspagev2.Options{}).DecodeList("application/json", body, "scheduled_maintenances"); !errors.Is(err, fetch.ErrMalformed) {
+			if _, err := (statuspagev2.Options{}).DecodeList("application/json", body, "scheduled_maintenances"); !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("statuspage: got %v, want ErrMalformed for a missing list", err)
 			}
 			if sum, err := statuspagev2.DecodeSummary("application/json", body); err != nil || sum.Page != tc.page {
@@ -134,13 +135,13 @@ func TestIncidentIOMalformed(t *testing.T) {
 		{"list of the wrong type", "application/json", `{"page":{"name":"X"},"incidents":{}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := incidentIOOptions.DecodeList(tc.ct, []byte(tc.body), "incidents"); !errors.Is(err, fetch.ErrMalformed) {
+			if _, err := incidentIOOptions.DecodeList(tc.ct, []byte(tc.body), "incidents"); !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
 	}
 	for _, body := range []string{"", "<html></html>", `{"incidents":[]}`, `{"summary":[]}`} {
-		if _, err := decodeIncidentIOProxy("application/json", []byte(body)); !errors.Is(err, fetch.ErrMalformed) {
+		if _, err := decodeIncidentIOProxy("application/json", []byte(body)); !errors.Is(err, payload.ErrMalformed) {
 			t.Errorf("proxy %q: got %v, want ErrMalformed", body, err)
 		}
 	}
@@ -451,7 +452,7 @@ func TestIncidentIOMalformedPoll(t *testing.T) {
 			page.Set(tc.path, tc.r)
 			srv := fetchtest.NewServer(t, page)
 			res, err := iioProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "x", URL: srv.URL, Maintenance: true}, Now: fetchtest.PollNow})
-			if !errors.Is(err, fetch.ErrMalformed) || res == nil || res.Snapshot != nil || res.Requests != 3 {
+			if !errors.Is(err, payload.ErrMalformed) || res == nil || res.Snapshot != nil || res.Requests != 3 {
 				t.Errorf("got %v, %+v; want ErrMalformed after 3 requests", err, res)
 			}
 		})
@@ -500,7 +501,7 @@ func FuzzIncidentIO(f *testing.F) {
 		for _, key := range []string{"incidents", "scheduled_maintenances"} {
 			l, err := incidentIOOptions.DecodeList("application/json", data, key)
 			if err != nil {
-				if !errors.Is(err, fetch.ErrMalformed) {
+				if !errors.Is(err, payload.ErrMalformed) {
 					t.Fatalf("got %v, want ErrMalformed", err)
 				}
 				continue
@@ -515,11 +516,11 @@ func FuzzIncidentIO(f *testing.F) {
 		if s, err := statuspagev2.DecodeSummary("application/json", data); err == nil {
 			fetchtest.CheckComponents(t, s.Components)
 		}
-		if _, err := decodeIncidentIOProxy("application/json", data); err != nil && !errors.Is(err, fetch.ErrMalformed) {
+		if _, err := decodeIncidentIOProxy("application/json", data); err != nil && !errors.Is(err, payload.ErrMalformed) {
 			t.Fatalf("proxy: got %v, want ErrMalformed", err)
 		}
 		g := &fetch.GroupRead{Name: fetch.EndpointFeed, Resp: &fetch.Response{Body: data}}
-		if _, err := parseEnrichment(g, fetchtest.PollNow); err != nil && !errors.Is(err, fetch.ErrMalformed) {
+		if _, err := parseEnrichment(g, fetchtest.PollNow); err != nil && !errors.Is(err, payload.ErrMalformed) {
 			t.Fatalf("feed: got %v, want ErrMalformed", err)
 		}
 	})

@@ -33,6 +33,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/historyfeed"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -214,11 +215,11 @@ type insComponents struct {
 // decodeInstatusComponents decodes v2/components.json; without its list it is malformed.
 func decodeInstatusComponents(contentType string, body []byte) (*insComponents, error) {
 	var c insComponents
-	if err := fetch.DecodeJSONObject(contentType, body, &c); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &c); err != nil {
 		return nil, err
 	}
 	if c.Components == nil {
-		return nil, fmt.Errorf("%w: no \"components\" array", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"components\" array", payload.ErrMalformed)
 	}
 	return &c, nil
 }
@@ -384,17 +385,17 @@ type insItem struct {
 // malformed, and so is an item that has neither id nor URL to know it by.
 func decodeInstatusSummary(contentType string, body []byte) (*insSummary, error) {
 	var s insSummary
-	if err := fetch.DecodeJSONObject(contentType, body, &s); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &s); err != nil {
 		return nil, err
 	}
 	if s.Page == nil {
-		return nil, fmt.Errorf("%w: no \"page\" object", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"page\" object", payload.ErrMalformed)
 	}
 	for i, list := range [][]insItem{s.ActiveIncidents, s.ActiveMaintenances} {
 		for j := range list {
 			if list[j].id() == "" {
 				key := [...]string{"activeIncidents", "activeMaintenances"}[i]
-				return nil, fmt.Errorf("%w: %s[%d] has neither id nor url", fetch.ErrMalformed, key, j)
+				return nil, fmt.Errorf("%w: %s[%d] has neither id nor url", payload.ErrMalformed, key, j)
 			}
 		}
 	}
@@ -526,7 +527,7 @@ func (it *insTime) UnmarshalJSON(b []byte) error {
 // parseInstatusTime reads the string forms of insTime.
 func parseInstatusTime(s string) time.Time {
 	s = strings.TrimSpace(s)
-	if t := fetch.ParseTime(s); !t.IsZero() {
+	if t := payload.ParseTime(s); !t.IsZero() {
 		return t
 	}
 	if i := strings.IndexByte(s, '('); i > 0 {

@@ -34,6 +34,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
 	"github.com/statuswatch/statuswatch/internal/fetch/historyfeed"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -172,7 +173,7 @@ func TestInstatusMalformed(t *testing.T) {
 		{"item without id or url", "application/json", `{"page":{"name":"X"},"activeIncidents":[{"name":"down"}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := decodeInstatusSummary(tc.ct, []byte(tc.body)); !errors.Is(err, fetch.ErrMalformed) {
+			if _, err := decodeInstatusSummary(tc.ct, []byte(tc.body)); !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -365,7 +366,7 @@ func TestInstatusComponents(t *testing.T) {
 		t.Errorf("unknown word: got %s", w)
 	}
 	for _, bad := range []string{`{"page":{}}`, `<html></html>`, ``} {
-		if _, err := decodeInstatusComponents("application/json", []byte(bad)); !errors.Is(err, fetch.ErrMalformed) {
+		if _, err := decodeInstatusComponents("application/json", []byte(bad)); !errors.Is(err, payload.ErrMalformed) {
 			t.Errorf("%q: got %v, want ErrMalformed", bad, err)
 		}
 	}
@@ -394,7 +395,7 @@ func TestInstatusWithoutHistory(t *testing.T) {
 	}
 	page.Set(pInsHistory, fetchtest.Route{Body: insData(t, "synthetic-instatus-history.atom")})
 	page.Set(pInsSummary, fetchtest.Route{Body: []byte("<!DOCTYPE html><html>Just a moment...</html>"), ContentType: "text/html"})
-	if _, err := insProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "p", URL: srv.URL}, Now: fetchtest.PollNow}); !errors.Is(err, fetch.ErrMalformed) {
+	if _, err := insProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "p", URL: srv.URL}, Now: fetchtest.PollNow}); !errors.Is(err, payload.ErrMalformed) {
 		t.Errorf("html summary: got %v, want ErrMalformed", err)
 	}
 }
@@ -545,7 +546,7 @@ func FuzzInstatus(f *testing.F) {
 		}
 		s, err := decodeInstatusSummary("application/json", data)
 		if err != nil {
-			if !errors.Is(err, fetch.ErrMalformed) {
+			if !errors.Is(err, payload.ErrMalformed) {
 				t.Fatalf("got %v, want ErrMalformed", err)
 			}
 			return

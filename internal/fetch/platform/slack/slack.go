@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -86,15 +87,15 @@ func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
 // ---- Decoding ----
 
 type slIncident struct {
-	ID          fetch.FlexID `json:"id"`
-	Title       string       `json:"title"`
-	Type        string       `json:"type"`
-	Status      string       `json:"status"`
-	URL         string       `json:"url"`
-	DateCreated string       `json:"date_created"`
-	DateUpdated string       `json:"date_updated"`
-	Notes       []slNote     `json:"notes"`
-	Services    []string     `json:"services"`
+	ID          payload.FlexID `json:"id"`
+	Title       string         `json:"title"`
+	Type        string         `json:"type"`
+	Status      string         `json:"status"`
+	URL         string         `json:"url"`
+	DateCreated string         `json:"date_created"`
+	DateUpdated string         `json:"date_updated"`
+	Notes       []slNote       `json:"notes"`
+	Services    []string       `json:"services"`
 }
 
 type slNote struct {
@@ -112,7 +113,7 @@ type slCurrent struct {
 // array is malformed.
 func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
 	var list []slIncident
-	if err := fetch.DecodeJSONArray(contentType, body, &list); err != nil {
+	if err := payload.DecodeJSONArray(contentType, body, &list); err != nil {
 		return nil, err
 	}
 	return list, checkSlackIDs(list)
@@ -122,11 +123,11 @@ func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
 // Without "status" it is not the answer of that endpoint.
 func decodeSlackCurrent(contentType string, body []byte) ([]slIncident, error) {
 	var cur slCurrent
-	if err := fetch.DecodeJSONObject(contentType, body, &cur); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &cur); err != nil {
 		return nil, err
 	}
 	if cur.Status == nil {
-		return nil, fmt.Errorf("%w: no \"status\"", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"status\"", payload.ErrMalformed)
 	}
 	return cur.ActiveIncidents, checkSlackIDs(cur.ActiveIncidents)
 }
@@ -134,7 +135,7 @@ func decodeSlackCurrent(contentType string, body []byte) ([]slIncident, error) {
 func checkSlackIDs(list []slIncident) error {
 	for i := range list {
 		if list[i].ID == "" {
-			return fmt.Errorf("%w: incident %d has no id", fetch.ErrMalformed, i)
+			return fmt.Errorf("%w: incident %d has no id", payload.ErrMalformed, i)
 		}
 	}
 	return nil
@@ -148,7 +149,7 @@ func checkSlackIDs(list []slIncident) error {
 // oldest item still listed, so taking that as the window is never wrong. Zero when empty.
 func normaliseSlackList(list []slIncident) ([]model.Incident, time.Time) {
 	out := make([]model.Incident, 0, len(list))
-	seen := make(map[fetch.FlexID]bool, len(list))
+	seen := make(map[payload.FlexID]bool, len(list))
 	var oldest time.Time
 	for i := range list {
 		if seen[list[i].ID] {
@@ -171,7 +172,7 @@ func mergeSlackCurrent(list, open []model.Incident, history, current []slInciden
 	updated := func(src []slIncident, id string) time.Time {
 		for i := range src {
 			if string(src[i].ID) == id {
-				return fetch.ParseTime(src[i].DateUpdated)
+				return payload.ParseTime(src[i].DateUpdated)
 			}
 		}
 		return time.Time{}
@@ -217,7 +218,7 @@ func (in *slIncident) normalise() model.Incident {
 		Impact:     impact,
 		ImpactRaw:  in.Type,
 		Title:      strings.TrimSpace(in.Title),
-		StartedAt:  fetch.ParseTime(in.DateCreated),
+		StartedAt:  payload.ParseTime(in.DateCreated),
 		Components: fetch.SortedNames(in.Services),
 		URL:        in.URL,
 	}
@@ -228,7 +229,7 @@ func (in *slIncident) normalise() model.Incident {
 		if n := len(inc.Updates); n > 0 {
 			inc.ResolvedAt = inc.Updates[n-1].PostedAt
 		} else {
-			inc.ResolvedAt = fetch.ParseTime(in.DateUpdated)
+			inc.ResolvedAt = payload.ParseTime(in.DateUpdated)
 		}
 	}
 	return inc
@@ -264,7 +265,7 @@ func slackNotes(incidentID string, notes []slNote) []model.Update {
 	stamps := make([]string, len(notes))
 	for i, n := range notes {
 		body, format, html := fetch.VendorBody(n.Body, model.FormatText)
-		out[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: fetch.ParseTime(n.DateCreated)}
+		out[i] = model.Update{Body: body, Format: format, HTML: html, PostedAt: payload.ParseTime(n.DateCreated)}
 		stamps[i] = fetch.StableStamp(n.DateCreated)
 	}
 	return fetch.KeyUpdates(incidentID, out, stamps)

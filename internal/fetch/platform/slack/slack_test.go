@@ -18,6 +18,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -205,7 +206,7 @@ func TestSlackMalformed(t *testing.T) {
 			} else {
 				_, err = decodeSlackHistory(tc.ct, tc.body)
 			}
-			if !errors.Is(err, fetch.ErrMalformed) {
+			if !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -370,7 +371,7 @@ func TestSlackPollMalformed(t *testing.T) {
 			page.Set(pSlackCurrent, fetchtest.Route{Body: fetchtest.Testdata(t, "slack", "synthetic-slack-current-ok.json")})
 			srv := fetchtest.NewServer(t, page)
 			res, err := slackProvider(t).Poll(context.Background(), fetch.Request{Source: model.Source{Name: "slack", URL: srv.URL + "/slack"}, Now: fetchtest.PollNow})
-			if !errors.Is(err, fetch.ErrMalformed) || res == nil || res.Snapshot != nil || res.Requests != 1 {
+			if !errors.Is(err, payload.ErrMalformed) || res == nil || res.Snapshot != nil || res.Requests != 1 {
 				t.Errorf("got %+v, %v; want ErrMalformed after 1 request and no snapshot", res, err)
 			}
 		})

@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -36,10 +37,10 @@ type sioResult struct {
 
 // sioStatus is the page's overall status or one component's: status.io's word and its code.
 type sioStatus struct {
-	ID         fetch.LooseText `json:"id"`
-	Name       fetch.LooseText `json:"name"`
-	Status     fetch.LooseText `json:"status"`
-	StatusCode fetch.LooseText `json:"status_code"`
+	ID         payload.LooseText `json:"id"`
+	Name       payload.LooseText `json:"name"`
+	Status     payload.LooseText `json:"status"`
+	StatusCode payload.LooseText `json:"status_code"`
 }
 
 type sioMaintenance struct {
@@ -48,23 +49,23 @@ type sioMaintenance struct {
 }
 
 type sioEvent struct {
-	ID           fetch.FlexID `json:"_id"`
-	AltID        fetch.FlexID `json:"id"`
-	Name         string       `json:"name"`
-	DatetimeOpen string       `json:"datetime_open"`
-	PlannedStart string       `json:"datetime_planned_start"`
-	PlannedEnd   string       `json:"datetime_planned_end"`
-	StatusCode   fetch.FlexID `json:"status_code"`
-	Messages     []sioMessage `json:"messages"`
-	Components   []sioNamed   `json:"components_affected"`
+	ID           payload.FlexID `json:"_id"`
+	AltID        payload.FlexID `json:"id"`
+	Name         string         `json:"name"`
+	DatetimeOpen string         `json:"datetime_open"`
+	PlannedStart string         `json:"datetime_planned_start"`
+	PlannedEnd   string         `json:"datetime_planned_end"`
+	StatusCode   payload.FlexID `json:"status_code"`
+	Messages     []sioMessage   `json:"messages"`
+	Components   []sioNamed     `json:"components_affected"`
 }
 
 type sioMessage struct {
-	ID       fetch.FlexID `json:"_id"`
-	Details  string       `json:"details"`
-	State    fetch.FlexID `json:"state"`
-	Status   fetch.FlexID `json:"status"`
-	Datetime string       `json:"datetime"`
+	ID       payload.FlexID `json:"_id"`
+	Details  string         `json:"details"`
+	State    payload.FlexID `json:"state"`
+	Status   payload.FlexID `json:"status"`
+	Datetime string         `json:"datetime"`
 }
 
 type sioNamed struct {
@@ -81,37 +82,37 @@ type sioAPI struct {
 // answers an unknown page id with 200 {"error": "status page not found"}.
 func decodeStatusIO(contentType string, body []byte) (*sioAPI, error) {
 	var doc sioDoc
-	if err := fetch.DecodeJSONObject(contentType, body, &doc); err != nil {
+	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Result == nil {
 		if doc.Error != "" {
-			return nil, fmt.Errorf("%w: %w: status.io says %.200q", fetch.ErrMalformed, errStatusIORefused, doc.Error)
+			return nil, fmt.Errorf("%w: %w: status.io says %.200q", payload.ErrMalformed, errStatusIORefused, doc.Error)
 		}
-		return nil, fmt.Errorf("%w: no \"result\"", fetch.ErrMalformed)
+		return nil, fmt.Errorf("%w: no \"result\"", payload.ErrMalformed)
 	}
 	out := &sioAPI{incidents: doc.Result.Incidents, components: sioComponentStates(doc.Result)}
 	if m := bytes.TrimSpace(doc.Result.Maintenance); len(m) > 0 {
 		switch m[0] {
 		case '{':
 			var mt sioMaintenance
-			if err := json.Unmarshal(m, &mt, fetch.JSONOptions); err != nil {
-				return nil, fmt.Errorf("%w: maintenance: %v", fetch.ErrMalformed, err)
+			if err := json.Unmarshal(m, &mt, payload.JSONOptions); err != nil {
+				return nil, fmt.Errorf("%w: maintenance: %v", payload.ErrMalformed, err)
 			}
 			out.active, out.upcoming = mt.Active, mt.Upcoming
 		case '[':
-			if err := json.Unmarshal(m, &out.active, fetch.JSONOptions); err != nil {
-				return nil, fmt.Errorf("%w: maintenance: %v", fetch.ErrMalformed, err)
+			if err := json.Unmarshal(m, &out.active, payload.JSONOptions); err != nil {
+				return nil, fmt.Errorf("%w: maintenance: %v", payload.ErrMalformed, err)
 			}
 		case 'n': // null
 		default:
-			return nil, fmt.Errorf("%w: maintenance is neither an object nor a list", fetch.ErrMalformed)
+			return nil, fmt.Errorf("%w: maintenance is neither an object nor a list", payload.ErrMalformed)
 		}
 	}
 	for _, list := range [][]sioEvent{out.incidents, out.active, out.upcoming} {
 		for i := range list {
 			if list[i].id() == "" {
-				return nil, fmt.Errorf("%w: an incident or maintenance has no id", fetch.ErrMalformed)
+				return nil, fmt.Errorf("%w: an incident or maintenance has no id", payload.ErrMalformed)
 			}
 		}
 	}
@@ -138,7 +139,7 @@ var sioComponentWords = fetch.ComponentWords{
 // no object, no page status.
 func sioComponentStates(r *sioResult) *model.Components {
 	var states []sioStatus
-	if len(r.Components) > 0 && json.Unmarshal(r.Components, &states, fetch.JSONOptions) != nil {
+	if len(r.Components) > 0 && json.Unmarshal(r.Components, &states, payload.JSONOptions) != nil {
 		return nil
 	}
 	list := make([]model.Component, 0, len(states))
@@ -150,7 +151,7 @@ func sioComponentStates(r *sioResult) *model.Components {
 		list = append(list, comp)
 	}
 	var overall sioStatus
-	if len(r.Overall) > 0 && json.Unmarshal(r.Overall, &overall, fetch.JSONOptions) != nil {
+	if len(r.Overall) > 0 && json.Unmarshal(r.Overall, &overall, payload.JSONOptions) != nil {
 		overall = sioStatus{}
 	}
 	return fetch.NewComponents(string(overall.StatusCode), string(overall.Status), list)
@@ -188,16 +189,16 @@ var sioItemLink = regexp.MustCompile(`/pages/(incident|maintenance)/[0-9a-fA-F]{
 // decodeStatusIOFeed parses the history feed (RSS or Atom) with gofeed. A feed without
 // items is well-formed: a page that never had an incident.
 func decodeStatusIOFeed(contentType string, body []byte) (*sioFeed, error) {
-	b, err := fetch.FeedBody(body)
+	b, err := payload.FeedBody(body)
 	if err != nil {
 		return nil, err
 	}
-	f, err := fetch.ParseFeed(b)
+	f, err := payload.ParseFeed(b)
 	if err != nil {
 		return nil, err
 	}
 	if f.FeedType != "rss" && f.FeedType != "atom" {
-		return nil, fmt.Errorf("%w: feed: got %s, want RSS or Atom", fetch.ErrMalformed, f.FeedType)
+		return nil, fmt.Errorf("%w: feed: got %s, want RSS or Atom", payload.ErrMalformed, f.FeedType)
 	}
 	out := &sioFeed{title: strings.TrimSpace(f.Title)}
 	for _, it := range f.Items {

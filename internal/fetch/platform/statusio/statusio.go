@@ -21,6 +21,7 @@ import (
 	"github.com/mmcdole/gofeed"
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -256,7 +257,7 @@ func readStatusIOPageID(pl *fetch.Poll, ctx context.Context) (string, bool, erro
 	m := sioPageIDInPage.FindSubmatch(resp.Body)
 	if m == nil {
 		return "", false, fmt.Errorf("%s %s: %w: no status.io page id on the page; set endpoints.status to %s with the page's id",
-			EndpointPage, u, fetch.ErrMalformed, statusIOAPI)
+			EndpointPage, u, payload.ErrMalformed, statusIOAPI)
 	}
 	id := string(m[1])
 	pl.Res.State[statusIOPageIDState+id] = model.EndpointState{Hash: resp.State.Hash}
@@ -360,7 +361,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 		Status:     status,
 		StatusRaw:  raw,
 		Title:      strings.TrimSpace(ev.Name),
-		StartedAt:  fetch.ParseTime(ev.DatetimeOpen),
+		StartedAt:  payload.ParseTime(ev.DatetimeOpen),
 		Components: sioComponents(ev.Components),
 	}
 	if pageID != "" {
@@ -370,7 +371,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 	stamps := make([]string, len(ev.Messages))
 	for i, m := range ev.Messages {
 		body, format, html := fetch.VendorBody(m.Details, model.FormatText)
-		ups[i] = model.Update{ID: string(m.ID), Body: body, Format: format, HTML: html, PostedAt: fetch.ParseTime(m.Datetime)}
+		ups[i] = model.Update{ID: string(m.ID), Body: body, Format: format, HTML: html, PostedAt: payload.ParseTime(m.Datetime)}
 		if kind == model.KindIncident {
 			ups[i].Status = sioState(m.State)
 		}
@@ -380,7 +381,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 
 	if kind == model.KindMaintenance {
 		inc.Impact = model.ImpactMaintenance
-		inc.ScheduledFor, inc.ScheduledUntil = fetch.ParseTime(ev.PlannedStart), fetch.ParseTime(ev.PlannedEnd)
+		inc.ScheduledFor, inc.ScheduledUntil = payload.ParseTime(ev.PlannedStart), payload.ParseTime(ev.PlannedEnd)
 		if !inc.ScheduledFor.IsZero() {
 			inc.StartedAt = inc.ScheduledFor
 		}
@@ -391,7 +392,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 		// The latest message by time: the API lists them in no documented order.
 		latest := ev.Messages[0]
 		for _, m := range ev.Messages[1:] {
-			if !fetch.ParseTime(m.Datetime).Before(fetch.ParseTime(latest.Datetime)) {
+			if !payload.ParseTime(m.Datetime).Before(payload.ParseTime(latest.Datetime)) {
 				latest = m
 			}
 		}
@@ -401,7 +402,7 @@ func (ev *sioEvent) normalise(kind model.Kind, status model.Status, raw, pageID 
 		inc.StatusRaw = string(latest.State)
 	}
 	inc.Impact, inc.ImpactRaw = model.ImpactUnknown, ""
-	consider := func(code fetch.FlexID) {
+	consider := func(code payload.FlexID) {
 		if i := sioImpact(code); i.Worse(inc.Impact) {
 			inc.Impact, inc.ImpactRaw = i, string(code)
 		}
@@ -482,7 +483,7 @@ func closedFromFeed(id string, items []sioItem, prev *model.Incident) model.Inci
 }
 
 // sioState maps a status.io message state.
-func sioState(code fetch.FlexID) model.Status {
+func sioState(code payload.FlexID) model.Status {
 	switch string(code) {
 	case "100":
 		return model.StatusInvestigating
@@ -495,7 +496,7 @@ func sioState(code fetch.FlexID) model.Status {
 }
 
 // sioImpact maps a status.io status code (see poll).
-func sioImpact(code fetch.FlexID) model.Impact {
+func sioImpact(code payload.FlexID) model.Impact {
 	switch string(code) {
 	case "100":
 		return model.ImpactNone

@@ -30,6 +30,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -136,10 +137,10 @@ func TestStatusIOMapping(t *testing.T) {
 		{"600", "", model.ImpactUnknown},
 		{"", "", model.ImpactUnknown},
 	} {
-		if got := sioState(fetch.FlexID(tc.code)); got != tc.state {
+		if got := sioState(payload.FlexID(tc.code)); got != tc.state {
 			t.Errorf("state %s: got %q, want %q", tc.code, got, tc.state)
 		}
-		if got := sioImpact(fetch.FlexID(tc.code)); got != tc.impact {
+		if got := sioImpact(payload.FlexID(tc.code)); got != tc.impact {
 			t.Errorf("status %s: got %s, want %s", tc.code, got, tc.impact)
 		}
 	}
@@ -267,7 +268,7 @@ func TestStatusIOMalformed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := decodeStatusIO(tc.ct, tc.body)
-			if !errors.Is(err, fetch.ErrMalformed) || errors.Is(err, errStatusIORefused) != tc.refused {
+			if !errors.Is(err, payload.ErrMalformed) || errors.Is(err, errStatusIORefused) != tc.refused {
 				t.Errorf("got %v, want ErrMalformed (refused %v)", err, tc.refused)
 			}
 		})
@@ -278,7 +279,7 @@ func TestStatusIOMalformed(t *testing.T) {
 		t.Errorf("maintenance list: got %+v, %v", api, err)
 	}
 	for _, bad := range [][]byte{nil, []byte("<html></html>"), []byte(`{"result":{}}`)} {
-		if _, err := decodeStatusIOFeed("", bad); !errors.Is(err, fetch.ErrMalformed) {
+		if _, err := decodeStatusIOFeed("", bad); !errors.Is(err, payload.ErrMalformed) {
 			t.Errorf("feed %q: got %v, want ErrMalformed", bad, err)
 		}
 	}
@@ -355,7 +356,7 @@ func TestStatusIOPageID(t *testing.T) {
 		bare.Set("/", fetchtest.Route{Body: []byte("<html><title>Status</title></html>"), ContentType: "text/html"})
 		s := fetchtest.NewServer(t, bare)
 		_, err := p.Poll(context.Background(), fetch.Request{Source: model.Source{Name: "x", URL: s.URL}, Now: fetchtest.PollNow})
-		if !errors.Is(err, fetch.ErrMalformed) || !strings.Contains(err.Error(), "endpoints.status") {
+		if !errors.Is(err, payload.ErrMalformed) || !strings.Contains(err.Error(), "endpoints.status") {
 			t.Errorf("got %v, want ErrMalformed naming endpoints.status", err)
 		}
 	})
@@ -481,7 +482,7 @@ func TestStatusIOPoll(t *testing.T) {
 	page.Set(pStatus, fetchtest.Route{Body: []byte("<html>maintenance</html>"), ContentType: "text/html"})
 	page.Set(pFeed, fetchtest.Route{Body: feed})
 	r5, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow})
-	if !errors.Is(err, fetch.ErrMalformed) || r5.Snapshot != nil {
+	if !errors.Is(err, payload.ErrMalformed) || r5.Snapshot != nil {
 		t.Errorf("html API: got %+v, %v", r5, err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -295,8 +296,8 @@ func TestPollFailures(t *testing.T) {
 			if err == nil {
 				t.Fatalf("got no error, snapshot %+v", res.Snapshot)
 			}
-			if errors.Is(err, fetch.ErrMalformed) != tc.malformed || !strings.Contains(err.Error(), tc.text) {
-				t.Errorf("got %q (malformed %v), want %q (malformed %v)", err, errors.Is(err, fetch.ErrMalformed), tc.text, tc.malformed)
+			if errors.Is(err, payload.ErrMalformed) != tc.malformed || !strings.Contains(err.Error(), tc.text) {
+				t.Errorf("got %q (malformed %v), want %q (malformed %v)", err, errors.Is(err, payload.ErrMalformed), tc.text, tc.malformed)
 			}
 			if !strings.Contains(err.Error(), srv.URL+pIncidents) {
 				t.Errorf("error %q does not name the URL", err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest"
+	"github.com/statuswatch/statuswatch/internal/fetch/payload"
 	"github.com/statuswatch/statuswatch/internal/fetch/statuspagev2"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -402,7 +403,7 @@ func TestStatuspageMalformed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := options.DecodeList(tc.contentType, []byte(tc.body), "incidents")
-			if !errors.Is(err, fetch.ErrMalformed) {
+			if !errors.Is(err, payload.ErrMalformed) {
 				t.Errorf("got %v, want ErrMalformed", err)
 			}
 		})
@@ -433,7 +434,7 @@ func TestStatuspageMalformed(t *testing.T) {
 		})
 	}
 	for _, body := range []string{"", "<html></html>", `{"incidents":[]}`, `{"page":"GitHub"}`} {
-		if _, err := statuspagev2.DecodeSummary("application/json", []byte(body)); !errors.Is(err, fetch.ErrMalformed) {
+		if _, err := statuspagev2.DecodeSummary("application/json", []byte(body)); !errors.Is(err, payload.ErrMalformed) {
 			t.Errorf("summary %q: got %v, want ErrMalformed", body, err)
 		}
 	}

@@ -1,8 +1,7 @@
-package fetch
-
-// What every adapter's decoder starts with: the lenient JSON options, the checks that
-// tell a JSON document from an HTML error page or an empty answer, and the value shapes
-// vendors send in more than one form.
+// Package payload is what every adapter's decoder starts with: the lenient JSON options,
+// the checks that tell a JSON document or a feed from an HTML error page or an empty
+// answer, and the value shapes vendors send in more than one form.
+package payload
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package fetch
+package payload
 
 import (
 	"errors"
