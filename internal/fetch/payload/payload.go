@@ -23,6 +23,20 @@ func DecodeJSONObject(contentType string, body []byte, v any) error {
 	return decodeJSON(contentType, body, '{', "object", v)
 }
 
+// Object decodes body, one JSON object, into a new T (DecodeJSONObject), and checks with
+// has that it holds what the endpoint must answer: a document without it is ErrMalformed
+// "no <what>", never an empty page.
+func Object[T any](contentType string, body []byte, what string, has func(*T) bool) (*T, error) {
+	v := new(T)
+	if err := DecodeJSONObject(contentType, body, v); err != nil {
+		return nil, err
+	}
+	if !has(v) {
+		return nil, fmt.Errorf("%w: no %s", ErrMalformed, what)
+	}
+	return v, nil
+}
+
 // DecodeJSONArray is DecodeJSONObject for a body that must be one JSON array.
 func DecodeJSONArray(contentType string, body []byte, v any) error {
 	return decodeJSON(contentType, body, '[', "array", v)

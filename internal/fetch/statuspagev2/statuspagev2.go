@@ -193,8 +193,8 @@ func ReadSummary(ctx context.Context, pl *fetch.Poll) (*Summary, error) {
 // do not decode (a field of an odd type) still gives the page's name, as it did before
 // the components were read, with no components (nil: not read).
 func DecodeSummary(contentType string, body []byte) (*Summary, error) {
-	var s summary
-	if err := payload.DecodeJSONObject(contentType, body, &s); err != nil {
+	s, err := payload.Object(contentType, body, `"page" object`, func(s *summary) bool { return s.Page != nil })
+	if err != nil {
 		var named struct {
 			Page *page `json:"page"`
 		}
@@ -202,9 +202,6 @@ func DecodeSummary(contentType string, body []byte) (*Summary, error) {
 			return nil, err
 		}
 		return &Summary{Page: strings.TrimSpace(named.Page.Name)}, nil
-	}
-	if s.Page == nil {
-		return nil, fmt.Errorf("%w: no \"page\" object", payload.ErrMalformed)
 	}
 	var st pageStatus
 	if s.Status != nil {
@@ -252,12 +249,9 @@ func components(st pageStatus, list []summaryComponent) *model.Components {
 
 // DecodeIncident decodes a per-incident document, {"incident": {...}}.
 func DecodeIncident(contentType string, body []byte) (*Incident, error) {
-	var d incidentDocument
-	if err := payload.DecodeJSONObject(contentType, body, &d); err != nil {
+	d, err := payload.Object(contentType, body, `"incident" object with an id`, func(d *incidentDocument) bool { return d.Incident != nil && d.Incident.ID != "" })
+	if err != nil {
 		return nil, err
-	}
-	if d.Incident == nil || d.Incident.ID == "" {
-		return nil, fmt.Errorf("%w: no \"incident\" object with an id", payload.ErrMalformed)
 	}
 	return d.Incident, nil
 }

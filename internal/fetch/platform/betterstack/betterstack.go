@@ -148,12 +148,11 @@ type bsPage struct {
 // decodeBetterStack decodes index.json. A document without a status page in "data" is
 // not the answer of that endpoint; a report without id is malformed.
 func decodeBetterStack(contentType string, body []byte) (*bsPage, error) {
-	var doc bsDoc
-	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
+	doc, err := payload.Object(contentType, body, `status_page in "data"`, func(d *bsDoc) bool {
+		return d.Data != nil && (d.Data.Type == "" || d.Data.Type == "status_page")
+	})
+	if err != nil {
 		return nil, err
-	}
-	if doc.Data == nil || (doc.Data.Type != "" && doc.Data.Type != "status_page") {
-		return nil, fmt.Errorf("%w: no status_page in \"data\"", payload.ErrMalformed)
 	}
 	page := &bsPage{
 		title:     strings.TrimSpace(doc.Data.Attributes.CompanyName),

@@ -216,10 +216,6 @@ type ctNamedRef struct {
 	Name string         `json:"name"`
 }
 
-type ctComponents struct {
-	Data *[]ctComponent `json:"data"`
-}
-
 // ctComponent is one component of /api/v1/components.
 type ctComponent struct {
 	ID      payload.FlexID `json:"id"`
@@ -229,9 +225,23 @@ type ctComponent struct {
 	Enabled ctCode         `json:"enabled"` // true, or 1 from a database that has no booleans
 }
 
-type ctGroups struct {
-	Data *[]ctNamedRef `json:"data"`
+// ctData is an answer of the API that is one list, under "data".
+type ctData[T any] struct {
+	Data *[]T `json:"data"`
 }
+
+// decodeCachetData decodes an answer that is one list; without a "data" array it is not
+// the answer of that endpoint.
+func decodeCachetData[T any](contentType string, body []byte) ([]T, error) {
+	doc, err := payload.Object(contentType, body, dataArray, func(d *ctData[T]) bool { return d.Data != nil })
+	if err != nil {
+		return nil, err
+	}
+	return *doc.Data, nil
+}
+
+// dataArray is what an answer of the API lacks when it has no list.
+const dataArray = `"data" array`
 
 // ctCode is a code or flag Cachet sends as a number, a string or a boolean; anything else
 // (null, or an object from a Cachet that describes its enums) is "not given" rather than
@@ -256,12 +266,9 @@ type ctList struct {
 // decodeCachetIncidents decodes /api/v1/incidents. Without a "data" array it is not the
 // answer of that endpoint; an incident without id is malformed.
 func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
-	var doc ctDoc
-	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
+	doc, err := payload.Object(contentType, body, dataArray, func(d *ctDoc) bool { return d.Data != nil })
+	if err != nil {
 		return nil, err
-	}
-	if doc.Data == nil {
-		return nil, fmt.Errorf("%w: no \"data\" array", payload.ErrMalformed)
 	}
 	l := &ctList{incidents: *doc.Data}
 	for i := range l.incidents {
@@ -283,27 +290,21 @@ func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 
 // decodeCachetComponents decodes /api/v1/components.
 func decodeCachetComponents(contentType string, body []byte) (*ctComponentList, error) {
-	var doc ctComponents
-	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
+	list, err := decodeCachetData[ctComponent](contentType, body)
+	if err != nil {
 		return nil, err
 	}
-	if doc.Data == nil {
-		return nil, fmt.Errorf("%w: no \"data\" array", payload.ErrMalformed)
-	}
-	return &ctComponentList{list: *doc.Data}, nil
+	return &ctComponentList{list: list}, nil
 }
 
 // decodeCachetGroups decodes /api/v1/components/groups into id → name.
 func decodeCachetGroups(contentType string, body []byte) (map[string]string, error) {
-	var doc ctGroups
-	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
+	list, err := decodeCachetData[ctNamedRef](contentType, body)
+	if err != nil {
 		return nil, err
 	}
-	if doc.Data == nil {
-		return nil, fmt.Errorf("%w: no \"data\" array", payload.ErrMalformed)
-	}
-	groups := make(map[string]string, len(*doc.Data))
-	for _, g := range *doc.Data {
+	groups := make(map[string]string, len(list))
+	for _, g := range list {
 		if n := strings.TrimSpace(g.Name); g.ID != "" && n != "" {
 			groups[string(g.ID)] = n
 		}

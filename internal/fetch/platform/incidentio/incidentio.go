@@ -417,14 +417,11 @@ func (n *iioNode) text() string {
 // decodeIncidentIOProxy decodes /proxy/<host> into what it says per ongoing incident or
 // maintenance. A document without its summary object is malformed.
 func decodeIncidentIOProxy(contentType string, body []byte) (map[string]iioEnrichment, error) {
-	var doc iioProxyDoc
-	if err := payload.DecodeJSONObject(contentType, body, &doc); err != nil {
+	doc, err := payload.Object(contentType, body, `"summary" object`, func(d *iioProxyDoc) bool { return d.Summary != nil })
+	if err != nil {
 		return nil, err
 	}
 	s := doc.Summary
-	if s == nil {
-		return nil, fmt.Errorf("%w: no \"summary\" object", payload.ErrMalformed)
-	}
 	names := map[string]string{}
 	add := func(c iioProxyComponent) {
 		id := c.ComponentID

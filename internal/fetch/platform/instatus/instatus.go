@@ -214,14 +214,7 @@ type insComponents struct {
 
 // decodeInstatusComponents decodes v2/components.json; without its list it is malformed.
 func decodeInstatusComponents(contentType string, body []byte) (*insComponents, error) {
-	var c insComponents
-	if err := payload.DecodeJSONObject(contentType, body, &c); err != nil {
-		return nil, err
-	}
-	if c.Components == nil {
-		return nil, fmt.Errorf("%w: no \"components\" array", payload.ErrMalformed)
-	}
-	return &c, nil
+	return payload.Object(contentType, body, `"components" array`, func(c *insComponents) bool { return c.Components != nil })
 }
 
 // insComponentWords are Instatus's component states.
@@ -384,12 +377,9 @@ type insItem struct {
 // decodeInstatusSummary decodes summary.json. A document without its page object is
 // malformed, and so is an item that has neither id nor URL to know it by.
 func decodeInstatusSummary(contentType string, body []byte) (*insSummary, error) {
-	var s insSummary
-	if err := payload.DecodeJSONObject(contentType, body, &s); err != nil {
+	s, err := payload.Object(contentType, body, `"page" object`, func(s *insSummary) bool { return s.Page != nil })
+	if err != nil {
 		return nil, err
-	}
-	if s.Page == nil {
-		return nil, fmt.Errorf("%w: no \"page\" object", payload.ErrMalformed)
 	}
 	for i, list := range [][]insItem{s.ActiveIncidents, s.ActiveMaintenances} {
 		for j := range list {
@@ -399,7 +389,7 @@ func decodeInstatusSummary(contentType string, body []byte) (*insSummary, error)
 			}
 		}
 	}
-	return &s, nil
+	return s, nil
 }
 
 func (s *insSummary) pageName() string { return strings.TrimSpace(s.Page.Name) }

@@ -122,12 +122,9 @@ func decodeSlackHistory(contentType string, body []byte) ([]slIncident, error) {
 // decodeSlackCurrent decodes /current: {"status": "ok"|"active"|…, "active_incidents": […]}.
 // Without "status" it is not the answer of that endpoint.
 func decodeSlackCurrent(contentType string, body []byte) ([]slIncident, error) {
-	var cur slCurrent
-	if err := payload.DecodeJSONObject(contentType, body, &cur); err != nil {
+	cur, err := payload.Object(contentType, body, `"status"`, func(c *slCurrent) bool { return c.Status != nil })
+	if err != nil {
 		return nil, err
-	}
-	if cur.Status == nil {
-		return nil, fmt.Errorf("%w: no \"status\"", payload.ErrMalformed)
 	}
 	return cur.ActiveIncidents, checkSlackIDs(cur.ActiveIncidents)
 }
