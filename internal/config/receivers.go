@@ -85,51 +85,24 @@ func (c *Config) Route(n *model.Notice) []string { return c.Routes.Outbox(n) }
 var reservedHeaders = []string{"Content-Type", "Content-Length", "Host", "X-Statuswatch-Signature", "X-Statuswatch-Delivery"}
 
 func (d *decoder) receivers(cfg *Config, path string, n *yaml.Node) error {
-	r := resolve(n)
-	if isNull(r) {
-		return nil
-	}
-	if r.Kind != yaml.SequenceNode {
-		return d.errorf(path, line(n, d.lines[path]), "expected a list, found %s", describe(r))
-	}
 	names := map[string]string{}
-	for i, item := range r.Content {
-		rp := index(path, i)
-		if err := d.spend(rp, item.Line); err != nil {
-			return err
-		}
+	return d.each(path, n, func(rp string, item *yaml.Node) error {
 		rc, err := d.receiver(rp, item)
 		if err != nil {
 			d.fail(err)
-			continue
+			return nil
 		}
-		np := rp + ".name"
-		switch first, dup := names[rc.Name]; {
-		case rc.Name == "":
-			if !d.failedAt(np) {
-				d.fail(d.errorf(np, line(item, 0), "required"))
-			}
-		case dup:
-			d.fail(d.errorf(np, d.lines[np], "duplicate receiver name %q (first at %s, line %d)", rc.Name, first, d.lines[first+".name"]))
-		default:
-			names[rc.Name] = rp
-		}
-		if rc.Kind == "" && !d.failedAt(rp) {
-			d.fail(d.errorf(rp, line(item, 0), "needs one of %s", strings.Join(ReceiverKinds, ", ")))
-		}
+		d.uniqueName(names, "receiver", rp, rc.Name, line(item, 0))
+		d.require(rc.Kind != "", rp, line(item, 0), "needs one of "+strings.Join(ReceiverKinds, ", "))
 		cfg.Receivers = append(cfg.Receivers, rc)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (d *decoder) receiver(path string, n *yaml.Node) (Receiver, error) {
 	var rc Receiver
-	if r := resolve(n); isNull(r) || r.Kind != yaml.MappingNode {
-		found := "nothing"
-		if !isNull(r) {
-			found = describe(r)
-		}
-		return rc, d.errorf(path, line(n, 0), "expected a mapping with name and one of %s, found %s", strings.Join(ReceiverKinds, ", "), found)
+	if err := d.item(path, n, "name and one of "+strings.Join(ReceiverKinds, ", ")); err != nil {
+		return rc, err
 	}
 	kind := func(k string, parse func(path string, v *yaml.Node) error) handler {
 		return func(kp string, v *yaml.Node) error {
@@ -170,34 +143,15 @@ func (d *decoder) receiver(path string, n *yaml.Node) (Receiver, error) {
 	return rc, err
 }
 
-// required records "required" for a secret key left out (neither form set), unless
-// its own error said more.
-func (d *decoder) required(s Secret, path, key string) {
-	kp := joinKey(path, key)
-	if !s.IsSet() && !d.failedAt(kp) {
-		d.fail(d.errorf(kp, d.lines[path], "required (or %s_file)", key))
-	}
-}
-
 func (d *decoder) webhook(w *Webhook, path string, n *yaml.Node) error {
-	u := &secretKeys{name: "url", path: path}
-	sec := &secretKeys{name: "secret", path: path}
-	uv, uf := d.secretKey(u)
-	sv, sf := d.secretKey(sec)
-	err := d.mapping(path, n, map[string]handler{
-		"url": uv, "url_file": uf,
-		"secret": sv, "secret_file": sf,
-		"headers": d.headers(&w.Headers),
-	})
-	if err != nil {
+	h := map[string]handler{"headers": d.headers(&w.Headers)}
+	u, sec := d.secretKey(h, path, "url"), d.secretKey(h, path, "secret")
+	if err := d.mapping(path, n, h); err != nil {
 		return err
 	}
-	w.URL, err = d.secret(u, secretURL)
-	d.fail(err)
-	w.Secret, err = d.secret(sec, nil)
-	d.fail(err)
-	d.required(w.URL, path, "url")
-	d.required(w.Secret, path, "secret")
+	w.URL, w.Secret = d.secret(u, secretURL), d.secret(sec, nil)
+	d.required(w.URL, u)
+	d.required(w.Secret, sec)
 	for name := range w.Headers {
 		if slices.Contains(reservedHeaders, http.CanonicalHeaderKey(name)) {
 			hp := joinKey(path+".headers", name)
@@ -208,44 +162,34 @@ func (d *decoder) webhook(w *Webhook, path string, n *yaml.Node) error {
 }
 
 func (d *decoder) pagerDuty(p *PagerDuty, path string, n *yaml.Node) error {
-	key := &secretKeys{name: "routing_key", path: path}
-	kv, kf := d.secretKey(key)
-	err := d.mapping(path, n, map[string]handler{
-		"routing_key": kv, "routing_key_file": kf,
-		"api_url": typed(d, &p.APIURL, nil, urlValue),
-	})
-	if err != nil {
-		return err
-	}
-	p.RoutingKey, err = d.secret(key, nil)
-	d.fail(err)
-	d.required(p.RoutingKey, path, "routing_key")
-	return nil
+	h := map[string]handler{"api_url": typed(d, &p.APIURL, nil, urlValue)}
+	return d.requiredSecret(&p.RoutingKey, path, n, h, "routing_key", nil)
 }
 
 func (d *decoder) teams(t *Teams, path string, n *yaml.Node) error {
-	hook := &secretKeys{name: "webhook_url", path: path}
-	hv, hf := d.secretKey(hook)
-	err := d.mapping(path, n, map[string]handler{"webhook_url": hv, "webhook_url_file": hf})
-	if err != nil {
+	return d.requiredSecret(&t.WebhookURL, path, n, map[string]handler{}, "webhook_url", secretURL)
+}
+
+// requiredSecret decodes a mapping whose keys are h's and the secret key name, which it
+// requires, into dst.
+func (d *decoder) requiredSecret(dst *Secret, path string, n *yaml.Node, h map[string]handler, name string, check func(string) string) error {
+	sk := d.secretKey(h, path, name)
+	if err := d.mapping(path, n, h); err != nil {
 		return err
 	}
-	t.WebhookURL, err = d.secret(hook, secretURL)
-	d.fail(err)
-	d.required(t.WebhookURL, path, "webhook_url")
+	*dst = d.secret(sk, check)
+	d.required(*dst, sk)
 	return nil
 }
 
 func (d *decoder) email(e *Email, path string, n *yaml.Node) error {
-	pw := &secretKeys{name: "password", path: path}
-	pv, pf := d.secretKey(pw)
 	address := func(v string) (string, error) {
 		if _, err := mail.ParseAddress(v); err != nil {
 			return "", fmt.Errorf("not a mail address: %q", v)
 		}
 		return v, nil
 	}
-	err := d.mapping(path, n, map[string]handler{
+	h := map[string]handler{
 		"smtp": typed(d, &e.SMTP, nil, func(v string) (string, error) {
 			if _, port, err := net.SplitHostPort(v); err != nil || port == "" {
 				return "", fmt.Errorf("must be host:port, found %q", v)
@@ -264,24 +208,17 @@ func (d *decoder) email(e *Email, path string, n *yaml.Node) error {
 			}
 			return nil
 		},
-		"username":      d.str(&e.Username),
-		"password":      pv,
-		"password_file": pf,
-		"starttls":      typed(d, &e.StartTLS, nil, parseBool),
-	})
-	if err != nil {
+		"username": d.str(&e.Username),
+		"starttls": typed(d, &e.StartTLS, nil, parseBool),
+	}
+	pw := d.secretKey(h, path, "password")
+	if err := d.mapping(path, n, h); err != nil {
 		return err
 	}
-	e.Password, err = d.secret(pw, nil)
-	d.fail(err)
-	for _, k := range []struct {
-		key string
-		set bool
-	}{{"smtp", e.SMTP != ""}, {"from", e.From != ""}, {"to", len(e.To) > 0}} {
-		if kp := joinKey(path, k.key); !k.set && !d.failedAt(kp) {
-			d.fail(d.errorf(kp, d.lines[path], "required"))
-		}
-	}
+	e.Password = d.secret(pw, nil)
+	d.require(e.SMTP != "", path+".smtp", d.lines[path], "required")
+	d.require(e.From != "", path+".from", d.lines[path], "required")
+	d.require(len(e.To) > 0, path+".to", d.lines[path], "required")
 	if e.Username == "" && e.Password.IsSet() {
 		d.fail(d.errorf(path+".username", d.lines[path], "required with password"))
 	}
@@ -294,21 +231,10 @@ type routeMeta struct {
 }
 
 func (d *decoder) routes(cfg *Config, m *meta, path string, n *yaml.Node) error {
-	r := resolve(n)
-	if isNull(r) {
-		return nil
-	}
-	if r.Kind != yaml.SequenceNode {
-		return d.errorf(path, line(n, d.lines[path]), "expected a list, found %s", describe(r))
-	}
-	for i, item := range r.Content {
-		rp := index(path, i)
-		if err := d.spend(rp, item.Line); err != nil {
-			return err
-		}
+	return d.each(path, n, func(rp string, item *yaml.Node) error {
 		if rr := resolve(item); isNull(rr) || rr.Kind != yaml.MappingNode {
 			d.fail(d.errorf(rp, line(item, 0), "expected a mapping with match and receivers"))
-			continue
+			return nil
 		}
 		d.lines[rp] = line(item, 0)
 		var rt route.Route
@@ -319,15 +245,13 @@ func (d *decoder) routes(cfg *Config, m *meta, path string, n *yaml.Node) error 
 		})
 		if err != nil {
 			d.fail(err)
-			continue
+			return nil
 		}
-		if len(rt.Receivers) == 0 && !d.failedAt(rp+".receivers") {
-			d.fail(d.errorf(rp+".receivers", d.lines[rp], "required: the receivers this route sends to"))
-		}
+		d.require(len(rt.Receivers) > 0, rp+".receivers", d.lines[rp], "required: the receivers this route sends to")
 		cfg.Routes = append(cfg.Routes, rt)
 		m.routes = append(m.routes, routeMeta{path: rp})
-	}
-	return nil
+		return nil
+	})
 }
 
 func (d *decoder) match(mt *route.Match, path string, n *yaml.Node) error {
@@ -338,11 +262,11 @@ func (d *decoder) match(mt *route.Match, path string, n *yaml.Node) error {
 			}
 			for i, w := range *dst {
 				if !slices.Contains(known, w) {
-					msg := fmt.Sprintf("unknown %s %q; known: %s", what, w, strings.Join(known, ", "))
-					if best := nearest(w, known); best != "" {
-						msg = fmt.Sprintf("unknown %s %q (did you mean %s?)", what, w, best)
+					hint := suggest(w, known)
+					if hint == "" {
+						hint = "; known: " + strings.Join(known, ", ")
 					}
-					d.fail(d.errorf(index(p, i), d.lines[p], "%s", msg))
+					d.fail(d.errorf(index(p, i), d.lines[p], "unknown %s %q%s", what, w, hint))
 				}
 			}
 			return nil

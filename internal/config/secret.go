@@ -85,22 +85,37 @@ type secretKeys struct {
 	valPresent bool
 }
 
-// secretKey returns the two handlers of a secret key and its *_file form.
-func (d *decoder) secretKey(sk *secretKeys) (val, file handler) {
-	val = func(path string, n *yaml.Node) error {
+// secretKey adds the handlers of the secret key name and its *_file form to h, the
+// handlers of the mapping at path; secret resolves it once that mapping is walked.
+func (d *decoder) secretKey(h map[string]handler, path, name string) *secretKeys {
+	sk := &secretKeys{name: name, path: path}
+	h[name] = func(_ string, n *yaml.Node) error {
 		sk.val = n
 		return nil
 	}
-	file = func(path string, n *yaml.Node) error {
+	h[name+"_file"] = func(_ string, n *yaml.Node) error {
 		sk.file = n
 		return nil
 	}
-	return val, file
+	return sk
 }
 
-// secret resolves a secret key from its value or its *_file form. check, if not nil,
-// validates the value; its message must not contain the value.
-func (d *decoder) secret(sk *secretKeys, check func(string) string) (Secret, error) {
+// secret resolves a secret key from its value or its *_file form, recording what is
+// wrong with it. check, if not nil, validates the value; its message must not contain
+// the value.
+func (d *decoder) secret(sk *secretKeys, check func(string) string) Secret {
+	s, err := d.resolveSecret(sk, check)
+	d.fail(err)
+	return s
+}
+
+// required records "required" for a secret key left out (neither form set), unless
+// its own error said more.
+func (d *decoder) required(s Secret, sk *secretKeys) {
+	d.require(s.IsSet(), joinKey(sk.path, sk.name), d.lines[sk.path], "required (or "+sk.name+"_file)")
+}
+
+func (d *decoder) resolveSecret(sk *secretKeys, check func(string) string) (Secret, error) {
 	valPath := joinKey(sk.path, sk.name)
 	filePath := joinKey(sk.path, sk.name+"_file")
 	hasVal, hasFile := !isNull(resolve(sk.val)), !isNull(resolve(sk.file))

@@ -23,62 +23,31 @@ var (
 func kinds() []string { return append([]string{DefaultKind}, fetch.Kinds()...) }
 
 func (d *decoder) sources(cfg *Config, m *meta, path string, n *yaml.Node) error {
-	r := resolve(n)
-	if isNull(r) {
-		return nil
-	}
-	if r.Kind != yaml.SequenceNode {
-		return d.errorf(path, line(n, d.lines[path]), "expected a list, found %s", describe(r))
-	}
 	names := map[string]string{} // name → path of the source that has it
-	for i, item := range r.Content {
-		sp := index(path, i)
-		if err := d.spend(sp, item.Line); err != nil {
-			return err
-		}
+	return d.each(path, n, func(sp string, item *yaml.Node) error {
 		src, sm, err := d.source(sp, item)
 		if err != nil {
 			d.fail(err)
-			continue
+			return nil
 		}
-		itemLine := line(item, 0)
-		if src.Name == "" {
-			if !d.failedAt(sp + ".name") {
-				d.fail(d.errorf(sp+".name", itemLine, "required"))
-			}
-		} else if first, dup := names[src.Name]; dup {
-			np := sp + ".name"
-			d.fail(d.errorf(np, d.lines[np], "duplicate source name %q (first at %s, line %d)", src.Name, first, d.lines[first+".name"]))
-		} else {
-			names[src.Name] = sp
-		}
-		if src.URL == "" && !d.failedAt(sp+".url") {
-			d.fail(d.errorf(sp+".url", itemLine, "required"))
-		}
+		d.uniqueName(names, "source", sp, src.Name, line(item, 0))
+		d.require(src.URL != "", sp+".url", line(item, 0), "required")
 		// A source with errors is kept for the checks across keys, which skip what its
 		// errors may have left unset (failedAt).
 		sm.path = sp
 		cfg.Sources = append(cfg.Sources, src)
 		m.sources = append(m.sources, sm)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) {
 	var s Source
 	var sm sourceMeta
-	if r := resolve(n); isNull(r) || r.Kind != yaml.MappingNode {
-		found := "nothing"
-		if !isNull(r) {
-			found = describe(r)
-		}
-		return s, sm, d.errorf(path, line(n, 0), "expected a mapping with name and url, found %s", found)
+	if err := d.item(path, n, "name and url"); err != nil {
+		return s, sm, err
 	}
-	webhook := &secretKeys{name: "webhook_url", path: path}
-	wv, wf := d.secretKey(webhook)
-	hook := &secretKeys{name: "hook_token", path: path}
-	hv, hf := d.secretKey(hook)
-	err := d.mapping(path, n, map[string]handler{
+	h := map[string]handler{
 		"name": typed(d, &s.Name, nil, func(v string) (string, error) {
 			if !sourceName.MatchString(v) {
 				return "", fmt.Errorf("must match [a-z0-9][a-z0-9_-]*, found %q", v)
@@ -95,10 +64,6 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		"min_impact":        typed(d, &s.MinImpact, nil, oneOf(impacts...)),
 		"maintenance":       typed(d, &s.Maintenance, &sm.maintenance, parseBool),
 		"channel":           d.str(&s.Channel),
-		"webhook_url":       wv,
-		"webhook_url_file":  wf,
-		"hook_token":        hv,
-		"hook_token_file":   hf,
 		"failure_threshold": typed(d, &s.FailureThreshold, &sm.failureThreshold, atLeast(1)),
 		"component_changes": typed(d, &s.ComponentChanges, &sm.componentChanges, componentChanges),
 		"open_interval":     typed(d, &s.OpenInterval, &sm.openInterval, openInterval),
@@ -107,14 +72,12 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		"depends_on":        d.list(&s.DependsOn, "source name"),
 
 		"maintenance_reminder": typed(d, &s.MaintenanceReminder, &sm.maintenanceReminder, maintenanceReminder),
-	})
-	if err != nil {
+	}
+	webhook, hook := d.secretKey(h, path, "webhook_url"), d.secretKey(h, path, "hook_token")
+	if err := d.mapping(path, n, h); err != nil {
 		return s, sm, err
 	}
-	s.WebhookURL, err = d.secret(webhook, secretURL)
-	d.fail(err)
-	s.HookToken, err = d.secret(hook, hookToken)
-	d.fail(err)
+	s.WebhookURL, s.HookToken = d.secret(webhook, secretURL), d.secret(hook, hookToken)
 	if s.Kind == "" {
 		s.Kind = DefaultKind
 	}
@@ -140,11 +103,7 @@ func (d *decoder) checkEndpointNames(path string, s *Source) {
 		if s.Kind == DefaultKind {
 			platform = "of any platform"
 		}
-		msg := fmt.Sprintf("no endpoint %q %s", name, platform)
-		if best := nearest(name, known); best != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", best)
-		}
-		d.fail(d.errorf(ep, d.lines[ep], "%s; known: %s", msg, strings.Join(known, ", ")))
+		d.fail(d.errorf(ep, d.lines[ep], "no endpoint %q %s%s; known: %s", name, platform, suggest(name, known), strings.Join(known, ", ")))
 	}
 }
 
@@ -154,19 +113,8 @@ func (d *decoder) components(dst *[]string) handler { return d.list(dst, "compon
 // list decodes a list of non-empty words (what names one, for its error) into dst.
 func (d *decoder) list(dst *[]string, what string) handler {
 	return func(path string, n *yaml.Node) error {
-		r := resolve(n)
-		if isNull(r) {
-			return nil
-		}
-		if r.Kind != yaml.SequenceNode {
-			return d.errorf(path, line(n, d.lines[path]), "expected a list, found %s", describe(r))
-		}
-		out := make([]string, 0, len(r.Content))
-		for i, item := range r.Content {
-			ip := index(path, i)
-			if err := d.spend(ip, item.Line); err != nil {
-				return err
-			}
+		out := []string{}
+		err := d.each(path, n, func(ip string, item *yaml.Node) error {
 			s, _, err := d.scalar(ip, item)
 			if err != nil {
 				return err
@@ -176,9 +124,12 @@ func (d *decoder) list(dst *[]string, what string) handler {
 			}
 			d.lines[ip] = line(item, d.lines[path]) // for the checks across keys
 			out = append(out, s)
+			return nil
+		})
+		if err == nil && !isNull(resolve(n)) {
+			*dst = out
 		}
-		*dst = out
-		return nil
+		return err
 	}
 }
 
@@ -197,11 +148,7 @@ func (d *decoder) checkDependsOn(cfg *Config, m *meta) {
 			case dep == s.Name:
 				d.fail(d.errorf(p, d.lines[p], "a source cannot depend on itself"))
 			case !slices.Contains(names, dep):
-				msg := fmt.Sprintf("no source named %q", dep)
-				if best := nearest(dep, names); best != "" {
-					msg += fmt.Sprintf(" (did you mean %s?)", best)
-				}
-				d.fail(d.errorf(p, d.lines[p], "%s", msg))
+				d.fail(d.errorf(p, d.lines[p], "no source named %q%s", dep, suggest(dep, names)))
 			}
 		}
 	}

@@ -19,28 +19,14 @@ func (d *decoder) finish(cfg *Config, m *meta) error {
 		d.fail(d.errorf("http.user_agent", d.lines["http.user_agent"], "must not contain control characters"))
 	}
 	for i := range cfg.Sources {
-		s, sm := &cfg.Sources[i], m.sources[i]
-		if !sm.schedule {
-			s.Schedule = cfg.Defaults.Schedule
-		}
-		if !sm.timeout {
-			s.Timeout = cfg.Defaults.Timeout
-		}
-		if !sm.failureThreshold {
-			s.FailureThreshold = cfg.Defaults.FailureThreshold
-		}
-		if !sm.maintenance {
-			s.Maintenance = cfg.Defaults.Maintenance
-		}
-		if !sm.componentChanges {
-			s.ComponentChanges = cfg.Defaults.ComponentChanges
-		}
-		if !sm.openInterval {
-			s.OpenInterval = cfg.Defaults.OpenInterval
-		}
-		if !sm.maintenanceReminder {
-			s.MaintenanceReminder = cfg.Defaults.MaintenanceReminder
-		}
+		s, sm, df := &cfg.Sources[i], m.sources[i], &cfg.Defaults
+		inherit(&s.Schedule, sm.schedule, df.Schedule)
+		inherit(&s.Timeout, sm.timeout, df.Timeout)
+		inherit(&s.FailureThreshold, sm.failureThreshold, df.FailureThreshold)
+		inherit(&s.Maintenance, sm.maintenance, df.Maintenance)
+		inherit(&s.ComponentChanges, sm.componentChanges, df.ComponentChanges)
+		inherit(&s.OpenInterval, sm.openInterval, df.OpenInterval)
+		inherit(&s.MaintenanceReminder, sm.maintenanceReminder, df.MaintenanceReminder)
 	}
 
 	if cfg.BaseURL != "" {
@@ -85,6 +71,13 @@ func (d *decoder) finish(cfg *Config, m *meta) error {
 	d.checkRoutes(cfg, m)
 	d.checkDependsOn(cfg, m)
 	return nil
+}
+
+// inherit gives a source's key the value of defaults: unless the source set it.
+func inherit[T any](dst *T, set bool, def T) {
+	if !set {
+		*dst = def
+	}
 }
 
 // checkListen checks listen, and refuses to serve beyond loopback without web.auth unless

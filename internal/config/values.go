@@ -95,9 +95,7 @@ func componentChanges(s string) (string, error) {
 	words := []string{archive.ComponentChangesNotify, archive.ComponentChangesArchive}
 	v, err := oneOf(words...)(s)
 	if err != nil {
-		if best := nearest(s, words); best != "" {
-			err = fmt.Errorf("%w (did you mean %s?)", err, best)
-		}
+		err = fmt.Errorf("%w%s", err, suggest(s, words))
 	}
 	return v, err
 }

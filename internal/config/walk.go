@@ -281,6 +281,80 @@ func (d *decoder) mapping(path string, n *yaml.Node, h map[string]handler) error
 	return nil
 }
 
+// each decodes a list item by item, f decoding the item at path ip: null is an empty
+// list, anything else but a list an error. Each item is charged against the budget; an
+// error f returns ends the list.
+func (d *decoder) each(path string, n *yaml.Node, f func(ip string, item *yaml.Node) error) error {
+	r := resolve(n)
+	if isNull(r) {
+		return nil
+	}
+	if r.Kind != yaml.SequenceNode {
+		return d.errorf(path, line(n, d.lines[path]), "expected a list, found %s", describe(r))
+	}
+	for i, item := range r.Content {
+		ip := index(path, i)
+		if err := d.spend(ip, item.Line); err != nil {
+			return err
+		}
+		if err := f(ip, item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// item returns the error of a list item that is no mapping ("expected a mapping with
+// <with>, found …"), or nil.
+func (d *decoder) item(path string, n *yaml.Node, with string) error {
+	r := resolve(n)
+	if !isNull(r) && r.Kind == yaml.MappingNode {
+		return nil
+	}
+	found := "nothing"
+	if !isNull(r) {
+		found = describe(r)
+	}
+	return d.errorf(path, line(n, 0), "expected a mapping with %s, found %s", with, found)
+}
+
+// require records problem at path, on line at, when set is false, unless an error of
+// the key itself said more ("required" after "must match").
+func (d *decoder) require(set bool, path string, at int, problem string) {
+	if !set && !d.failedAt(path) {
+		d.fail(d.errorf(path, at, "%s", problem))
+	}
+}
+
+// uniqueName checks the name of the list item at path, a source or a receiver (what):
+// required, and not the name of an item before it; names maps each name to the path of
+// the item that has it.
+func (d *decoder) uniqueName(names map[string]string, what, path, name string, itemLine int) {
+	np := path + ".name"
+	switch first, dup := names[name]; {
+	case name == "":
+		d.require(false, np, itemLine, "required")
+	case dup:
+		d.fail(d.errorf(np, d.lines[np], "duplicate %s name %q (first at %s, line %d)", what, name, first, d.lines[first+".name"]))
+	default:
+		names[name] = path
+	}
+}
+
+// suggest is " (did you mean <nearest>?)" for a word that is not one of known but
+// close to one, else "".
+func suggest(word string, known []string) string {
+	if best := nearest(word, known); best != "" {
+		return " (did you mean " + best + "?)"
+	}
+	return ""
+}
+
+// block is the handler of a mapping whose keys are h's.
+func (d *decoder) block(h map[string]handler) handler {
+	return func(path string, v *yaml.Node) error { return d.mapping(path, v, h) }
+}
+
 // unknownKey says a key is unknown, with the nearest known key when one is close.
 func unknownKey(key string, h map[string]handler) string {
 	if best := nearest(key, slices.Sorted(maps.Keys(h))); best != "" {
