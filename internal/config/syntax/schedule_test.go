@@ -1,4 +1,4 @@
-package config
+package syntax
 
 import (
 	"errors"

@@ -1,4 +1,7 @@
-package config
+// Package syntax reads the value syntaxes of watcher's config, which the daemon uses as
+// well: durations with days, byte sizes and poll schedules. It is pure: each function
+// takes the text and gives the value or an error saying what is wrong, in one line.
+package syntax
 
 import (
 	"fmt"
