@@ -177,18 +177,8 @@ func (c *content) text() string {
 	if c.Summary != "" {
 		b.WriteString("\n" + c.Summary + "\n")
 	}
-	if len(c.Facts) > 0 {
-		b.WriteString("\n")
-		for _, f := range c.Facts {
-			b.WriteString(f.Name + ": " + f.Value + "\n")
-		}
-	}
-	if len(c.Lines) > 0 {
-		b.WriteString("\n")
-		for _, l := range c.Lines {
-			b.WriteString(l + "\n")
-		}
-	}
+	paragraph(&b, c.Facts, func(f fact) string { return f.Name + ": " + f.Value })
+	paragraph(&b, c.Lines, func(l string) string { return l })
 	for _, u := range c.Updates {
 		b.WriteString("\n" + u.Label)
 		if u.Caption != "" {
@@ -202,14 +192,21 @@ func (c *content) text() string {
 	if c.Note != "" {
 		b.WriteString("\n" + c.Note + "\n")
 	}
-	if len(c.Links) > 0 {
-		b.WriteString("\n")
-		for _, l := range c.Links {
-			b.WriteString(l.Label + ": " + l.URL + "\n")
-		}
-	}
+	paragraph(&b, c.Links, func(l link) string { return l.Label + ": " + l.URL })
 	b.WriteString("\n-- \nSent by statuswatch.\n")
 	return strings.ToValidUTF8(b.String(), "\uFFFD")
+}
+
+// paragraph writes items to the text part, after a blank line, one line each; nothing
+// for none.
+func paragraph[T any](b *strings.Builder, items []T, line func(T) string) {
+	if len(items) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	for _, it := range items {
+		b.WriteString(line(it) + "\n")
+	}
 }
 
 // The change view's marking, inline: mail clients drop or ignore stylesheets, so each

@@ -106,14 +106,25 @@ func Redact(text string, secrets ...string) string {
 	return text
 }
 
-// VendorURL returns u when it is an absolute http(s) URL, else "": a vendor's link is
-// shown only when it cannot be a javascript: or data: trick.
+// VendorURL returns u when it is an absolute http(s) URL, its scheme in lower case
+// ("HTTPS://" → "https://"), else "": a vendor's link is shown only when it cannot be a
+// javascript:, data: or slack:// trick.
 func VendorURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+	p := HTTPURL(u)
+	if p == nil {
 		return ""
 	}
 	return p.Scheme + u[len(p.Scheme):]
+}
+
+// HTTPURL parses s when it is an absolute http(s) URL, else it is nil: the only URLs a
+// receiver posts to or shows.
+func HTTPURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil
+	}
+	return u
 }
 
 // Words writes a status or impact as people read it: "in_progress" → "in progress".

@@ -75,3 +75,11 @@ func TestVendorURL(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTPURL(t *testing.T) {
+	for u, want := range map[string]bool{"https://a.example/x": true, "HTTP://a.example": true, "ftp://a.example": false, "https:///x": false, "a.example/x": false, "%zz": false} {
+		if got := HTTPURL(u) != nil; got != want {
+			t.Errorf("HTTPURL(%q): got %v, want %v", u, got, want)
+		}
+	}
+}

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -80,8 +79,7 @@ func New(o Options) (*Receiver, error) {
 	if base == "" {
 		base = DefaultAPIURL
 	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if kit.HTTPURL(base) == nil {
 		return nil, errors.New("pagerduty: api_url is not an http(s) URL")
 	}
 	switch o.MinImpact {

@@ -6,6 +6,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/statuswatch/statuswatch/internal/notify"
+	"github.com/statuswatch/statuswatch/internal/notify/kit"
 )
 
 // build is render, or floodMessage for a flood.
@@ -31,7 +32,7 @@ func floodMessage(n *notify.Notification) message {
 		title := oneLine(it.Title, 150)
 		if u := it.Link; u != "" {
 			title = link(u, title)
-		} else if u := vendorURL(it.VendorURL); u != "" {
+		} else if u := kit.VendorURL(it.VendorURL); u != "" {
 			title = link(u, title)
 		}
 		lines = append(lines, "• "+esc(it.What)+": "+title)

@@ -108,7 +108,7 @@ func card(n *notify.Notification, edit bool) message {
 		blocks = append(blocks, contextBlock(ctx...))
 	}
 	text := fmt.Sprintf("%s · %s: %s (%s, %s impact)", oneLine(n.SourceTitle, titleLimit), what, title,
-		oneLine(words(string(inc.Status)), 100), oneLine(string(inc.Impact), 100))
+		oneLine(kit.Words(inc.Status), 100), oneLine(string(inc.Impact), 100))
 	return message{Text: text, Blocks: blocks}
 }
 
@@ -120,7 +120,7 @@ func reply(n *notify.Notification, webhook bool) message {
 	title := oneLine(inc.Title, titleLimit)
 	summary := cutVendor(n.Version.Summary, summaryLimit, "", "")
 	if n.Message.Event == model.EventRemoved {
-		summary = fmt.Sprintf("It is no longer listed on the vendor's page. Last status: %s.", oneLine(words(string(inc.Status)), 100))
+		summary = fmt.Sprintf("It is no longer listed on the vendor's page. Last status: %s.", oneLine(kit.Words(inc.Status), 100))
 	}
 	blocks := []slackapi.Block{
 		section(fmt.Sprintf("%s *%s* · %s: *%s*\n%s", emoji(n, false), oneLine(n.SourceTitle, titleLimit), what, title, summary)),
@@ -218,7 +218,7 @@ func catchUp(n *notify.Notification) string {
 	if v.N == 1 {
 		noun = "version"
 	}
-	s := fmt.Sprintf("First seen %s; now %d %s; status %s.", when(n.FirstSeen), v.N, noun, oneLine(words(string(v.Incident.Status)), 100))
+	s := fmt.Sprintf("First seen %s; now %d %s; status %s.", when(n.FirstSeen), v.N, noun, oneLine(kit.Words(v.Incident.Status), 100))
 	if n.Message.CatchUp {
 		s = "Announced late. " + s
 	}
@@ -236,7 +236,7 @@ func links(n *notify.Notification) []string {
 		out = append(out, link(n.Link, "Full diff"))
 	}
 	if n.Version != nil {
-		if u := vendorURL(n.Version.Incident.URL); u != "" {
+		if u := kit.VendorURL(n.Version.Incident.URL); u != "" {
 			out = append(out, link(u, "Vendor page"))
 		}
 	}
@@ -253,7 +253,7 @@ func moreLink(n *notify.Notification) string {
 // fieldsBlock shows status, impact, components and when.
 func fieldsBlock(inc *model.Incident) slackapi.Block {
 	fields := []string{
-		"*Status*\n" + oneLine(words(string(inc.Status)), 200),
+		"*Status*\n" + oneLine(kit.Words(inc.Status), 200),
 		"*Impact*\n" + oneLine(string(inc.Impact), 200),
 	}
 	if len(inc.Components) > 0 {
@@ -286,7 +286,7 @@ func fieldsBlock(inc *model.Incident) slackapi.Block {
 func updateText(label string, u *model.Update, limit int, more string) string {
 	head := "*" + label + "*"
 	if u.Status != "" {
-		head += " · " + oneLine(words(string(u.Status)), 100)
+		head += " · " + oneLine(kit.Words(u.Status), 100)
 	}
 	if t := when(u.PostedAt); t != "" {
 		head += " · " + t
@@ -444,7 +444,7 @@ func whatChange(n *notify.Notification) string {
 	case added:
 		return "New update"
 	case status:
-		return "Status " + oneLine(words(string(inc.Status)), 100)
+		return "Status " + oneLine(kit.Words(inc.Status), 100)
 	case edited:
 		return "Update edited"
 	case impact:

@@ -62,8 +62,7 @@ func New(o Options) (*Notifier, error) {
 		return nil, errors.New("slack: no route")
 	}
 	if o.APIURL != "" {
-		u, err := url.Parse(o.APIURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if kit.HTTPURL(o.APIURL) == nil {
 			return nil, errors.New("slack: api_url is not an http(s) URL")
 		}
 	}

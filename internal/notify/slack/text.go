@@ -1,7 +1,6 @@
 package slack
 
 import (
-	"net/url"
 	"strings"
 	"time"
 	"unicode"
@@ -142,19 +141,5 @@ func link(u, label string) string {
 	return "<" + strings.ReplaceAll(esc(u), "|", "%7C") + "|" + label + ">"
 }
 
-// vendorURL returns u when it is an absolute http(s) URL, its scheme in lower case
-// ("HTTPS://" → "https://", as Slack and every check of ours expect), else "": a
-// vendor's page link is shown only when it cannot be a javascript: or slack:// trick.
-func vendorURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return ""
-	}
-	return p.Scheme + u[len(p.Scheme):]
-}
-
 // when writes a time for people in any time zone: UTC, to the minute.
 func when(t time.Time) string { return diff.FormatTime(t) }
-
-// words writes a status or impact as people read it: "in_progress" → "in progress".
-func words(s string) string { return strings.ReplaceAll(s, "_", " ") }

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -51,8 +50,7 @@ var (
 
 // New returns a Receiver. It fails only on options that can never work.
 func New(o Options) (*Receiver, error) {
-	u, err := url.Parse(o.WebhookURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if kit.HTTPURL(o.WebhookURL) == nil {
 		return nil, errors.New("teams: the webhook URL is not an http(s) URL")
 	}
 	r := &Receiver{name: o.Name, url: o.WebhookURL, http: o.HTTPClient, now: time.Now}

@@ -74,8 +74,7 @@ var (
 
 // New returns a Notifier, or an error for options that can never work.
 func New(o Options) (*Notifier, error) {
-	u, err := url.Parse(o.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if kit.HTTPURL(o.URL) == nil {
 		return nil, fmt.Errorf("webhook %s: url is not an http(s) URL", o.Name)
 	}
 	if o.Secret == "" {
