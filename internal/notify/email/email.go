@@ -8,6 +8,7 @@
 package email
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -118,13 +119,10 @@ func New(o Options) (*Receiver, error) {
 		return nil, fmt.Errorf("email: %w", err)
 	}
 	r := &Receiver{
-		name: o.Name, from: o.From, to: o.To, client: c, password: o.Password,
+		name: cmp.Or(o.Name, "email"), from: o.From, to: o.To, client: c, password: o.Password,
 		firstTitle: o.FirstTitle, now: time.Now, boundaryKey: make([]byte, 16),
 	}
 	r.host = from.Address[strings.LastIndexByte(from.Address, '@')+1:]
-	if r.name == "" {
-		r.name = "email"
-	}
 	_, _ = rand.Read(r.boundaryKey)
 	return r, nil
 }

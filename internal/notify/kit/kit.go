@@ -36,6 +36,14 @@ func NewHTTPClient() *http.Client {
 	return &http.Client{Transport: t, Timeout: 30 * time.Second}
 }
 
+// HTTPClientOr is c, or NewHTTPClient's client when c is nil: a receiver's default.
+func HTTPClientOr(c *http.Client) *http.Client {
+	if c != nil {
+		return c
+	}
+	return NewHTTPClient()
+}
+
 // StatusClass says what delivery does about an HTTP error status (docs/design.md §7
 // Delivery): 429 waits, 5xx and 408 back off, 401 and 403 pause the receiver (its
 // credential was refused), 404 and 410 park its messages (the endpoint is gone), 400,

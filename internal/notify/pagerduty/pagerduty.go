@@ -9,6 +9,7 @@ package pagerduty
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -87,16 +88,9 @@ func New(o Options) (*Receiver, error) {
 	default:
 		return nil, fmt.Errorf("pagerduty: min impact %q is not none, minor, major or critical", o.MinImpact)
 	}
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = kit.NewHTTPClient()
-	}
-	r := &Receiver{name: o.Name, key: strings.TrimSpace(o.RoutingKey), min: o.MinImpact, now: time.Now}
-	if r.name == "" {
-		r.name = "pagerduty"
-	}
+	r := &Receiver{name: cmp.Or(o.Name, "pagerduty"), key: strings.TrimSpace(o.RoutingKey), min: o.MinImpact, now: time.Now}
 	r.client = pd.NewClient("", pd.WithV2EventsAPIEndpoint(strings.TrimRight(base, "/")))
-	r.client.HTTPClient = recorder{hc}
+	r.client.HTTPClient = recorder{kit.HTTPClientOr(o.HTTPClient)}
 	return r, nil
 }
 

@@ -66,10 +66,8 @@ func New(o Options) (*Notifier, error) {
 			return nil, errors.New("slack: api_url is not an http(s) URL")
 		}
 	}
-	n := &Notifier{http: o.HTTPClient, route: o.Route}
-	if n.http == nil {
-		n.http = kit.NewHTTPClient() // bounded at every stage: a Slack that stops answering delays delivery
-	}
+	// Bounded at every stage: a Slack that stops answering delays delivery.
+	n := &Notifier{http: kit.HTTPClientOr(o.HTTPClient), route: o.Route}
 	if o.Token != "" {
 		n.secret = append(n.secret, o.Token, url.QueryEscape(o.Token))
 		opts := []slackapi.Option{slackapi.OptionHTTPClient(n.http)}

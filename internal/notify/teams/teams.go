@@ -8,6 +8,7 @@ package teams
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,14 +54,7 @@ func New(o Options) (*Receiver, error) {
 	if kit.HTTPURL(o.WebhookURL) == nil {
 		return nil, errors.New("teams: the webhook URL is not an http(s) URL")
 	}
-	r := &Receiver{name: o.Name, url: o.WebhookURL, http: o.HTTPClient, now: time.Now}
-	if r.name == "" {
-		r.name = "teams"
-	}
-	if r.http == nil {
-		r.http = kit.NewHTTPClient()
-	}
-	return r, nil
+	return &Receiver{name: cmp.Or(o.Name, "teams"), url: o.WebhookURL, http: kit.HTTPClientOr(o.HTTPClient), now: time.Now}, nil
 }
 
 // Destination is the one webhook, paced at Interval.
