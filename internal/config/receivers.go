@@ -115,13 +115,10 @@ func (d *decoder) receiver(path string, n *yaml.Node) (Receiver, error) {
 	}
 	err := d.mapping(path, n, map[string]handler{
 		"name": typed(d, &rc.Name, nil, func(v string) (string, error) {
-			if !sourceName.MatchString(v) {
-				return "", fmt.Errorf("must match [a-z0-9][a-z0-9_-]*, found %q", v)
-			}
 			if v == route.Slack {
 				return "", fmt.Errorf("%q names the slack: block; name this receiver otherwise", v)
 			}
-			return v, nil
+			return nameValue(v)
 		}),
 		ReceiverWebhook: kind(ReceiverWebhook, func(p string, v *yaml.Node) error {
 			rc.Webhook = &Webhook{}

@@ -48,12 +48,7 @@ func (d *decoder) source(path string, n *yaml.Node) (Source, sourceMeta, error) 
 		return s, sm, err
 	}
 	h := map[string]handler{
-		"name": typed(d, &s.Name, nil, func(v string) (string, error) {
-			if !sourceName.MatchString(v) {
-				return "", fmt.Errorf("must match [a-z0-9][a-z0-9_-]*, found %q", v)
-			}
-			return v, nil
-		}),
+		"name":              typed(d, &s.Name, nil, nameValue),
 		"title":             d.str(&s.Title),
 		"url":               typed(d, &s.URL, nil, urlValue),
 		"kind":              typed(d, &s.Kind, nil, oneOf(kinds()...)),
@@ -105,6 +100,14 @@ func (d *decoder) checkEndpointNames(path string, s *Source) {
 		}
 		d.fail(d.errorf(ep, d.lines[ep], "no endpoint %q %s%s; known: %s", name, platform, suggest(name, known), strings.Join(known, ", ")))
 	}
+}
+
+// nameValue parses the name of a source or a receiver.
+func nameValue(v string) (string, error) {
+	if !sourceName.MatchString(v) {
+		return "", fmt.Errorf("must match [a-z0-9][a-z0-9_-]*, found %q", v)
+	}
+	return v, nil
 }
 
 // components decodes a list of component names; a single value is not a list.
