@@ -15,11 +15,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/api"
 )
 
-type relatedInput struct {
-	Source string `json:"source" jsonschema:"the source's name, as list_sources gives it (e.g. \"github\")"`
-	ID     string `json:"id" jsonschema:"the incident's id exactly as search_incidents gives it"`
-}
-
 type relatedOutput struct {
 	Related []api.Related `json:"related" jsonschema:"the incidents of other sources related to it, by start, each with its reasons"`
 }
@@ -40,9 +35,9 @@ const (
 	maxEvents     = 100
 )
 
-func (t *tools) related(ctx context.Context, _ *sdk.CallToolRequest, in relatedInput) (*sdk.CallToolResult, relatedOutput, error) {
+func (t *tools) related(ctx context.Context, _ *sdk.CallToolRequest, in incidentRef) (*sdk.CallToolResult, relatedOutput, error) {
 	out := relatedOutput{Related: []api.Related{}}
-	if err := ref(in.Source, in.ID); err != nil {
+	if err := in.check(); err != nil {
 		return nil, out, err
 	}
 	if _, err := t.api.Get(ctx, incidentPath(in.Source, in.ID)+"/related", nil, &out.Related); err != nil {

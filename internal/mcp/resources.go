@@ -54,7 +54,7 @@ func parseIncidentURI(uri string) (source, id string, ok bool) {
 
 func (t *tools) summarise(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 	source, id := req.Params.Arguments["source"], req.Params.Arguments["id"]
-	if err := ref(source, id); err != nil {
+	if err := (incidentRef{Source: source, ID: id}).check(); err != nil {
 		return nil, err
 	}
 	var versions []api.Version

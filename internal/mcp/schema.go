@@ -21,11 +21,16 @@ var timeSchema = &jsonschema.Schema{Types: []string{"null", "string"}, Descripti
 
 var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[api.Time](): timeSchema}}
 
-// outputSchema is the schema of a tool's result type T.
+// outputSchema is the schema of a tool's result type T; a result given by pointer (nil
+// with an error) has the schema of what it points to.
 func outputSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](schemaOptions)
+	t := reflect.TypeFor[T]()
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	s, err := jsonschema.ForType(t, schemaOptions)
 	if err != nil {
-		panic(fmt.Sprintf("mcp: output schema of %T: %v", *new(T), err)) // a programming error
+		panic(fmt.Sprintf("mcp: output schema of %v: %v", t, err)) // a programming error
 	}
 	return s
 }

@@ -13,8 +13,6 @@ import (
 	"runtime/debug"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/statuswatch/statuswatch/internal/api"
 )
 
 // Limits of the lists the tools return: a default a model gets without asking, and a
@@ -78,80 +76,49 @@ type tools struct{ api API }
 // archive, never the vendors' pages.
 var readOnly = &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 
+// toolSpec is a tool of the table register adds: every tool is read-only (readOnly), and
+// its schemas are those of its handler's argument and result types, with bounds on the
+// numbers of its arguments.
+type toolSpec struct {
+	name, title, description string
+	bounds                   map[string]bound
+	add                      func(*sdk.Server, *sdk.Tool, map[string]bound)
+}
+
+// handler makes the add of a toolSpec from its handler.
+func handler[In, Out any](h sdk.ToolHandlerFor[In, Out]) func(*sdk.Server, *sdk.Tool, map[string]bound) {
+	return func(srv *sdk.Server, tool *sdk.Tool, bounds map[string]bound) {
+		tool.Annotations, tool.InputSchema, tool.OutputSchema = readOnly, inputSchema[In](bounds), outputSchema[Out]()
+		sdk.AddTool(srv, tool, h)
+	}
+}
+
+// toolSpecs is every tool, in the order tools/list gives them.
+func (t *tools) toolSpecs() []toolSpec {
+	return []toolSpec{
+		{name: "list_sources", title: "List the watched status pages", add: handler(t.listSources),
+			description: "Lists the sources: the vendor status pages statuswatch watches (configured ones first, then retired ones whose archive is kept), with the name every other tool takes as source, their kind, poll state and how many incidents are archived. Poll state is known while the daemon runs; read from the archive file alone it is null."},
+		{name: "search_incidents", title: "Search archived incidents", add: handler(t.search), bounds: map[string]bound{"limit": {1, maxSearch, defaultSearch}},
+			description: "Searches the archived incidents, newest first (by start time), in their latest version. Each result has the source and id that get_incident, list_versions and diff_incident take, and versions, the number of versions archived. Results are paged: pass next_cursor back as cursor for the next page."},
+		{name: "get_incident", title: "Read an incident", add: handler(t.incident), bounds: map[string]bound{"version": {1, -1, 0}},
+			description: "Returns one version of an incident: its title, status, impact, times, components, every update and the postmortem, as the vendor's page said it then. Without version or at it is the latest version; version picks version N (1 is the first seen), at the version in force at a time. Updates' bodies and the postmortem are in their format (text, markdown or html)."},
+		{name: "list_versions", title: "List an incident's versions", add: handler(t.versions), bounds: map[string]bound{"limit": {1, maxVers, defaultVers}},
+			description: "Lists the versions of an incident, newest first: each version's number, when it was observed and a one-line summary of what changed from the version before (version 1 is the incident's first sight). Pass next_cursor back as cursor for older versions."},
+		{name: "diff_incident", title: "What the vendor changed", add: handler(t.diff), bounds: map[string]bound{"from": {0, -1, 0}, "to": {0, -1, 0}},
+			description: "Compares two versions of an incident field by field: each change has the field, its text before and after (null: not present, or removed) and, for text, a word diff as ops (equal, insert, delete). By default it is the latest change (the version before the latest → the latest); from 0 is \"not present\", so from 0 to N lists every field of version N. This is how to see what a vendor edited silently, or what a postmortem added."},
+		{name: "source_stats", title: "How fast and how honest a vendor is", add: handler(t.sourceStats), bounds: map[string]bound{"days": {1, maxStatsDays, defaultStatsDays}},
+			description: "Returns a source's vendor figures over the incidents (not maintenances) that started in the last days: how many by impact and how many are open, time to resolve (median and p90), how long after the start the archive first saw an incident and the vendor posted its first update, postmortem count, rate and delay after resolution, and the edits the vendor made after posting (updates edited or removed, titles changed, starts backdated, impact lowered after resolution, incidents removed). Durations are in seconds; null where there is no data."},
+		{name: "related_incidents", title: "Is it the cloud? Related incidents", add: handler(t.related),
+			description: "Lists the incidents of other sources related to an incident: at the same time (overlapping, or started within correlation.window of each other) and sharing evidence, a provider, region or technology both name (us-east-1, GCP, DNS, load balancer, …) or a depends_on link of the config. Each has its reasons, e.g. \"same term: us-east-1\", \"started 7m apart\". Empty when the incident looks like the vendor's own."},
+		{name: "list_events", title: "Cross-vendor events", add: handler(t.events), bounds: map[string]bound{"limit": {1, maxEvents, defaultEvents}},
+			description: "Lists the cross-vendor events, newest first: connected groups of related incidents of two or more sources (see related_incidents), each with its id, start, end (null while one is open), sources, incidents and the terms they share. from and to keep the events under way between them."},
+	}
+}
+
 func (t *tools) register(srv *sdk.Server) {
-	sdk.AddTool(srv, &sdk.Tool{
-		Name:  "list_sources",
-		Title: "List the watched status pages",
-		Description: "Lists the sources: the vendor status pages statuswatch watches (configured ones first, then retired ones " +
-			"whose archive is kept), with the name every other tool takes as source, their kind, poll state and how many " +
-			"incidents are archived. Poll state is known while the daemon runs; read from the archive file alone it is null.",
-		Annotations:  readOnly,
-		OutputSchema: outputSchema[sourcesOutput](),
-	}, t.listSources)
-	sdk.AddTool(srv, &sdk.Tool{
-		Name:  "search_incidents",
-		Title: "Search archived incidents",
-		Description: "Searches the archived incidents, newest first (by start time), in their latest version. Each result has " +
-			"the source and id that get_incident, list_versions and diff_incident take, and versions, the number of " +
-			"versions archived. Results are paged: pass next_cursor back as cursor for the next page.",
-		Annotations:  readOnly,
-		InputSchema:  inputSchema[searchInput](map[string]bound{"limit": {1, maxSearch, defaultSearch}}),
-		OutputSchema: outputSchema[searchOutput](),
-	}, t.search)
-	sdk.AddTool(srv, &sdk.Tool{
-		Name:  "get_incident",
-		Title: "Read an incident",
-		Description: "Returns one version of an incident: its title, status, impact, times, components, every update " +
-			"and the postmortem, as the vendor's page said it then. Without version or at it is the latest version; " +
-			"version picks version N (1 is the first seen), at the version in force at a time. Updates' bodies and the " +
-			"postmortem are in their format (text, markdown or html).",
-		Annotations:  readOnly,
-		InputSchema:  inputSchema[incidentInput](map[string]bound{"version": {1, -1, 0}}),
-		OutputSchema: outputSchema[api.Incident](),
-	}, t.incident)
-	sdk.AddTool(srv, &sdk.Tool{
-		Name:  "list_versions",
-		Title: "List an incident's versions",
-		Description: "Lists the versions of an incident, newest first: each version's number, when it was observed and a " +
-			"one-line summary of what changed from the version before (version 1 is the incident's first sight). " +
-			"Pass next_cursor back as cursor for older versions.",
-		Annotations:  readOnly,
-		InputSchema:  inputSchema[versionsInput](map[string]bound{"limit": {1, maxVers, defaultVers}}),
-		OutputSchema: outputSchema[versionsOutput](),
-	}, t.versions)
-	sdk.AddTool(srv, &sdk.Tool{
-		Name:  "diff_incident",
-		Title: "What the vendor changed",
-		Description: "Compares two versions of an incident field by field: each change has the field, its text before and " +
-			"after (null: not present, or removed) and, for text, a word diff as ops (equal, insert, delete). By default " +
-			"it is the latest change (the version before the latest → the latest); from 0 is \"not present\", so from 0 " +
-			"to N lists every field of version N. This is how to see what a vendor edited silently, or what a postmortem added.",
-		Annotations:  readOnly,
-		InputSchema:  inputSchema[diffInput](map[string]bound{"from": {0, -1, 0}, "to": {0, -1, 0}}),
-		OutputSchema: outputSchema[api.Diff](),
-	}, t.diff)
-	t.registerStats(srv)
-	sdk.AddTool(srv, &sdk.Tool{
-		Name:  "related_incidents",
-		Title: "Is it the cloud? Related incidents",
-		Description: "Lists the incidents of other sources related to an incident: at the same time (overlapping, or started " +
-			"within correlation.window of each other) and sharing evidence, a provider, region or technology both name " +
-			"(us-east-1, GCP, DNS, load balancer, …) or a depends_on link of the config. Each has its reasons, e.g. " +
-			"\"same term: us-east-1\", \"started 7m apart\". Empty when the incident looks like the vendor's own.",
-		Annotations:  readOnly,
-		InputSchema:  inputSchema[relatedInput](nil),
-		OutputSchema: outputSchema[relatedOutput](),
-	}, t.related)
-	sdk.AddTool(srv, &sdk.Tool{
-		Name:  "list_events",
-		Title: "Cross-vendor events",
-		Description: "Lists the cross-vendor events, newest first: connected groups of related incidents of two or more " +
-			"sources (see related_incidents), each with its id, start, end (null while one is open), sources, incidents " +
-			"and the terms they share. from and to keep the events under way between them.",
-		Annotations:  readOnly,
-		InputSchema:  inputSchema[eventsInput](map[string]bound{"limit": {1, maxEvents, defaultEvents}}),
-		OutputSchema: outputSchema[eventsOutput](),
-	}, t.events)
+	for _, ts := range t.toolSpecs() {
+		ts.add(srv, &sdk.Tool{Name: ts.name, Title: ts.title, Description: ts.description}, ts.bounds)
+	}
 
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{
 		Name:        "incident",

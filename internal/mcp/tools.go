@@ -37,16 +37,20 @@ type sourcesOutput struct {
 	Sources []api.Source `json:"sources" jsonschema:"the configured sources in config order, then the retired ones by name"`
 }
 
+// incidentRef names an incident: the arguments of every tool about one.
+type incidentRef struct {
+	Source string `json:"source" jsonschema:"the source's name, as list_sources gives it (e.g. \"github\")"`
+	ID     string `json:"id" jsonschema:"the incident's id exactly as search_incidents gives it"`
+}
+
 type incidentInput struct {
-	Source  string `json:"source" jsonschema:"the source's name, as list_sources gives it (e.g. \"github\")"`
-	ID      string `json:"id" jsonschema:"the incident's id exactly as search_incidents gives it"`
+	incidentRef
 	Version int    `json:"version,omitempty" jsonschema:"a version number, 1 for the first seen (list_versions lists them); omit for the latest"`
 	At      string `json:"at,omitempty" jsonschema:"an RFC 3339 time (e.g. 2026-07-01T14:05:00Z): the version in force then, the last one observed at or before it; not with version"`
 }
 
 type versionsInput struct {
-	Source string `json:"source" jsonschema:"the source's name, as list_sources gives it (e.g. \"github\")"`
-	ID     string `json:"id" jsonschema:"the incident's id exactly as search_incidents gives it"`
+	incidentRef
 	Limit  int    `json:"limit,omitempty" jsonschema:"how many versions to return at most"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"the next_cursor of the previous page, to get the next one; omit for the first page"`
 }
@@ -57,10 +61,9 @@ type versionsOutput struct {
 }
 
 type diffInput struct {
-	Source string `json:"source" jsonschema:"the source's name, as list_sources gives it (e.g. \"github\")"`
-	ID     string `json:"id" jsonschema:"the incident's id exactly as search_incidents gives it"`
-	From   *int   `json:"from,omitempty" jsonschema:"the earlier version's number; 0 is \"not present\"; omit for the one before to"`
-	To     *int   `json:"to,omitempty" jsonschema:"the later version's number; omit for the latest"`
+	incidentRef
+	From *int `json:"from,omitempty" jsonschema:"the earlier version's number; 0 is \"not present\"; omit for the one before to"`
+	To   *int `json:"to,omitempty" jsonschema:"the later version's number; omit for the latest"`
 }
 
 func (t *tools) listSources(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, sourcesOutput, error) {
@@ -159,7 +162,7 @@ func encodeCursor(c searchCursor) string {
 }
 
 func (t *tools) incident(ctx context.Context, _ *sdk.CallToolRequest, in incidentInput) (*sdk.CallToolResult, *api.Incident, error) {
-	if err := ref(in.Source, in.ID); err != nil {
+	if err := in.check(); err != nil {
 		return nil, nil, err
 	}
 	base := incidentPath(in.Source, in.ID)
@@ -185,7 +188,7 @@ func (t *tools) incident(ctx context.Context, _ *sdk.CallToolRequest, in inciden
 
 func (t *tools) versions(ctx context.Context, _ *sdk.CallToolRequest, in versionsInput) (*sdk.CallToolResult, versionsOutput, error) {
 	out := versionsOutput{Versions: []api.Version{}}
-	if err := ref(in.Source, in.ID); err != nil {
+	if err := in.check(); err != nil {
 		return nil, out, err
 	}
 	q := url.Values{"limit": {strconv.Itoa(clamp(in.Limit, defaultVers, maxVers))}}
@@ -204,7 +207,7 @@ func (t *tools) versions(ctx context.Context, _ *sdk.CallToolRequest, in version
 }
 
 func (t *tools) diff(ctx context.Context, _ *sdk.CallToolRequest, in diffInput) (*sdk.CallToolResult, *api.Diff, error) {
-	if err := ref(in.Source, in.ID); err != nil {
+	if err := in.check(); err != nil {
 		return nil, nil, err
 	}
 	q := url.Values{}
@@ -228,12 +231,12 @@ func incidentPath(source, id string) string {
 	return "/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(id)
 }
 
-// ref checks a source and an incident id are given.
-func ref(source, id string) error {
+// check checks a source and an incident id are given.
+func (r incidentRef) check() error {
 	switch {
-	case source == "":
+	case r.Source == "":
 		return errors.New("source: required, a name as list_sources gives it")
-	case id == "":
+	case r.ID == "":
 		return errors.New("id: required, an incident id as search_incidents gives it")
 	}
 	return nil
