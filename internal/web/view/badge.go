@@ -30,12 +30,7 @@ var statusBadges = map[model.Status]Badge{
 
 // StatusBadge shows an incident's or a maintenance's status; one we do not know shows
 // the vendor's word for it.
-func StatusBadge(st model.Status) Badge {
-	if b, ok := statusBadges[st]; ok {
-		return b
-	}
-	return Badge{"b-muted", "i-dash", words(string(st), "Unknown status")}
-}
+func StatusBadge(st model.Status) Badge { return known(statusBadges, st, "Unknown status") }
 
 // impactBadges are the badges of the known impacts.
 var impactBadges = map[model.Impact]Badge{
@@ -52,6 +47,15 @@ func ImpactBadge(i model.Impact) Badge {
 		return b
 	}
 	return Badge{"b-muted", "i-dash", "Impact unknown"}
+}
+
+// known is v's badge in badges, or, for a value it does not know, a muted badge with the
+// vendor's word for it (missing when it gave none).
+func known[V ~string](badges map[V]Badge, v V, missing string) Badge {
+	if b, ok := badges[v]; ok {
+		return b
+	}
+	return Badge{"b-muted", "i-dash", words(string(v), missing)}
 }
 
 // ImpactRank orders impacts for sorting, most severe first; unknown ranks with minor,

@@ -29,28 +29,18 @@ var componentBadges = map[model.ComponentStatus]Badge{
 }
 
 // ComponentBadge shows a component's state.
-func ComponentBadge(s model.ComponentStatus) Badge {
-	if b, ok := componentBadges[s]; ok {
-		return b
-	}
-	return Badge{"b-muted", "i-dash", words(string(s), "Unknown state")}
-}
+func ComponentBadge(s model.ComponentStatus) Badge { return known(componentBadges, s, "Unknown state") }
 
 // PageStatusBadge shows a page's overall status (Statuspage's indicator) with the
-// page's own sentence for it as its label.
+// page's own sentence for it as its label. The indicators but none are named after the
+// impacts, and coloured as they are.
 func PageStatusBadge(indicator, description string) Badge {
 	b := Badge{"b-muted", "i-dash", ""}
 	switch indicator {
 	case "none":
 		b = Badge{"b-ok", "i-check", ""}
-	case "minor":
-		b = Badge{"b-minor", "i-info", ""}
-	case "major":
-		b = Badge{"b-major", "i-alert", ""}
-	case "critical":
-		b = Badge{"b-critical", "i-octagon", ""}
-	case "maintenance":
-		b = Badge{"b-maint", "i-wrench", ""}
+	case "minor", "major", "critical", "maintenance":
+		b = ImpactBadge(model.Impact(indicator))
 	}
 	b.Label = description
 	if b.Label == "" {
