@@ -18,16 +18,11 @@ const componentsCursor = "component-history"
 // listComponents answers GET /api/v1/sources/{source}/components?at=T: the components
 // of the set in force at T (default: the latest), in the set's order (group, then
 // name). An unknown source is 404; a source with no component set by T is an empty list.
-func (s *Server) listComponents(w http.ResponseWriter, r *http.Request) {
-	source := r.PathValue("source")
-	var at time.Time
-	if raw := r.URL.Query().Get("at"); raw != "" {
-		t, err := param.Time("at", raw)
-		if err != nil {
-			badRequest(w, "%v", err)
-			return
-		}
-		at = t
+func (s *Server) listComponents(w http.ResponseWriter, r *http.Request, source string) {
+	at, err := param.At(r.URL.Query())
+	if err != nil {
+		badRequest(w, "%v", err)
+		return
 	}
 	out, found, err := s.componentsAt(source, at)
 	if err != nil {
@@ -64,25 +59,11 @@ func (s *Server) componentsAt(source string, at time.Time) (out []api.Component,
 // the status changes of the source's components observed in [from, to), oldest first,
 // paged by limit and before (a cursor, though the list runs forward in time). from and
 // to are open when not given. A rename alone is no entry.
-func (s *Server) componentHistory(w http.ResponseWriter, r *http.Request) {
-	source := r.PathValue("source")
-	q := r.URL.Query()
-	p, err := param.ParsePage(r, componentsCursor, 3)
+func (s *Server) componentHistory(w http.ResponseWriter, r *http.Request, source string) {
+	p, from, to, err := param.SpanPage(r, componentsCursor, 3)
 	if err != nil {
 		badRequest(w, "%v", err)
 		return
-	}
-	var from, to time.Time
-	for _, b := range []struct {
-		name string
-		t    *time.Time
-	}{{"from", &from}, {"to", &to}} {
-		if raw := q.Get(b.name); raw != "" {
-			if *b.t, err = param.Time(b.name, raw); err != nil {
-				badRequest(w, "%v", err)
-				return
-			}
-		}
 	}
 	// The cursor: the time and version of the last entry given and how many entries of
 	// that version were given.

@@ -15,8 +15,7 @@ import (
 // version, from to to-1; from=0 is "not present", so 0→M lists every field of M. Any two
 // versions may be compared, in either order. 400 for a parameter that is not a version
 // number, 404 for an unknown incident or version.
-func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
-	source, id := r.PathValue("source"), r.PathValue("id")
+func (s *Server) diff(w http.ResponseWriter, r *http.Request, source, id string) {
 	from, to, err := param.Versions(r.URL.Query())
 	if err != nil {
 		badRequest(w, "%v", err)

@@ -19,8 +19,8 @@ const eventsCursor = "events"
 // related answers GET /api/v1/incidents/{source}/{id}/related: the incidents of other
 // sources related to it, each with its reasons, by start; [] for none, 404 for an
 // unknown incident.
-func (s *Server) related(w http.ResponseWriter, r *http.Request) {
-	source, id := r.PathValue("source"), model.URLID(r.PathValue("id"))
+func (s *Server) related(w http.ResponseWriter, r *http.Request, source, id string) {
+	id = model.URLID(id)
 	if _, err := s.store.VersionCount(source, id); err != nil {
 		s.archiveError(w, r, err, "unknown incident")
 		return
@@ -43,23 +43,10 @@ func (s *Server) related(w http.ResponseWriter, r *http.Request) {
 // listEvents answers GET /api/v1/events?from=&to=&limit=&before=: the events under way
 // at some time between from and to (either may be left out), newest first.
 func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	p, err := param.ParsePage(r, eventsCursor, 2)
+	p, from, to, err := param.SpanPage(r, eventsCursor, 2)
 	if err != nil {
 		badRequest(w, "%v", err)
 		return
-	}
-	var from, to time.Time
-	for _, p := range []struct {
-		name string
-		dst  *time.Time
-	}{{"from", &from}, {"to", &to}} {
-		if v := q.Get(p.name); v != "" {
-			if *p.dst, err = param.Time(p.name, v); err != nil {
-				badRequest(w, "%v", err)
-				return
-			}
-		}
 	}
 	if !from.IsZero() && !to.IsZero() && to.Before(from) {
 		badRequest(w, "to is before from")

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"time"
 
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -12,12 +11,9 @@ import (
 )
 
 // exportIncident answers GET /api/v1/incidents/{source}/{id}/export: the incident's
-// evidence bundle as a zip attachment (internal/web/export). 404 for an unknown incident,
-// 413 for one with more versions than a bundle holds. The zip is streamed, with the
-// backup's write deadlines; a failure after the first byte aborts the connection, so the
-// client sees a truncated transfer, never a complete-looking zip.
-func (s *Server) exportIncident(w http.ResponseWriter, r *http.Request) {
-	source, id := r.PathValue("source"), r.PathValue("id")
+// evidence bundle as a zip attachment (internal/web/export), streamed as a backup is. 404
+// for an unknown incident, 413 for one with more versions than a bundle holds.
+func (s *Server) exportIncident(w http.ResponseWriter, r *http.Request, source, id string) {
 	o := s.exportOptions(source, id)
 	if _, err := export.Check(o); err != nil {
 		if errors.Is(err, export.ErrTooLarge) {
@@ -27,22 +23,8 @@ func (s *Server) exportIncident(w http.ResponseWriter, r *http.Request) {
 		s.archiveError(w, r, err, "unknown incident")
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/zip")
-	h.Set("Content-Disposition", `attachment; filename="`+export.Filename(source, id)+`"`)
-	h.Set("Cache-Control", "no-store")
-	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), end: time.Now().Add(backupMax)}
-	err := export.Write(dw, o)
-	if err == nil {
-		return
-	}
-	if !dw.wrote {
-		h.Del("Content-Disposition")
-		s.archiveError(w, r, err, "unknown incident")
-		return
-	}
-	s.log.Warn("export aborted", "source", source, "id", id, "remote_addr", r.RemoteAddr, "err", err)
-	panic(http.ErrAbortHandler)
+	write := func(w io.Writer) error { return export.Write(w, o) }
+	s.attachment(w, r, "application/zip", export.Filename(source, id), "unknown incident", "export", write, "source", source, "id", id)
 }
 
 // exportOptions are the options of the bundle of source/id, its versions in the API's

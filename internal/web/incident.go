@@ -13,8 +13,7 @@ import (
 
 // incident answers GET /api/v1/incidents/{source}/{id}: the latest version of the
 // incident, with its description; 404 for an unknown incident.
-func (s *Server) incident(w http.ResponseWriter, r *http.Request) {
-	source, id := r.PathValue("source"), r.PathValue("id")
+func (s *Server) incident(w http.ResponseWriter, r *http.Request, source, id string) {
 	v, err := query.Latest(s.store, source, id)
 	if err != nil {
 		s.archiveError(w, r, err, "unknown incident")

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
@@ -28,19 +27,10 @@ const incidentsCursor = "incidents"
 // T, each as its version in force then, which open and q read.
 func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	p, err := param.ParsePage(r, incidentsCursor, 3)
+	p, after, err := view.KeyPage(r, incidentsCursor)
 	if err != nil {
 		badRequest(w, "%v", err)
 		return
-	}
-	var after *view.Key
-	if p.Before != nil {
-		t, err := time.Parse(timeLayout, p.Before[0])
-		if err != nil {
-			badRequest(w, "%v", param.ErrBadCursor)
-			return
-		}
-		after = &view.Key{At: t, Source: p.Before[1], ID: p.Before[2]}
 	}
 	var open *bool
 	if v := q.Get("open"); v != "" {
@@ -77,7 +67,7 @@ func (s *Server) listIncidents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	infos, err := s.incidentsAt(source, at)
+	infos, err := query.IncidentsAt(s.store, source, at)
 	if err != nil {
 		s.archiveError(w, r, err, "")
 		return
@@ -132,13 +122,4 @@ func (s *Server) incidentItem(in *archive.IncidentInfo) api.IncidentItem {
 		Versions: in.Versions, URL: in.Latest.URL, UIURL: s.uiURL(in.Source, in.ID),
 		Removed: in.Removed, LastChangedAt: api.Time(in.LastChanged),
 	}
-}
-
-// incidentsAt lists the incidents of source (every source when empty) as they stand
-// now (a zero at) or as they stood at at.
-func (s *Server) incidentsAt(source string, at time.Time) ([]archive.IncidentInfo, error) {
-	if at.IsZero() {
-		return s.store.Incidents(source)
-	}
-	return s.store.IncidentsAt(source, at)
 }

@@ -9,30 +9,20 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/web/calendar"
-	"github.com/statuswatch/statuswatch/internal/web/query"
 )
 
 // maintenanceCalendar answers GET /maintenance.ics and /sources/{source}/maintenance.ics:
 // every scheduled maintenance (of the source, or of every source) whose window ended at
 // most calendar.Window ago, as an iCalendar feed (internal/web/calendar), soonest first.
 // An unknown source is 404.
-func (s *Server) maintenanceCalendar(w http.ResponseWriter, r *http.Request) {
-	source := r.PathValue("source")
+func (s *Server) maintenanceCalendar(w http.ResponseWriter, r *http.Request, source string) {
 	infos, err := s.store.Incidents(source)
 	if err != nil {
 		s.archiveError(w, r, err, "")
 		return
 	}
-	if source != "" && len(infos) == 0 {
-		known, err := query.KnownSource(s.store, source, s.configured(source))
-		if err != nil {
-			s.archiveError(w, r, err, "")
-			return
-		}
-		if !known {
-			writeError(w, http.StatusNotFound, "unknown source")
-			return
-		}
+	if source != "" && len(infos) == 0 && !s.knownSource(w, r, source) {
+		return
 	}
 	var ms []calendar.Maintenance
 	for i := range infos {

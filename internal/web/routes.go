@@ -25,26 +25,26 @@ func (s *Server) routes() {
 	// diff.go, …); the JSON shapes are in internal/api. wholeArchive marks the routes that read every
 	// archived incident: a few of them run at a time (guard.go).
 	private("GET /api/v1/sources", http.HandlerFunc(s.listSources))
-	private("GET /api/v1/sources/{source}", s.wholeArchive(s.source))
+	private("GET /api/v1/sources/{source}", s.wholeArchive(ofSource(s.source)))
 	private("POST /api/v1/sources/{name}/poll", http.HandlerFunc(s.pollSource))
-	private("GET /api/v1/sources/{source}/stats", s.wholeArchive(s.sourceStats))
+	private("GET /api/v1/sources/{source}/stats", s.wholeArchive(ofSource(s.sourceStats)))
 	private("GET /api/v1/stats", s.wholeArchive(s.allStats))
 	// The push hook (hook.go): public, as a vendor's webhook cannot send web.auth's
 	// credentials; the token in the path is its own.
 	public("POST /api/v1/sources/{name}/hook/{token}", s.hook)
-	private("GET /api/v1/sources/{source}/snapshots", http.HandlerFunc(s.snapshot))
-	private("GET /api/v1/sources/{source}/components", http.HandlerFunc(s.listComponents))
-	private("GET /api/v1/sources/{source}/components/history", http.HandlerFunc(s.componentHistory))
+	private("GET /api/v1/sources/{source}/snapshots", ofSource(s.snapshot))
+	private("GET /api/v1/sources/{source}/components", ofSource(s.listComponents))
+	private("GET /api/v1/sources/{source}/components/history", ofSource(s.componentHistory))
 	private("GET /api/v1/incidents", s.wholeArchive(s.listIncidents))
-	private("GET /api/v1/incidents/{source}/{id}", http.HandlerFunc(s.incident))
-	private("GET /api/v1/incidents/{source}/{id}/versions", http.HandlerFunc(s.listVersions))
-	private("GET /api/v1/incidents/{source}/{id}/versions/{n}", http.HandlerFunc(s.version))
-	private("GET /api/v1/incidents/{source}/{id}/at", http.HandlerFunc(s.versionAt))
-	private("GET /api/v1/incidents/{source}/{id}/diff", http.HandlerFunc(s.diff))
-	private("GET /api/v1/incidents/{source}/{id}/export", http.HandlerFunc(s.exportIncident))
+	private("GET /api/v1/incidents/{source}/{id}", ofIncident(s.incident))
+	private("GET /api/v1/incidents/{source}/{id}/versions", ofIncident(s.listVersions))
+	private("GET /api/v1/incidents/{source}/{id}/versions/{n}", ofIncident(s.version))
+	private("GET /api/v1/incidents/{source}/{id}/at", ofIncident(s.versionAt))
+	private("GET /api/v1/incidents/{source}/{id}/diff", ofIncident(s.diff))
+	private("GET /api/v1/incidents/{source}/{id}/export", ofIncident(s.exportIncident))
 	// Related incidents and cross-vendor events (events.go), computed from every archived
 	// incident.
-	private("GET /api/v1/incidents/{source}/{id}/related", s.wholeArchive(s.related))
+	private("GET /api/v1/incidents/{source}/{id}/related", s.wholeArchive(ofIncident(s.related)))
 	private("GET /api/v1/events", s.wholeArchive(s.listEvents))
 	private("GET /api/v1/events/{id}", s.wholeArchive(s.event))
 	private("GET /api/v1/backup", http.HandlerFunc(s.backup))
@@ -74,7 +74,17 @@ func (s *Server) routes() {
 	private("GET /feed.atom", s.wholeArchive(s.ui.Feed))
 	private("GET /sources/{source}/feed.atom", s.wholeArchive(s.ui.Feed))
 	// The maintenance calendar (maintenance.go), iCalendar for calendar subscriptions.
-	private("GET /maintenance.ics", s.wholeArchive(s.maintenanceCalendar))
-	private("GET /sources/{source}/maintenance.ics", s.wholeArchive(s.maintenanceCalendar))
+	private("GET /maintenance.ics", s.wholeArchive(ofSource(s.maintenanceCalendar)))
+	private("GET /sources/{source}/maintenance.ics", s.wholeArchive(ofSource(s.maintenanceCalendar)))
 	private("GET /static/{file}", http.HandlerFunc(s.ui.Static))
+}
+
+// ofIncident serves a route under /incidents/{source}/{id} with h, given the two.
+func ofIncident(h func(w http.ResponseWriter, r *http.Request, source, id string)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { h(w, r, r.PathValue("source"), r.PathValue("id")) }
+}
+
+// ofSource serves a route with a {source} with h, given it ("" on a route without one).
+func ofSource(h func(w http.ResponseWriter, r *http.Request, source string)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { h(w, r, r.PathValue("source")) }
 }

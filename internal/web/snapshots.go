@@ -13,16 +13,11 @@ import (
 // source in force at T (default now), the last archived at or before T, with its fetch
 // time, as evidence of what the vendor's page said. 400 for a bad time, 404 for an
 // unknown source or when nothing was archived by T.
-func (s *Server) snapshot(w http.ResponseWriter, r *http.Request) {
-	source := r.PathValue("source")
-	at := s.now().UTC()
-	if raw := r.URL.Query().Get("at"); raw != "" {
-		t, err := param.Time("at", raw)
-		if err != nil {
-			badRequest(w, "%v", err)
-			return
-		}
-		at = t
+func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, source string) {
+	at, err := param.TimeOr(r.URL.Query(), "at", s.now().UTC())
+	if err != nil {
+		badRequest(w, "%v", err)
+		return
 	}
 	fetchedAt, bodies, err := s.store.SnapshotAt(source, at)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/web/param"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -18,21 +19,15 @@ const sourceCursor = "source"
 // force then, newest first, paged like the incident list) and the states of its
 // components then. Without at, everything is as now. 400 for a bad at, 404 for a
 // source neither configured nor archived.
-func (s *Server) source(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("source")
+func (s *Server) source(w http.ResponseWriter, r *http.Request, name string) {
 	at, err := param.At(r.URL.Query())
 	if err != nil {
 		badRequest(w, "%v", err)
 		return
 	}
-	p, err := param.ParsePage(r, sourceCursor, 3)
+	p, after, err := view.KeyPage(r, sourceCursor)
 	if err != nil {
 		badRequest(w, "%v", err)
-		return
-	}
-	after, ok := view.CursorKey(p.Before, timeLayout)
-	if !ok {
-		badRequest(w, "%v", param.ErrBadCursor)
 		return
 	}
 	all, err := s.sources()
@@ -45,7 +40,7 @@ func (s *Server) source(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "unknown source")
 		return
 	}
-	infos, err := s.incidentsAt(name, at)
+	infos, err := query.IncidentsAt(s.store, name, at)
 	if err != nil {
 		s.archiveError(w, r, err, "")
 		return

@@ -5,6 +5,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
 
@@ -22,11 +23,7 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 // sources lists the configured sources in config order with the daemon's poll state,
 // then the retired ones by name.
 func (s *Server) sources() ([]api.Source, error) {
-	archived, err := s.store.Sources()
-	if err != nil {
-		return nil, err
-	}
-	summaries, err := s.store.ComponentSummaries()
+	archived, summaries, err := query.Sources(s.store)
 	if err != nil {
 		return nil, err
 	}

@@ -13,8 +13,7 @@ import (
 // figures over the incidents that started in the last N days (default 90, at most
 // 3650). 400 for a bad days, 404 for an unknown source; a known source with nothing
 // archived has figures of nothing (nulls and zeros).
-func (s *Server) sourceStats(w http.ResponseWriter, r *http.Request) {
-	source := r.PathValue("source")
+func (s *Server) sourceStats(w http.ResponseWriter, r *http.Request, source string) {
 	days, err := param.Days(r.URL.Query(), query.DefaultStatsDays, query.MaxStatsDays)
 	if err != nil {
 		badRequest(w, "%v", err)

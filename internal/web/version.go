@@ -14,8 +14,7 @@ import (
 // version answers GET /api/v1/incidents/{source}/{id}/versions/{n}: version n, in the
 // same shape as the latest; 400 for an n that is not a version number, 404 for an
 // unknown incident or version.
-func (s *Server) version(w http.ResponseWriter, r *http.Request) {
-	source, id := r.PathValue("source"), r.PathValue("id")
+func (s *Server) version(w http.ResponseWriter, r *http.Request, source, id string) {
 	n, err := param.Version("n", r.PathValue("n"), 1)
 	if err != nil {
 		badRequest(w, "%v", err)
@@ -35,8 +34,7 @@ func (s *Server) version(w http.ResponseWriter, r *http.Request) {
 //
 // The search assumes observation times grow with the version number: each is the fetch
 // time of the poll that made it, and a source's polls are serialised.
-func (s *Server) versionAt(w http.ResponseWriter, r *http.Request) {
-	source, id := r.PathValue("source"), r.PathValue("id")
+func (s *Server) versionAt(w http.ResponseWriter, r *http.Request, source, id string) {
 	raw := r.URL.Query().Get("time")
 	if raw == "" {
 		badRequest(w, "time: required, an RFC 3339 time such as 2026-07-01T14:05:00Z")

@@ -15,8 +15,7 @@ const versionsCursor = "versions"
 // listVersions answers GET /api/v1/incidents/{source}/{id}/versions?limit=&before=: the
 // versions of an incident, newest first, each with the one-line summary of the change
 // that made it; 404 for an unknown incident.
-func (s *Server) listVersions(w http.ResponseWriter, r *http.Request) {
-	source, id := r.PathValue("source"), r.PathValue("id")
+func (s *Server) listVersions(w http.ResponseWriter, r *http.Request, source, id string) {
 	p, err := param.ParsePage(r, versionsCursor, 1)
 	if err != nil {
 		badRequest(w, "%v", err)

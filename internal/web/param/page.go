@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Paging of lists (docs/design.md §6: limit default 100, max 1000; before is a cursor).
@@ -43,6 +44,20 @@ func ParsePage(r *http.Request, kind string, fields int) (Page, error) {
 		p.Before = f
 	}
 	return p, nil
+}
+
+// SpanPage reads a page of a list over a time span: ParsePage's limit and before, and
+// the optional bounds from and to (RFC 3339), each the zero time when not given.
+func SpanPage(r *http.Request, kind string, fields int) (p Page, from, to time.Time, err error) {
+	if p, err = ParsePage(r, kind, fields); err != nil {
+		return p, from, to, err
+	}
+	q := r.URL.Query()
+	if from, err = TimeOr(q, "from", time.Time{}); err != nil {
+		return p, from, to, err
+	}
+	to, err = TimeOr(q, "to", time.Time{})
+	return p, from, to, err
 }
 
 // ErrBadCursor is the error of a cursor that is not one of the list asked for.

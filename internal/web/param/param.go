@@ -53,12 +53,15 @@ func Versions(q url.Values) (from, to int, err error) {
 
 // At reads the optional time travel parameter at (RFC 3339): the zero time when it is
 // not given, "as now".
-func At(q url.Values) (time.Time, error) {
-	v := q.Get("at")
+func At(q url.Values) (time.Time, error) { return TimeOr(q, "at", time.Time{}) }
+
+// TimeOr reads the optional time parameter name (RFC 3339): def when it is not given.
+func TimeOr(q url.Values, name string, def time.Time) (time.Time, error) {
+	v := q.Get(name)
 	if v == "" {
-		return time.Time{}, nil
+		return def, nil
 	}
-	return Time("at", v)
+	return Time(name, v)
 }
 
 // FormAt is At for the pages, whose "as of" field is a datetime-local input: it sends

@@ -3,6 +3,7 @@ package query
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -41,4 +42,24 @@ func KnownSource(st *archive.Store, source string, configured bool) (bool, error
 		return false, err
 	}
 	return slices.ContainsFunc(archived, func(a archive.SourceInfo) bool { return a.Name == source }), nil
+}
+
+// Sources is the archived sources, by name, and the summary of each one's latest
+// component set: what the API's source list and the dashboard's rows are made of.
+func Sources(st *archive.Store) ([]archive.SourceInfo, map[string]archive.ComponentSummary, error) {
+	archived, err := st.Sources()
+	if err != nil {
+		return nil, nil, err
+	}
+	summaries, err := st.ComponentSummaries()
+	return archived, summaries, err
+}
+
+// IncidentsAt lists the incidents of source (every source when empty) as they stand now
+// (a zero at) or as they stood at at.
+func IncidentsAt(st *archive.Store, source string, at time.Time) ([]archive.IncidentInfo, error) {
+	if at.IsZero() {
+		return st.Incidents(source)
+	}
+	return st.IncidentsAt(source, at)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/web/query"
 	"github.com/statuswatch/statuswatch/internal/web/vendortext"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -75,11 +76,7 @@ type sourceRow struct {
 // worked out from the daemon's poll state, the archive's failure state and the open
 // incidents among infos (every archived incident).
 func (s *Site) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
-	archived, err := s.store.Sources()
-	if err != nil {
-		return nil, err
-	}
-	summaries, err := s.store.ComponentSummaries()
+	archived, summaries, err := query.Sources(s.store)
 	if err != nil {
 		return nil, err
 	}

@@ -87,22 +87,12 @@ func (s *Site) Source(w http.ResponseWriter, r *http.Request) {
 	if !at.IsZero() {
 		now = at
 	}
-	p, err := param.ParsePage(r, sourceCursor, 3)
+	p, after, err := view.KeyPage(r, sourceCursor)
 	if err != nil {
 		s.Error(w, r, http.StatusBadRequest, "Bad request", err.Error())
 		return
 	}
-	after, ok := view.CursorKey(p.Before, api.TimeLayout)
-	if !ok {
-		s.Error(w, r, http.StatusBadRequest, "Bad request", param.ErrBadCursor.Error())
-		return
-	}
-	var infos []archive.IncidentInfo
-	if at.IsZero() {
-		infos, err = s.store.Incidents(name)
-	} else {
-		infos, err = s.store.IncidentsAt(name, at)
-	}
+	infos, err := query.IncidentsAt(s.store, name, at)
 	if err != nil {
 		s.pageArchiveError(w, r, err, "")
 		return

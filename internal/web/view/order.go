@@ -2,11 +2,14 @@ package view
 
 import (
 	"cmp"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/api"
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/web/param"
 )
 
 // Key is an incident's place in every list of incidents, the API's and the pages': newest
@@ -29,21 +32,18 @@ func CompareKeys(a, b Key) int {
 	return cmp.Or(b.At.Compare(a.At), strings.Compare(b.ID, a.ID), strings.Compare(b.Source, a.Source))
 }
 
-// CursorKey reads the key a list's cursor carries (param.Page.Before: the time in
-// layout, the source and the id of a page's last incident): nil for none, ok false for
-// fields that are not a key.
-func CursorKey(before []string, layout string) (k *Key, ok bool) {
-	if before == nil {
-		return nil, true
+// KeyPage reads the limit and before of a page of an incident list whose cursors, tagged
+// kind, carry the key of a page's last incident (the time in api.TimeLayout, the source
+// and the id): after is nil on the first page.
+func KeyPage(r *http.Request, kind string) (p param.Page, after *Key, err error) {
+	if p, err = param.ParsePage(r, kind, 3); err != nil || p.Before == nil {
+		return p, nil, err
 	}
-	if len(before) != 3 {
-		return nil, false
-	}
-	t, err := time.Parse(layout, before[0])
+	t, err := time.Parse(api.TimeLayout, p.Before[0])
 	if err != nil {
-		return nil, false
+		return p, nil, param.ErrBadCursor
 	}
-	return &Key{At: t, Source: before[1], ID: before[2]}, true
+	return p, &Key{At: t, Source: p.Before[1], ID: p.Before[2]}, nil
 }
 
 // PageOf is a page of a list of incidents: those of infos after the key after (all
