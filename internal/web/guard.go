@@ -10,7 +10,7 @@ import (
 )
 
 // The guards in front of every route: the Host check (here) and the connection limit
-// (connlimit.go).
+// (internal/web/connlimit).
 
 // Without web.auth, the only thing between a web page the user visits and the API
 // (backup, polls, dropping outbox messages) is that the API listens on loopback. DNS

@@ -15,6 +15,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/correlate"
 	"github.com/statuswatch/statuswatch/internal/correlate/archived"
+	"github.com/statuswatch/statuswatch/internal/web/connlimit"
 	"github.com/statuswatch/statuswatch/internal/web/ui"
 )
 
@@ -27,7 +28,7 @@ const (
 	writeTimeout      = 60 * time.Second
 	// idleTimeout is how long a keep-alive connection may wait for its next request: long
 	// enough for a reader's next click, short enough that connections held idle free
-	// themselves (connlimit.go closes the longest idle one first at the limit anyway).
+	// themselves (internal/web/connlimit closes the longest idle one first at the limit anyway).
 	idleTimeout    = 30 * time.Second
 	maxHeaderBytes = 64 << 10
 
@@ -89,7 +90,7 @@ type Server struct {
 	mux      *http.ServeMux
 	patterns []string // every pattern routes registered, in order (openapi_test.go)
 	csrf     *http.CrossOriginProtection
-	// maxConns bounds the connections Serve holds (connlimit.go); a field so that a test
+	// maxConns bounds the connections Serve holds (internal/web/connlimit); a field so that a test
 	// can reach the limit cheaply.
 	maxConns int
 	readers  *readGate       // bounds the requests that read the whole archive (guard.go)
@@ -122,7 +123,7 @@ func New(o Options) *Server {
 		hooks:      newHookTriggers(),
 		csrf:       http.NewCrossOriginProtection(),
 
-		maxConns: maxConns,
+		maxConns: connlimit.DefaultMax,
 		readers:  newReadGate(archiveReaders),
 	}
 	if s.daemon == nil {
@@ -216,13 +217,13 @@ func (s *Server) unrouted(w http.ResponseWriter, r *http.Request) {
 
 // Serve serves HTTP on ln until ctx ends, then shuts down gracefully: it stops accepting,
 // lets requests in flight finish for up to shutdownTimeout and closes what is left. It
-// holds at most maxConns connections at once (connlimit.go). Request
+// holds at most maxConns connections at once (internal/web/connlimit). Request
 // contexts end with ctx, so a request waiting on a poll gives up at once. It returns nil
 // after a shutdown, and the error when serving fails on its own.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	limited := newConnLimiter(ln, s.maxConns, s.log)
+	limited := connlimit.New(ln, s.maxConns, s.log)
 	srv := &http.Server{
-		ConnState:         limited.track,
+		ConnState:         limited.Track,
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,

@@ -1,4 +1,6 @@
-package web
+// Package connlimit bounds the connections an http.Server holds: a listener that, at its
+// limit, closes the longest idle connection to make room for a new one.
+package connlimit
 
 import (
 	"log/slog"
@@ -7,21 +9,21 @@ import (
 	"sync"
 )
 
-// maxConns bounds the connections the server holds open at once. Without a bound, idle
+// DefaultMax bounds the connections the web server holds open at once. Without a bound, idle
 // keep-alive connections, which are held before any authentication, used up the file
 // descriptors ("accept4: too many open files") and the API, /healthz included, went dark.
 // 512 leaves room, under a limit of 1,024 descriptors, for the archive and the polls.
-const maxConns = 512
+const DefaultMax = 512
 
-// connLimiter is a listener that holds at most max connections. A connection accepted at
+// Listener is a listener that holds at most max connections. A connection accepted at
 // the limit makes room by closing the connection that has waited longest without a request
 // in progress (idle between keep-alive requests, or opened and silent): a client that is
 // only holding a connection loses it to one that wants an answer now, such as a /healthz
 // probe, and a flood of idle connections can never lock the API out. When every connection
 // is busy with a request, the new one is closed at once; requests end within the server's
 // timeouts, so that frees soon. The server reports each connection's state through
-// ConnState (track).
-type connLimiter struct {
+// ConnState (Track).
+type Listener struct {
 	net.Listener
 	max int
 	log *slog.Logger
@@ -38,12 +40,14 @@ type connEntry struct {
 	seq   uint64
 }
 
-func newConnLimiter(ln net.Listener, max int, log *slog.Logger) *connLimiter {
-	return &connLimiter{Listener: ln, max: max, log: log, conns: map[net.Conn]*connEntry{}}
+// New returns a Listener of ln that holds at most max connections, warning on log when it
+// reaches the limit.
+func New(ln net.Listener, max int, log *slog.Logger) *Listener {
+	return &Listener{Listener: ln, max: max, log: log, conns: map[net.Conn]*connEntry{}}
 }
 
-// Accept accepts the next connection, making room for it as described on connLimiter.
-func (l *connLimiter) Accept() (net.Conn, error) {
+// Accept accepts the next connection, making room for it as described on Listener.
+func (l *Listener) Accept() (net.Conn, error) {
 	for {
 		c, err := l.Listener.Accept()
 		if err != nil {
@@ -57,7 +61,7 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 }
 
 // admit records c when there is room, or room can be made, and reports whether it was.
-func (l *connLimiter) admit(c net.Conn) bool {
+func (l *Listener) admit(c net.Conn) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.conns) >= l.max {
@@ -80,7 +84,7 @@ func (l *connLimiter) admit(c net.Conn) bool {
 
 // longestIdle is the connection without a request in progress that changed state longest
 // ago, or nil.
-func (l *connLimiter) longestIdle() net.Conn {
+func (l *Listener) longestIdle() net.Conn {
 	var victim net.Conn
 	var oldest uint64
 	for c, e := range l.conns {
@@ -91,8 +95,8 @@ func (l *connLimiter) longestIdle() net.Conn {
 	return victim
 }
 
-// track is the server's ConnState hook.
-func (l *connLimiter) track(c net.Conn, state http.ConnState) {
+// Track is the server's ConnState hook.
+func (l *Listener) Track(c net.Conn, state http.ConnState) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	e, ok := l.conns[c]
