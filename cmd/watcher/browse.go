@@ -16,29 +16,28 @@ import (
 )
 
 // browse loads the config and opens a reader for a browse command.
-func browse(e *env, cfgPath string) (archiveReader, bool) {
-	cfg, ok := loadConfig(e, cfgPath)
+func browse(fs *cmdFlags) (archiveReader, bool) {
+	cfg, ok := fs.loadConfig()
 	if !ok {
 		return nil, false
 	}
 	r, err := openReader(cfg)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
+		fmt.Fprintf(fs.e.stderr, "error: %v\n", err)
 		return nil, false
 	}
 	return r, true
 }
 
 func runIncidents(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "incidents", "", "Lists archived incidents, newest first.")
-	cfgPath := configFlag(fs)
+	fs := configFlags(e, "incidents", "", "Lists archived incidents, newest first.")
 	source := fs.String("source", "", "only this source")
 	open := fs.Bool("open", false, "only incidents still open")
 	q := fs.String("q", "", "only incidents with all these words in some version, words since removed included; adds a MATCHED column")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
-	r, ok := browse(e, *cfgPath)
+	r, ok := browse(fs)
 	if !ok {
 		return exitError
 	}
@@ -91,16 +90,12 @@ func printMatches(w io.Writer, rows []incidentRow) {
 }
 
 func runHistory(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "history", "SOURCE/ID", "Lists the versions of an incident with when each was observed and what changed.")
-	cfgPath := configFlag(fs)
-	if code, ok := parseArgs(fs, args, 1, 1); !ok {
+	fs := configFlags(e, "history", "SOURCE/ID", "Lists the versions of an incident with when each was observed and what changed.")
+	source, id, code, ok := fs.parseRef(args, 1, 1)
+	if !ok {
 		return code
 	}
-	source, id, ok := splitRef(e, fs.Arg(0))
-	if !ok {
-		return exitUsage
-	}
-	r, ok := browse(e, *cfgPath)
+	r, ok := browse(fs)
 	if !ok {
 		return exitError
 	}
@@ -119,14 +114,10 @@ func runHistory(ctx context.Context, e *env, args []string) int {
 }
 
 func runDiff(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "diff", "SOURCE/ID [FROM [TO]]", "Prints what changed between two versions of an incident (default: the previous → the latest).\nVersion 0 is \"not present\".")
-	cfgPath := configFlag(fs)
-	if code, ok := parseArgs(fs, args, 1, 3); !ok {
-		return code
-	}
-	source, id, ok := splitRef(e, fs.Arg(0))
+	fs := configFlags(e, "diff", "SOURCE/ID [FROM [TO]]", "Prints what changed between two versions of an incident (default: the previous → the latest).\nVersion 0 is \"not present\".")
+	source, id, code, ok := fs.parseRef(args, 1, 3)
 	if !ok {
-		return exitUsage
+		return code
 	}
 	from, to := -1, -1
 	for i, a := range fs.Args()[1:] {
@@ -141,7 +132,7 @@ func runDiff(ctx context.Context, e *env, args []string) int {
 			to = n
 		}
 	}
-	r, ok := browse(e, *cfgPath)
+	r, ok := browse(fs)
 	if !ok {
 		return exitError
 	}
@@ -152,15 +143,6 @@ func runDiff(ctx context.Context, e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "%s/%s: version %d → %d\n%s\n\n%s", source, id, cs.From, cs.To, cs.Summary, diff.Terminal(cs.Changes, notify.TerminalStyle(e.stdout), cs.incs...))
 	return exitOK
-}
-
-func splitRef(e *env, ref string) (source, id string, ok bool) {
-	source, id, ok = strings.Cut(ref, "/")
-	if !ok || source == "" || id == "" {
-		fmt.Fprintf(e.stderr, "watcher: %q is not SOURCE/ID\n", ref)
-		return "", "", false
-	}
-	return source, id, true
 }
 
 func browseError(e *env, source, id string, err error) int {

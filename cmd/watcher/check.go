@@ -12,13 +12,12 @@ import (
 )
 
 func runCheck(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec, and reports every error it finds,\none line each, sorted by line; warns about a config without sources and secret files others can read.\n-probe detects each source's provider; -slack posts a test message to every Slack destination;\n-receivers sends one to each receiver; -archive checks the archive file's consistency.")
-	cfgPath := configFlag(fs)
+	fs := configFlags(e, "check", "", "Validates the config: every key, URL, duration and cron spec, and reports every error it finds,\none line each, sorted by line; warns about a config without sources and secret files others can read.\n-probe detects each source's provider; -slack posts a test message to every Slack destination;\n-receivers sends one to each receiver; -archive checks the archive file's consistency.")
 	probe := fs.Bool("probe", false, "also detect each source's provider")
 	slackFlag := fs.Bool("slack", false, "also post a test message to each Slack channel and webhook the sources use")
 	receiversFlag := fs.Bool("receivers", false, "also send a test message to each receiver (receivers:)")
 	archiveFlag := fs.Bool("archive", false, "also run a consistency check of the archive file (read-only; stop the daemon first, or check a backup)")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
@@ -26,7 +25,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "watcher check: unexpected argument %q (name the config with -config %s)\n", fs.Arg(0), fs.Arg(0))
 		return exitUsage
 	}
-	cfg, ok := loadConfig(e, *cfgPath)
+	cfg, ok := fs.loadConfig()
 	if !ok {
 		return exitError
 	}

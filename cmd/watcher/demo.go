@@ -11,7 +11,7 @@ func runDemo(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "demo", "", "Offline demo: a built-in local status page replays a recorded incident (new → updates → a silent edit → resolved → postmortem) through the whole pipeline into a temporary archive, with console notifications and the UI. Runs until Ctrl-C.")
 	listen := fs.String("listen", "127.0.0.1:8080", "UI address (the next free port when taken)")
 	speed := fs.Float64("speed", 1, "replay speed: a step every 5s ÷ speed")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	if *speed <= 0 {

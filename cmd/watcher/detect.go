@@ -12,7 +12,7 @@ import (
 
 func runDetect(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "detect", "URL", "Detects the status-page platform at URL and prints <kind>\\t<url>\\t<evidence>.")
-	if code, ok := parseArgs(fs, args, 1, 1); !ok {
+	if code, ok := fs.parseArgs(args, 1, 1); !ok {
 		return code
 	}
 	config.Version = version

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/url"
 	"os"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
@@ -15,24 +13,20 @@ import (
 )
 
 func runExport(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "export", "SOURCE/ID FILE", "Writes an incident's evidence bundle to FILE as a zip: every version, every change set, the raw\n"+
+	fs := configFlags(e, "export", "SOURCE/ID FILE", "Writes an incident's evidence bundle to FILE as a zip: every version, every change set, the raw\n"+
 		"payloads still retained byte for byte, a Markdown report, and manifest.json with the SHA-256 of each\n"+
 		"file. It reads the archive file, or the daemon's API while `watcher run` holds it; the bundle is\n"+
 		"checked against its manifest before FILE is written.")
-	cfgPath := configFlag(fs)
-	if code, ok := parseArgs(fs, args, 2, 2); !ok {
+	source, id, code, ok := fs.parseRef(args, 2, 2)
+	if !ok {
 		return code
 	}
-	source, id, ok := splitRef(e, fs.Arg(0))
-	if !ok {
-		return exitUsage
-	}
 	dest := fs.Arg(1)
-	cfg, ok := loadConfig(e, *cfgPath)
+	cfg, ok := fs.loadConfig()
 	if !ok {
 		return exitError
 	}
-	st, client, err := openArchive(cfg)
+	st, client, err := openArchive(cfg, readOnly)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -80,25 +74,12 @@ func verifyBundle(f *os.File) (*export.Manifest, error) {
 
 // Export streams GET /api/v1/incidents/{source}/{id}/export into w.
 func (a *apiClient) Export(ctx context.Context, source, id string, w io.Writer) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.base+"/api/v1/incidents/"+url.PathEscape(source)+"/"+url.PathEscape(id)+"/export", nil)
+	body, err := a.download(ctx, incidentPath(source, id)+"/export", "export", archive.ErrNotFound)
 	if err != nil {
 		return err
 	}
-	if a.auth != nil {
-		a.auth(req)
-	}
-	resp, err := (&http.Client{}).Do(req) // no overall timeout: a long history takes long to stream
-	if err != nil {
-		return fmt.Errorf("daemon API: %w", err)
-	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return archive.ErrNotFound
-	case resp.StatusCode != http.StatusOK:
-		return fmt.Errorf("daemon API: export answered HTTP %d", resp.StatusCode)
-	}
-	if _, err := io.Copy(w, resp.Body); err != nil {
+	defer body.Close()
+	if _, err := io.Copy(w, body); err != nil {
 		return fmt.Errorf("daemon API: %w", err)
 	}
 	return nil

@@ -21,10 +21,22 @@ type flagOutput struct {
 
 func (o *flagOutput) Write(p []byte) (int, error) { return o.to.Write(p) }
 
-// newFlags makes a command's flag set whose -h prints its synopsis and flags.
-func newFlags(e *env, name, args, summary string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(&flagOutput{stdout: e.stdout, stderr: e.stderr, to: e.stderr})
+// cmdFlags is a command's flag set, and the one way a command opens: declare its flags,
+// parse them (parse, parseArgs, parseRef), then load the config of -config (loadConfig),
+// or both at once (parseConfig).
+type cmdFlags struct {
+	*flag.FlagSet
+	e          *env
+	out        *flagOutput
+	configPath *string // -config; nil for a command that reads no config
+}
+
+// newFlags makes the flag set of a command that reads no config; its -h prints the
+// command's synopsis and flags.
+func newFlags(e *env, name, args, summary string) *cmdFlags {
+	out := &flagOutput{stdout: e.stdout, stderr: e.stderr, to: e.stderr}
+	fs := &cmdFlags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), e: e, out: out}
+	fs.SetOutput(out)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: %s\n\n%s\n\n", strings.TrimSpace("watcher "+name+" [flags] "+args), summary)
 		fs.PrintDefaults()
@@ -32,26 +44,24 @@ func newFlags(e *env, name, args, summary string) *flag.FlagSet {
 	return fs
 }
 
+// configFlags is newFlags for a command that reads the config: it adds -config with its
+// default chain.
+func configFlags(e *env, name, args, summary string) *cmdFlags {
+	fs := newFlags(e, name, args, summary)
+	fs.configPath = fs.String("config", "", "config file (default: $WATCHER_CONFIG, else /etc/watcher/config.yaml, else ./config.yaml)")
+	return fs
+}
+
 // parse parses flags wherever they are among the arguments; ok is false when the command
 // should exit with code: 0 after -h (help on standard output), 2 after a usage error
 // (the error and the usage on standard error).
-func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	out, _ := fs.Output().(*flagOutput)
-	if out == nil {
-		// A flag set not made by newFlags: plain flag behaviour.
-		if err := fs.Parse(interspersed(fs, args)); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK, false
-			}
-			return exitUsage, false
-		}
-		return 0, true
-	}
+func (fs *cmdFlags) parse(args []string) (code int, ok bool) {
 	// The flag package prints the usage before it returns ErrHelp, and an error message
 	// plus the usage for a bad flag, all to one writer: hold it until we know which.
 	var held bytes.Buffer
+	out := fs.out
 	out.to = &held
-	err := fs.Parse(interspersed(fs, args))
+	err := fs.Parse(interspersed(fs.FlagSet, args))
 	out.to = out.stderr
 	switch {
 	case err == nil:
@@ -69,8 +79,8 @@ func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 
 // parseArgs is parse for a command that takes from min to max positional arguments: any
 // other count prints the command's usage on standard error and exits 2.
-func parseArgs(fs *flag.FlagSet, args []string, min, max int) (code int, ok bool) {
-	if code, ok := parse(fs, args); !ok {
+func (fs *cmdFlags) parseArgs(args []string, min, max int) (code int, ok bool) {
+	if code, ok := fs.parse(args); !ok {
 		return code, false
 	}
 	if fs.NArg() < min || fs.NArg() > max {
@@ -78,6 +88,33 @@ func parseArgs(fs *flag.FlagSet, args []string, min, max int) (code int, ok bool
 		return exitUsage, false
 	}
 	return 0, true
+}
+
+// parseRef is parseArgs for a command whose first argument is SOURCE/ID: one that is
+// not is a usage error too.
+func (fs *cmdFlags) parseRef(args []string, min, max int) (source, id string, code int, ok bool) {
+	if code, ok := fs.parseArgs(args, min, max); !ok {
+		return "", "", code, false
+	}
+	ref := fs.Arg(0)
+	source, id, ok = strings.Cut(ref, "/")
+	if !ok || source == "" || id == "" {
+		fmt.Fprintf(fs.e.stderr, "watcher: %q is not SOURCE/ID\n", ref)
+		return "", "", exitUsage, false
+	}
+	return source, id, 0, true
+}
+
+// parseConfig is parse, then loadConfig: cfg is nil when the command should exit with
+// code.
+func (fs *cmdFlags) parseConfig(args []string) (cfg *config.Config, code int) {
+	if code, ok := fs.parse(args); !ok {
+		return nil, code
+	}
+	if cfg, ok := fs.loadConfig(); ok {
+		return cfg, exitOK
+	}
+	return nil, exitError
 }
 
 // interspersed moves the flags among args before the positional arguments, so that
@@ -139,19 +176,21 @@ func looksNumeric(s string) bool {
 	return true
 }
 
-// configFlag adds -config with its default chain.
-func configFlag(fs *flag.FlagSet) *string {
-	return fs.String("config", "", "config file (default: $WATCHER_CONFIG, else /etc/watcher/config.yaml, else ./config.yaml)")
+// configFile is the config file -config names, else the first of the default chain,
+// chosen once: a reload reads the file the command started with.
+func (fs *cmdFlags) configFile() string {
+	if *fs.configPath == "" {
+		*fs.configPath = config.DefaultPath()
+	}
+	return *fs.configPath
 }
 
-// loadConfig loads the config named by -config or the default chain, printing each of a
-// bad config's errors on a line of its own.
-func loadConfig(e *env, path string) (*config.Config, bool) {
-	if path == "" {
-		path = config.DefaultPath()
-	}
+// loadConfig loads the config file, printing each of a bad config's errors on a line of
+// its own.
+func (fs *cmdFlags) loadConfig() (*config.Config, bool) {
+	e := fs.e
 	config.Version = version // for the default User-Agent
-	cfg, err := config.Load(path)
+	cfg, err := config.Load(fs.configFile())
 	var list config.Errors
 	switch {
 	case errors.As(err, &list):

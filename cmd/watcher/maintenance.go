@@ -5,27 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/config"
 )
 
 func runBackup(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "backup", "FILE", "Writes a consistent copy of the archive to FILE while polling goes on (through the daemon when it holds the archive).\nRestore by stopping the daemon and putting the copy in place of the archive.")
-	cfgPath := configFlag(fs)
-	if code, ok := parseArgs(fs, args, 1, 1); !ok {
+	fs := configFlags(e, "backup", "FILE", "Writes a consistent copy of the archive to FILE while polling goes on (through the daemon when it holds the archive).\nRestore by stopping the daemon and putting the copy in place of the archive.")
+	if code, ok := fs.parseArgs(args, 1, 1); !ok {
 		return code
 	}
 	dest := fs.Arg(0)
-	cfg, ok := loadConfig(e, *cfgPath)
+	cfg, ok := fs.loadConfig()
 	if !ok {
 		return exitError
 	}
 	var n int64
 	err := writeFile(dest, func(f *os.File) (err error) {
-		n, err = writeBackup(ctx, cfg.Database, f, func() (*apiClient, error) { return newAPIClient(cfg) })
+		n, err = writeBackup(ctx, cfg, f)
 		return err
 	})
 	if err != nil {
@@ -38,35 +37,21 @@ func runBackup(ctx context.Context, e *env, args []string) int {
 
 // writeBackup copies the archive into w, from the file when it is free, else through the
 // daemon's API.
-func writeBackup(ctx context.Context, path string, w io.Writer, api func() (*apiClient, error)) (int64, error) {
-	st, err := archive.Open(path, archive.Options{ReadOnly: true, MustExist: true})
-	if err == nil {
+func writeBackup(ctx context.Context, cfg *config.Config, w io.Writer) (int64, error) {
+	st, a, err := openArchive(cfg, readOnly)
+	if err != nil {
+		return 0, err
+	}
+	if st != nil {
 		defer st.Close()
 		return st.WriteTo(w)
 	}
-	if !errors.Is(err, archive.ErrLocked) {
-		return 0, err
-	}
-	a, aerr := api()
-	if aerr != nil {
-		return 0, fmt.Errorf("%w; %v", err, aerr)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.base+"/api/v1/backup", nil)
+	body, err := a.download(ctx, "/api/v1/backup", "backup", nil)
 	if err != nil {
 		return 0, err
 	}
-	if a.auth != nil {
-		a.auth(req)
-	}
-	resp, err := (&http.Client{}).Do(req) // no overall timeout: an archive may take long to copy
-	if err != nil {
-		return 0, fmt.Errorf("daemon API: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("daemon API: backup answered HTTP %d", resp.StatusCode)
-	}
-	return io.Copy(w, resp.Body)
+	defer body.Close()
+	return io.Copy(w, body)
 }
 
 // writeFile writes dest through write, beside it first, then renames it into place once
@@ -92,14 +77,10 @@ func writeFile(dest string, write func(*os.File) error) error {
 }
 
 func runCompact(_ context.Context, e *env, args []string) int {
-	fs := newFlags(e, "compact", "", "Rewrites the archive without the space that pruning and deletes freed, and swaps it in atomically.\nRefuses while the daemon runs: stop it first (systemctl stop watcher).")
-	cfgPath := configFlag(fs)
-	if code, ok := parse(fs, args); !ok {
+	fs := configFlags(e, "compact", "", "Rewrites the archive without the space that pruning and deletes freed, and swaps it in atomically.\nRefuses while the daemon runs: stop it first (systemctl stop watcher).")
+	cfg, code := fs.parseConfig(args)
+	if cfg == nil {
 		return code
-	}
-	cfg, ok := loadConfig(e, *cfgPath)
-	if !ok {
-		return exitError
 	}
 	before, after, err := archive.Compact(cfg.Database, 0)
 	if errors.Is(err, archive.ErrLocked) {

@@ -14,19 +14,15 @@ import (
 )
 
 func runMCP(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "mcp", "", "Serves the archive to an AI tool over the Model Context Protocol on stdin and stdout (the MCP client\n"+
+	fs := configFlags(e, "mcp", "", "Serves the archive to an AI tool over the Model Context Protocol on stdin and stdout (the MCP client\n"+
 		"starts it): read-only tools to list sources, search incidents, read any version of one and diff two.\n"+
 		"It reads the archive file, or the daemon's API at listen while `watcher run` holds the file.\n"+
 		"`watcher run` serves the same over HTTP at /mcp on listen, behind web.auth.")
-	cfgPath := configFlag(fs)
-	if code, ok := parse(fs, args); !ok {
+	cfg, code := fs.parseConfig(args)
+	if cfg == nil {
 		return code
 	}
-	cfg, ok := loadConfig(e, *cfgPath)
-	if !ok {
-		return exitError
-	}
-	st, client, err := openArchive(cfg)
+	st, client, err := openArchive(cfg, readOnly)
 	if err != nil {
 		return e.fail(err)
 	}

@@ -3,10 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"text/tabwriter"
 
@@ -16,9 +13,8 @@ import (
 )
 
 func runOutbox(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "outbox", "[list | retry ID… | drop ID…]", "Shows undelivered (pending) and parked messages; retry puts parked messages back in the queue; drop deletes messages for good.")
-	cfgPath := configFlag(fs)
-	if code, ok := parse(fs, args); !ok {
+	fs := configFlags(e, "outbox", "[list | retry ID… | drop ID…]", "Shows undelivered (pending) and parked messages; retry puts parked messages back in the queue; drop deletes messages for good.")
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	verb, rest := "list", fs.Args()
@@ -41,22 +37,16 @@ func runOutbox(ctx context.Context, e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	cfg, ok := loadConfig(e, *cfgPath)
+	cfg, ok := fs.loadConfig()
 	if !ok {
 		return exitError
 	}
-	readOnly := verb == "list"
-	store, err := archive.Open(cfg.Database, archive.Options{MustExist: true, ReadOnly: readOnly})
-	if errors.Is(err, archive.ErrLocked) {
-		api, aerr := newAPIClient(cfg)
-		if aerr != nil {
-			fmt.Fprintf(e.stderr, "error: %v; %v\n", err, aerr)
-			return exitError
-		}
-		return outboxThroughDaemon(ctx, e, api, verb, ids)
-	}
+	store, api, err := openArchive(cfg, archive.Options{MustExist: true, ReadOnly: verb == "list"})
 	if err != nil {
 		return e.fail(err)
+	}
+	if api != nil {
+		return outboxThroughDaemon(ctx, e, api, verb, ids)
 	}
 	defer store.Close()
 	if verb == "list" {
@@ -77,12 +67,7 @@ func runOutbox(ctx context.Context, e *env, args []string) int {
 func outboxThroughDaemon(ctx context.Context, e *env, api *apiClient, verb string, ids []uint64) int {
 	if verb == "list" {
 		var msgs []model.Message
-		err := api.pages(ctx, "/api/v1/outbox", url.Values{"limit": {"1000"}}, func(page []byte) error {
-			var batch []model.Message
-			err := json.Unmarshal(page, &batch)
-			msgs = append(msgs, batch...)
-			return err
-		})
+		err := pages(ctx, api, "/api/v1/outbox", nil, func(m model.Message) { msgs = append(msgs, m) })
 		if err != nil {
 			return e.fail(err)
 		}

@@ -30,15 +30,14 @@ func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
 const defaultDeliverTimeout = 5 * time.Second
 
 func runPoll(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "poll", "", "Polls every source (or those named) once, archives what changed, delivers the outbox and exits.\n"+
+	fs := configFlags(e, "poll", "", "Polls every source (or those named) once, archives what changed, delivers the outbox and exits.\n"+
 		"Each failure is one line on standard error, and a summary closes the run. Delivery gets -deliver-timeout,\n"+
 		"waits for Slack's pacing and backoff included; what it leaves undelivered stays queued for the next run or the daemon.\n"+
 		"Exit status: 0 all fetched and delivered, 1 bad config or archive, 3 some source failed or a notification is still queued.")
-	cfgPath := configFlag(fs)
 	var only stringsFlag
 	fs.Var(&only, "source", "poll only this source (repeatable)")
 	deliverTimeout := fs.Duration("deliver-timeout", defaultDeliverTimeout, "time given to delivering notifications, retries and waits included; the rest stays queued")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
@@ -49,7 +48,7 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "watcher poll: -deliver-timeout must be above 0, found %s\n", *deliverTimeout)
 		return exitUsage
 	}
-	cfg, ok := loadConfig(e, *cfgPath)
+	cfg, ok := fs.loadConfig()
 	if !ok {
 		return exitError
 	}
@@ -58,12 +57,12 @@ func runPoll(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 		return exitUsage
 	}
-	store, err := archive.Open(cfg.Database, archive.Options{})
-	if errors.Is(err, archive.ErrLocked) {
-		return pollThroughDaemon(ctx, e, cfg, sources, err)
-	}
+	store, api, err := openArchive(cfg, archive.Options{})
 	if err != nil {
 		return e.fail(err)
+	}
+	if api != nil {
+		return pollThroughDaemon(ctx, e, api, sources)
 	}
 	defer store.Close()
 	store.SetRoute(cfg.Route)
@@ -152,12 +151,7 @@ func flatten(err error) []error {
 
 // pollThroughDaemon asks the running daemon, which holds the archive, to poll each source;
 // it delivers what they record itself.
-func pollThroughDaemon(ctx context.Context, e *env, cfg *config.Config, sources []*config.Source, lockErr error) int {
-	api, err := newAPIClient(cfg)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "error: %v; %v\n", lockErr, err)
-		return exitError
-	}
+func pollThroughDaemon(ctx context.Context, e *env, api *apiClient, sources []*config.Source) int {
 	code := exitOK
 	failed := 0
 	for _, src := range sources {

@@ -17,9 +17,8 @@ import (
 )
 
 func runRun(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "run", "", "Runs the daemon: schedules and polls every source, archives, notifies and serves the UI and API on listen.\nSIGHUP reloads the config; SIGTERM or SIGINT stop it.")
-	cfgPath := configFlag(fs)
-	if code, ok := parse(fs, args); !ok {
+	fs := configFlags(e, "run", "", "Runs the daemon: schedules and polls every source, archives, notifies and serves the UI and API on listen.\nSIGHUP reloads the config; SIGTERM or SIGINT stop it.")
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	// SIGHUP must be caught before READY=1, or a reload sent right after start kills us.
@@ -27,11 +26,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 
-	path := *cfgPath
-	if path == "" {
-		path = config.DefaultPath()
-	}
-	cfg, ok := loadConfig(e, path)
+	cfg, ok := fs.loadConfig()
 	if !ok {
 		return exitError
 	}
@@ -71,7 +66,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	for {
 		select {
 		case <-hup:
-			next, err := config.Load(path)
+			next, err := config.Load(fs.configFile())
 			if err != nil {
 				log.Error("reload refused: the old config keeps running", "err", err)
 				continue

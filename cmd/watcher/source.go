@@ -72,7 +72,7 @@ type archiveReader interface {
 // openReader opens the archive read-only, never creating it; when the daemon holds it, it
 // reads through the daemon's API at listen instead.
 func openReader(cfg *config.Config) (archiveReader, error) {
-	st, client, err := openArchive(cfg)
+	st, client, err := openArchive(cfg, readOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -82,10 +82,13 @@ func openReader(cfg *config.Config) (archiveReader, error) {
 	return client, nil
 }
 
-// openArchive opens the archive read-only, never creating it, or, when the daemon holds
-// it (bbolt admits one process), returns a client of the daemon's API at listen instead.
-func openArchive(cfg *config.Config) (*archive.Store, *apiClient, error) {
-	st, err := archive.Open(cfg.Database, archive.Options{ReadOnly: true, MustExist: true})
+// readOnly opens the archive as the commands that only read it do: never creating it.
+var readOnly = archive.Options{ReadOnly: true, MustExist: true}
+
+// openArchive opens the archive with o or, when the daemon holds it (bbolt admits one
+// process), returns a client of the daemon's API at listen instead.
+func openArchive(cfg *config.Config, o archive.Options) (*archive.Store, *apiClient, error) {
+	st, err := archive.Open(cfg.Database, o)
 	if err == nil {
 		return st, nil, nil
 	}
@@ -238,8 +241,8 @@ func newAPIClient(cfg *config.Config) (*apiClient, error) {
 
 func (a *apiClient) Close() error { return nil }
 
-// call does one API request and decodes its JSON answer; it returns the answer's headers.
-func (a *apiClient) call(ctx context.Context, method, path string, into any) (http.Header, error) {
+// do sends one request to the API, with the config's credentials, through hc.
+func (a *apiClient) do(ctx context.Context, hc *http.Client, method, path string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, method, a.base+path, nil)
 	if err != nil {
 		return nil, err
@@ -247,9 +250,18 @@ func (a *apiClient) call(ctx context.Context, method, path string, into any) (ht
 	if a.auth != nil {
 		a.auth(req)
 	}
-	resp, err := a.hc.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("daemon API: %w", err)
+	}
+	return resp, nil
+}
+
+// call does one API request and decodes its JSON answer; it returns the answer's headers.
+func (a *apiClient) call(ctx context.Context, method, path string, into any) (http.Header, error) {
+	resp, err := a.do(ctx, a.hc, method, path)
+	if err != nil {
+		return nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
@@ -292,6 +304,29 @@ func (a *apiClient) Get(ctx context.Context, path string, query url.Values, into
 	return h.Get("X-Next-Cursor"), nil
 }
 
+// download answers GET path with its body, which the caller copies and closes. It has no
+// overall timeout: a whole archive or a long history takes long to copy. An answer other
+// than 200 is an error that names what was asked, notFound for a 404 when it is not nil.
+func (a *apiClient) download(ctx context.Context, path, what string, notFound error) (io.ReadCloser, error) {
+	untimed := *a.hc
+	untimed.Timeout = 0
+	resp, err := a.do(ctx, &untimed, http.MethodGet, path)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound && notFound != nil:
+		err = notFound
+	case resp.StatusCode != http.StatusOK:
+		err = fmt.Errorf("daemon API: %s answered HTTP %d", what, resp.StatusCode)
+	}
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	return resp.Body, nil
+}
+
 // apiError is an error answer of the daemon's API.
 type apiError struct {
 	code int
@@ -300,15 +335,25 @@ type apiError struct {
 
 func (e *apiError) Error() string { return fmt.Sprintf("daemon API: HTTP %d: %s", e.code, e.msg) }
 
-// pages follows the API's cursor until the last page.
-func (a *apiClient) pages(ctx context.Context, path string, q url.Values, each func(page []byte) error) error {
+// pages reads a list of the API at path, a thousand items a page, following its cursor
+// to the last page, and hands each item, decoded as a T, to each.
+func pages[T any](ctx context.Context, a *apiClient, path string, q url.Values, each func(T)) error {
+	if q == nil {
+		q = url.Values{}
+	}
+	q.Set("limit", "1000")
 	for {
 		var raw json.RawMessage
 		h, err := a.call(ctx, http.MethodGet, path+"?"+q.Encode(), &raw)
 		if err != nil {
 			return err
 		}
-		if err := each(raw); err != nil {
+		var batch []T
+		err = json.Unmarshal(raw, &batch)
+		for _, item := range batch {
+			each(item)
+		}
+		if err != nil {
 			return err
 		}
 		next := h.Get("X-Next-Cursor")
@@ -319,12 +364,17 @@ func (a *apiClient) pages(ctx context.Context, path string, q url.Values, each f
 	}
 }
 
+// incidentPath is the API's path of an incident.
+func incidentPath(source, id string) string {
+	return "/api/v1/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(id)
+}
+
 func (a *apiClient) Incidents(ctx context.Context, source string, open bool) ([]incidentRow, error) {
 	return a.Search(ctx, "", source, open)
 }
 
 func (a *apiClient) Search(ctx context.Context, text, source string, open bool) ([]incidentRow, error) {
-	q := url.Values{"limit": {"1000"}}
+	q := url.Values{}
 	if text != "" {
 		q.Set("q", text)
 	}
@@ -335,30 +385,20 @@ func (a *apiClient) Search(ctx context.Context, text, source string, open bool) 
 		q.Set("open", "true")
 	}
 	var rows []incidentRow
-	err := a.pages(ctx, "/api/v1/incidents", q, func(page []byte) error {
-		var batch []api.IncidentItem
-		err := json.Unmarshal(page, &batch)
-		for _, in := range batch {
-			r := incidentRow{Source: in.Source, ID: in.ID, Title: in.Title, Status: in.Status, Impact: in.Impact, Versions: in.Versions, Removed: in.Removed, Matched: in.Matched}
-			if t := time.Time(in.StartedAt); !t.IsZero() {
-				r.StartedAt = &t
-			}
-			rows = append(rows, r)
+	err := pages(ctx, a, "/api/v1/incidents", q, func(in api.IncidentItem) {
+		r := incidentRow{Source: in.Source, ID: in.ID, Title: in.Title, Status: in.Status, Impact: in.Impact, Versions: in.Versions, Removed: in.Removed, Matched: in.Matched}
+		if t := time.Time(in.StartedAt); !t.IsZero() {
+			r.StartedAt = &t
 		}
-		return err
+		rows = append(rows, r)
 	})
 	return rows, err
 }
 
 func (a *apiClient) Versions(ctx context.Context, source, id string) ([]versionRow, error) {
 	var rows []versionRow
-	err := a.pages(ctx, "/api/v1/incidents/"+url.PathEscape(source)+"/"+url.PathEscape(id)+"/versions", url.Values{"limit": {"1000"}}, func(page []byte) error {
-		var batch []api.Version
-		err := json.Unmarshal(page, &batch)
-		for _, v := range batch {
-			rows = append(rows, versionRow{v.Version, time.Time(v.ObservedAt), v.Summary})
-		}
-		return err
+	err := pages(ctx, a, incidentPath(source, id)+"/versions", nil, func(v api.Version) {
+		rows = append(rows, versionRow{v.Version, time.Time(v.ObservedAt), v.Summary})
 	})
 	slices.SortFunc(rows, func(a, b versionRow) int { return a.N - b.N }) // the API lists newest first
 	return rows, err
@@ -373,7 +413,7 @@ func (a *apiClient) Diff(ctx context.Context, source, id string, from, to int) (
 		q.Set("to", strconv.Itoa(to))
 	}
 	var d api.Diff
-	base := "/api/v1/incidents/" + url.PathEscape(source) + "/" + url.PathEscape(id)
+	base := incidentPath(source, id)
 	_, err := a.call(ctx, http.MethodGet, base+"/diff?"+q.Encode(), &d)
 	cs := changeSet{From: d.From, To: d.To, Summary: d.Summary, Changes: make([]model.Change, len(d.Changes))}
 	for i, c := range d.Changes {

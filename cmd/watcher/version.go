@@ -15,7 +15,7 @@ var (
 
 func runVersion(_ context.Context, e *env, args []string) int {
 	fs := newFlags(e, "version", "", "Prints the version, commit and Go version.")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	c := commit
