@@ -91,6 +91,7 @@ func checkSlack(ctx context.Context, e *env, cfg *config.Config) int {
 		return e.fail(err)
 	}
 	seen := map[string]bool{}
+	title := titles(cfg, nil)
 	code := exitOK
 	for i := range cfg.Sources {
 		src := &cfg.Sources[i]
@@ -101,7 +102,7 @@ func checkSlack(ctx context.Context, e *env, cfg *config.Config) int {
 		}
 		seen[key] = true
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		where, err := s.Check(cctx, src.Name, fmt.Sprintf("statuswatch test message: notifications for %s arrive here.", titleOf(src)))
+		where, err := s.Check(cctx, src.Name, fmt.Sprintf("statuswatch test message: notifications for %s arrive here.", title(src.Name)))
 		cancel()
 		if err != nil {
 			fmt.Fprintf(e.stderr, "slack %s: %v\n", where, err)
@@ -145,11 +146,4 @@ func checkReceivers(ctx context.Context, e *env, cfg *config.Config) int {
 		fmt.Fprintf(e.stdout, "receiver %s (%s): test message sent\n", r.Name, r.Kind)
 	}
 	return code
-}
-
-func titleOf(src *config.Source) string {
-	if src.Title != "" {
-		return src.Title
-	}
-	return src.Name
 }

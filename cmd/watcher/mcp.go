@@ -45,7 +45,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 // (`watcher mcp`, `watcher export`): the API's own handlers over st, with the configured
 // sources and no daemon.
 func fileServer(cfg *config.Config, st *archive.Store, log *slog.Logger) *web.Server {
-	return web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL, Log: log, TitleOf: configured{cfg}.title,
+	return web.New(web.Options{Store: st, Daemon: configured{cfg}, BaseURL: cfg.BaseURL, Log: log, TitleOf: titles(cfg, nil),
 		Correlation: cfg.CorrelateOptions()})
 }
 
@@ -55,9 +55,10 @@ type configured struct{ cfg *config.Config }
 
 func (c configured) Sources() []web.SourceStatus {
 	out := make([]web.SourceStatus, len(c.cfg.Sources))
+	title := titles(c.cfg, nil)
 	for i := range c.cfg.Sources {
 		src := &c.cfg.Sources[i]
-		out[i] = web.SourceStatus{Name: src.Name, Title: c.title(src.Name), URL: src.URL, Kind: src.Kind, Paused: src.Paused}
+		out[i] = web.SourceStatus{Name: src.Name, Title: title(src.Name), URL: src.URL, Kind: src.Kind, Paused: src.Paused}
 	}
 	return out
 }
@@ -65,13 +66,3 @@ func (c configured) Sources() []web.SourceStatus {
 func (configured) PollNow(context.Context, string) (int, error) { return 0, web.ErrUnknownSource }
 
 func (configured) Health() error { return nil }
-
-// title is a source's configured title, else its name.
-func (c configured) title(source string) string {
-	for i := range c.cfg.Sources {
-		if src := &c.cfg.Sources[i]; src.Name == source && src.Title != "" {
-			return src.Title
-		}
-	}
-	return source
-}

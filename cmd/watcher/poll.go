@@ -189,7 +189,7 @@ func selectSources(cfg *config.Config, names []string) ([]*config.Source, error)
 }
 
 // titles gives a source's display name: its title, else the page's own name as the
-// archive remembers it, else its name.
+// archive remembers it (none when store is nil), else its name.
 func titles(cfg *config.Config, store *archive.Store) func(string) string {
 	return func(name string) string {
 		if src := cfg.Source(name); src != nil && src.Title != "" {
