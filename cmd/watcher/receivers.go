@@ -2,15 +2,12 @@ package main
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
-	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/notify"
 	"github.com/statuswatch/statuswatch/internal/notify/email"
 	"github.com/statuswatch/statuswatch/internal/notify/pagerduty"
-	"github.com/statuswatch/statuswatch/internal/notify/route"
 	"github.com/statuswatch/statuswatch/internal/notify/teams"
 	"github.com/statuswatch/statuswatch/internal/notify/webhook"
 )
@@ -47,32 +44,7 @@ func newWebhook(r *config.Receiver, cfg *config.Config, _ *archive.Store) (notif
 
 func newPagerDuty(r *config.Receiver, cfg *config.Config, _ *archive.Store) (notify.Notifier, error) {
 	return pagerduty.New(pagerduty.Options{Name: r.Name, RoutingKey: r.PagerDuty.RoutingKey.Value(), APIURL: r.PagerDuty.APIURL,
-		MinImpact: pageImpact(cfg.Routes, r.Name)})
-}
-
-// pageImpact is the least impact a PagerDuty receiver triggers at: the lowest
-// min_impact of the routes that send to it, "" (every impact) when one of them has
-// none. Routing already passes only incidents that reached a route's min_impact in
-// some version (so that their resolve still arrives); this bar keeps a later rise
-// that stays below every route's min_impact (none → minor under min_impact: major)
-// from triggering again.
-func pageImpact(routes route.Table, name string) model.Impact {
-	var least model.Impact
-	named := false
-	for i := range routes {
-		rt := &routes[i]
-		if !slices.Contains(rt.Receivers, name) {
-			continue
-		}
-		if rt.Match.MinImpact == "" {
-			return ""
-		}
-		if !named || least.Worse(rt.Match.MinImpact) {
-			least = rt.Match.MinImpact
-		}
-		named = true
-	}
-	return least
+		MinImpact: cfg.Routes.LeastImpact(r.Name)})
 }
 
 func newTeams(r *config.Receiver, _ *config.Config, _ *archive.Store) (notify.Notifier, error) {

@@ -12,8 +12,6 @@ import (
 	"github.com/statuswatch/statuswatch/internal/fakesmtp"
 	"github.com/statuswatch/statuswatch/internal/faketeams"
 	"github.com/statuswatch/statuswatch/internal/fakewebhook"
-	"github.com/statuswatch/statuswatch/internal/model"
-	"github.com/statuswatch/statuswatch/internal/notify/route"
 )
 
 // TestCheckReceivers checks that `watcher check -receivers` sends one signed test
@@ -99,28 +97,5 @@ func TestCheckReceiversEveryKind(t *testing.T) {
 	m := mail.Messages()
 	if len(m) != 1 || !strings.Contains(m[0].Header().Get("Subject"), "routed to mail") || m[0].From != "watcher@example.test" {
 		t.Errorf("mails: %+v", m)
-	}
-}
-
-// TestPageImpact checks the bar a PagerDuty receiver triggers at: the lowest
-// min_impact of the routes that send to it, none when one of them has none.
-func TestPageImpact(t *testing.T) {
-	to := func(min model.Impact, names ...string) route.Route {
-		return route.Route{Match: route.Match{MinImpact: min}, Receivers: names}
-	}
-	tests := []struct {
-		routes route.Table
-		want   model.Impact
-	}{
-		{nil, ""},
-		{route.Table{to(model.ImpactMajor, "pd")}, model.ImpactMajor},
-		{route.Table{to(model.ImpactCritical, "pd"), to(model.ImpactMinor, "slack", "pd"), to(model.ImpactNone, "other")}, model.ImpactMinor},
-		{route.Table{to(model.ImpactCritical, "pd"), to("", "pd")}, ""},
-		{route.Table{to("", "other"), to(model.ImpactMajor, "pd")}, model.ImpactMajor},
-	}
-	for i, tc := range tests {
-		if got := pageImpact(tc.routes, "pd"); got != tc.want {
-			t.Errorf("%d: got %q, want %q", i, got, tc.want)
-		}
 	}
 }
