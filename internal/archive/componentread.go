@@ -9,9 +9,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/components"
-	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -19,52 +17,37 @@ import (
 // ComponentsLatest returns the latest version of a source's component set, each
 // component with its Since; nil when none was archived.
 func (s *Store) ComponentsLatest(source string) (*model.ComponentVersion, error) {
-	var v *model.ComponentVersion
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		v, err = components.Latest(tx, source)
-		return err
+	return read(s, "components "+source, func(tx *bolt.Tx) (*model.ComponentVersion, error) {
+		return components.Latest(tx, source)
 	})
-	if err != nil {
-		return nil, wrapErr("components "+source, err)
-	}
-	return v, nil
 }
 
-// ComponentSummary is what a dashboard shows of a source's component set: its latest
-// version, when that was observed, how many components it has and how many of them are
-// not operational, the worst status among them (operational for none), and the page's
-// status and description.
-type ComponentSummary struct {
-	Version         int
-	ObservedAt      time.Time
-	Components      int
-	NotOperational  int
-	Worst           model.ComponentStatus
-	PageStatus      string
-	PageDescription string
+// ComponentsLatestVersion returns the number of the latest version of a source's
+// component set, 0 when none was archived, from its meta alone: no set is decoded, so a
+// caller that keeps what it made of a version (the daemon's gauges, after every poll
+// that wrote) asks this first.
+func (s *Store) ComponentsLatestVersion(source string) (int, error) {
+	n, err := read(s, "components "+source, func(tx *bolt.Tx) (int, error) {
+		m, err := components.Meta(tx, source)
+		return int(m.Latest), err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
 }
+
+// ComponentSummary is what a dashboard shows of a source's component set
+// (components.Summary).
+type ComponentSummary = components.Summary
 
 // ComponentSummaries returns the summary of every source with a component set, by
 // name, from the component metas alone: a dashboard of a thousand sources decodes no
 // set.
 func (s *Store) ComponentSummaries() (map[string]ComponentSummary, error) {
-	out := map[string]ComponentSummary{}
-	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
-			m, err := components.Meta(tx, string(name))
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			if m.Latest > 0 {
-				out[string(name)] = ComponentSummary{Version: int(m.Latest), ObservedAt: m.ObservedAt,
-					Components: int(m.Count), NotOperational: int(m.NotOperational), Worst: m.Worst,
-					PageStatus: m.PageStatus, PageDescription: m.PageDescription}
-			}
-			return nil
-		})
-	})
+	out, err := read(s, "component summaries", components.Summaries)
 	if err != nil {
-		return nil, wrapErr("component summaries", err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -72,15 +55,9 @@ func (s *Store) ComponentSummaries() (map[string]ComponentSummary, error) {
 // ComponentsAt returns the version of a source's component set in force at t: the
 // latest observed at or before t; nil when none was archived by t.
 func (s *Store) ComponentsAt(source string, t time.Time) (*model.ComponentVersion, error) {
-	var v *model.ComponentVersion
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		v, err = components.At(tx, source, t)
-		return err
+	return read(s, "components "+source, func(tx *bolt.Tx) (*model.ComponentVersion, error) {
+		return components.At(tx, source, t)
 	})
-	if err != nil {
-		return nil, wrapErr("components "+source, err)
-	}
-	return v, nil
 }
 
 // ComponentVersion returns version n of a source's component set, or ErrNotFound.
@@ -88,48 +65,26 @@ func (s *Store) ComponentVersion(source string, n int) (*model.ComponentVersion,
 	if n < 1 || n > 1<<32-1 {
 		return nil, fmt.Errorf("archive: component version %s/%d: %w", source, n, ErrNotFound)
 	}
-	var v *model.ComponentVersion
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		v, _, err = components.Load(components.Bucket(tx, source), uint32(n))
-		return err
+	return read(s, "component version "+source, func(tx *bolt.Tx) (*model.ComponentVersion, error) {
+		v, _, err := components.Load(components.Bucket(tx, source), uint32(n))
+		return v, err
 	})
-	if err != nil {
-		return nil, wrapErr("component version "+source, err)
-	}
-	return v, nil
 }
 
 // ComponentVersionInfo is a version of a component set as a list of versions shows
-// it, read from its header alone.
-type ComponentVersionInfo struct {
-	N          int
-	ObservedAt time.Time
-	Changes    []model.ComponentChange
-}
+// it, read from its header alone (components.VersionInfo).
+type ComponentVersionInfo = components.VersionInfo
 
 // ComponentVersions returns every version of a source's component set, oldest first,
 // without their sets; none when it has none.
 func (s *Store) ComponentVersions(source string) ([]ComponentVersionInfo, error) {
-	var out []ComponentVersionInfo
-	err := s.view(func(tx *bolt.Tx) error {
-		return components.Headers(tx, source, func(h codec.ComponentHeader) {
-			out = append(out, ComponentVersionInfo{N: h.N, ObservedAt: h.ObservedAt, Changes: h.Changes})
-		})
+	return read(s, "component versions "+source, func(tx *bolt.Tx) ([]ComponentVersionInfo, error) {
+		return components.Versions(tx, source)
 	})
-	return out, wrapErr("component versions "+source, err)
 }
 
-// ComponentEvent is one entry of a component's history: its status went From → To at
-// At, in component version Version. From is "" for a component new to the page, To ""
-// for one that left it.
-type ComponentEvent struct {
-	Key       string
-	Component string // its name then
-	Group     string
-	From, To  model.ComponentStatus
-	At        time.Time
-	Version   int
-}
+// ComponentEvent is one entry of a component's history (components.Event).
+type ComponentEvent = components.Event
 
 // The bounds of ComponentHistory's limit.
 const (
@@ -148,24 +103,9 @@ func (s *Store) ComponentHistory(source string, from, to time.Time, limit int) (
 		limit = DefaultHistoryLimit
 	}
 	limit = min(limit, MaxHistoryLimit)
-	err = s.view(func(tx *bolt.Tx) error {
-		return components.HeadersFrom(tx, source, from, func(h codec.ComponentHeader) bool {
-			if !to.IsZero() && !h.ObservedAt.Before(to) {
-				return false
-			}
-			for _, ch := range h.Changes {
-				if ch.From == ch.To {
-					continue
-				}
-				if len(events) == limit {
-					more = true
-					return false
-				}
-				events = append(events, ComponentEvent{Key: ch.Key, Component: ch.Component, Group: ch.Group,
-					From: ch.From, To: ch.To, At: h.ObservedAt, Version: h.N})
-			}
-			return true
-		})
+	err = s.view(func(tx *bolt.Tx) (err error) {
+		events, more, err = components.History(tx, source, from, to, limit)
+		return err
 	})
 	if err != nil {
 		return nil, false, wrapErr("component history "+source, err)

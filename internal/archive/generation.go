@@ -6,10 +6,5 @@ import bolt "go.etcd.io/bbolt"
 // (bbolt's transaction id of the last commit), also one committed by another process: a
 // cache of an answer computed from the archive is good while it is the same.
 func (s *Store) Generation() (uint64, error) {
-	var gen uint64
-	err := s.view(func(tx *bolt.Tx) error {
-		gen = uint64(tx.ID())
-		return nil
-	})
-	return gen, wrapErr("generation", err)
+	return read(s, "generation", func(tx *bolt.Tx) (uint64, error) { return uint64(tx.ID()), nil })
 }

@@ -24,9 +24,8 @@ type IncidentHead struct {
 // small incident records only (a fixed binary layout), never a version: a fraction of
 // what Incidents costs.
 func (s *Store) IncidentHeads() ([]IncidentHead, error) {
-	var out []IncidentHead
-	err := s.view(func(tx *bolt.Tx) error {
-		return eachSource(tx, "", func(name string, src *bolt.Bucket) error {
+	return read(s, "incident heads", func(tx *bolt.Tx) (out []IncidentHead, err error) {
+		return out, eachSource(tx, "", func(name string, src *bolt.Bucket) error {
 			incidents := src.Bucket(layout.BucketIncidents)
 			if incidents == nil {
 				return nil
@@ -42,5 +41,4 @@ func (s *Store) IncidentHeads() ([]IncidentHead, error) {
 			return nil
 		})
 	})
-	return out, wrapErr("incident heads", err)
 }

@@ -29,12 +29,7 @@ type PollState struct {
 
 // PollState reads a source's poll state in one short read transaction.
 func (s *Store) PollState(source string) (PollState, error) {
-	var ps PollState
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		ps, err = readPollState(tx, source)
-		return err
-	})
-	return ps, wrapErr("poll state "+source, err)
+	return read(s, "poll state "+source, func(tx *bolt.Tx) (PollState, error) { return readPollState(tx, source) })
 }
 
 // PollStates reads the poll state of each of sources in one read transaction, in name
@@ -42,18 +37,17 @@ func (s *Store) PollState(source string) (PollState, error) {
 // sweep rather than one transaction per source.
 func (s *Store) PollStates(sources []string) (map[string]PollState, error) {
 	names := slices.Sorted(slices.Values(sources))
-	out := make(map[string]PollState, len(names))
-	err := s.view(func(tx *bolt.Tx) error {
+	return read(s, "poll states", func(tx *bolt.Tx) (map[string]PollState, error) {
+		out := make(map[string]PollState, len(names))
 		for _, name := range names {
 			ps, err := readPollState(tx, name)
 			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+				return out, fmt.Errorf("%s: %w", name, err)
 			}
 			out[name] = ps
 		}
-		return nil
+		return out, nil
 	})
-	return out, wrapErr("poll states", err)
 }
 
 func readPollState(tx *bolt.Tx, source string) (ps PollState, err error) {

@@ -19,13 +19,9 @@ import (
 // oldest first.
 func (s *Store) Messages(states ...model.MessageState) ([]model.Message, error) {
 	want := func(st model.MessageState) bool { return len(states) == 0 || slices.Contains(states, st) }
-	var out []model.Message
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		out, err = outbox.List(tx, want)
-		return err
-	})
+	out, err := read(s, "messages", func(tx *bolt.Tx) ([]model.Message, error) { return outbox.List(tx, want) })
 	if err != nil {
-		return nil, wrapErr("messages", err)
+		return nil, err
 	}
 	slices.SortFunc(out, func(a, b model.Message) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
@@ -47,12 +43,7 @@ func (s *Store) OutboxCounts() (map[model.MessageState]int, error) {
 
 // Message returns one message, delivered or not, or ErrNotFound.
 func (s *Store) Message(id uint64) (model.Message, error) {
-	var m model.Message
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		m, err = outbox.Get(tx, id)
-		return err
-	})
-	return m, wrapErr(fmt.Sprintf("message %d", id), err)
+	return read(s, fmt.Sprintf("message %d", id), func(tx *bolt.Tx) (model.Message, error) { return outbox.Get(tx, id) })
 }
 
 // MarkSent records that message id was delivered, in one short transaction, right after
@@ -202,11 +193,7 @@ func (s *Store) ClearRootEdit(source, id string, msg uint64) error {
 // (MarkReplySent), oldest first, for a notifier starting up to redo them. It reads every
 // stored thread: one scan, at start.
 func (s *Store) RootEdits() ([]model.Message, error) {
-	var out []model.Message
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		out, err = outbox.RootEdits(tx)
-		return err
-	})
+	out, err := read(s, "root edits", outbox.RootEdits)
 	slices.SortFunc(out, func(a, b model.Message) int { return cmp.Compare(a.ID, b.ID) })
-	return out, wrapErr("root edits", err)
+	return out, err
 }

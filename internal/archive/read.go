@@ -22,35 +22,22 @@ import (
 
 // FetchState returns the fetch state last saved for source, empty if none.
 func (s *Store) FetchState(source string) (model.FetchState, error) {
-	var st model.FetchState
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		st, err = codec.DecodeFetchState(layout.Get(layout.Sub(layout.Source(tx, source), layout.BucketState), layout.KeyFetch))
-		return err
+	return read(s, "fetch state "+source, func(tx *bolt.Tx) (model.FetchState, error) {
+		return codec.DecodeFetchState(layout.Get(layout.Sub(layout.Source(tx, source), layout.BucketState), layout.KeyFetch))
 	})
-	return st, wrapErr("fetch state "+source, err)
 }
 
 // Latest returns the latest archived version of an incident, nil if it has none.
 func (s *Store) Latest(source, id string) (*model.Incident, error) {
 	id = model.URLID(id)
-	var inc *model.Incident
-	err := s.view(func(tx *bolt.Tx) error {
+	v, err := read(s, "latest "+source+"/"+id, func(tx *bolt.Tx) (*model.Version, error) {
 		src := layout.Source(tx, source)
-		m, ok, err := incident.LoadMeta(layout.Sub(src, layout.BucketIncidents), id)
-		if err != nil || !ok {
-			return err
-		}
-		v, err := incident.Load(layout.Sub(src, layout.BucketVersions), id, m.Latest)
-		if err != nil {
-			return err
-		}
-		inc = &v.Incident
-		return nil
+		return incident.Latest(layout.Sub(src, layout.BucketIncidents), layout.Sub(src, layout.BucketVersions), id)
 	})
-	if err != nil {
-		return nil, wrapErr("latest "+source+"/"+id, err)
+	if err != nil || v == nil {
+		return nil, err
 	}
-	return inc, nil
+	return &v.Incident, nil
 }
 
 // SourceInfo is what the archive knows of a source.
@@ -69,15 +56,13 @@ type SourceInfo struct {
 // Sources lists every source with something archived, by name. A source renamed or
 // deleted from the config still appears: its archive stays (a retired source).
 func (s *Store) Sources() ([]SourceInfo, error) {
-	var out []SourceInfo
-	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(layout.BucketSources).ForEachBucket(func(name []byte) error {
-			src := layout.Source(tx, string(name))
+	return read(s, "sources", func(tx *bolt.Tx) (out []SourceInfo, err error) {
+		return out, eachSource(tx, "", func(name string, src *bolt.Bucket) error {
 			h, err := loadHealth(src)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			info := SourceInfo{Name: string(name), Failures: h.Failures, LastError: h.LastError, Down: h.Down}
+			info := SourceInfo{Name: name, Failures: h.Failures, LastError: h.LastError, Down: h.Down}
 			if raw := layout.Get(layout.Sub(src, layout.BucketState), layout.KeyFirst); raw != nil {
 				info.FirstPoll, _ = time.Parse(time.RFC3339Nano, string(raw)) // unparsable: unknown
 			}
@@ -88,7 +73,6 @@ func (s *Store) Sources() ([]SourceInfo, error) {
 			return nil
 		})
 	})
-	return out, wrapErr("sources", err)
 }
 
 // IncidentInfo is an archived incident as listings show it: the latest version and what
@@ -134,30 +118,41 @@ func listedAt(started, scheduled, firstSeen time.Time) time.Time {
 // Incidents lists the archived incidents of source, or of every source when source is
 // empty: by source, then most recently changed first. An unknown source lists nothing.
 func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
-	var out []IncidentInfo
-	err := s.view(func(tx *bolt.Tx) error {
-		return eachSource(tx, source, func(name string, src *bolt.Bucket) error {
-			versions := src.Bucket(layout.BucketVersions)
+	return listIncidents(s, "incidents", source, func(name string, k []byte, m codec.Meta, versions *bolt.Bucket) (*IncidentInfo, error) {
+		ver, err := incident.Load(versions, string(k), m.Latest)
+		if err != nil {
+			return nil, err
+		}
+		info := infoOf(name, string(k), &m, ver)
+		return &info, nil
+	})
+}
+
+// listIncidents reads the incidents of source (every source when empty) in one read
+// transaction, each made an IncidentInfo by info (nil leaves it out), in the order of
+// Incidents: by source, then most recently changed first.
+func listIncidents(s *Store, op, source string, info func(name string, id []byte, m codec.Meta, versions *bolt.Bucket) (*IncidentInfo, error)) ([]IncidentInfo, error) {
+	out, err := read(s, op, func(tx *bolt.Tx) (out []IncidentInfo, err error) {
+		return out, eachSource(tx, source, func(name string, src *bolt.Bucket) error {
 			incidents := src.Bucket(layout.BucketIncidents)
 			if incidents == nil {
 				return nil
 			}
-			return incidents.ForEach(func(k, v []byte) error {
-				m, err := codec.UnmarshalMeta(v)
+			versions := src.Bucket(layout.BucketVersions)
+			return incident.EachMeta(incidents, func(k []byte, m codec.Meta) error {
+				in, err := info(name, k, m, versions)
 				if err != nil {
 					return fmt.Errorf("%s/%s: %w", name, k, err)
 				}
-				ver, err := incident.Load(versions, string(k), m.Latest)
-				if err != nil {
-					return fmt.Errorf("%s/%s: %w", name, k, err)
+				if in != nil {
+					out = append(out, *in)
 				}
-				out = append(out, infoOf(name, string(k), &m, ver))
 				return nil
 			})
 		})
 	})
 	if err != nil {
-		return nil, wrapErr("incidents", err)
+		return nil, err
 	}
 	slices.SortStableFunc(out, func(a, b IncidentInfo) int {
 		return cmp.Or(strings.Compare(a.Source, b.Source), b.LastChanged.Compare(a.LastChanged), strings.Compare(a.ID, b.ID))
@@ -168,9 +163,8 @@ func (s *Store) Incidents(source string) ([]IncidentInfo, error) {
 // Versions returns every version of an incident, oldest first, or ErrNotFound.
 func (s *Store) Versions(source, id string) ([]model.Version, error) {
 	id = model.URLID(id)
-	var out []model.Version
-	err := s.view(func(tx *bolt.Tx) error {
-		return incident.Each(tx, source, id, func(v []byte) error {
+	out, err := read(s, "versions "+source+"/"+id, func(tx *bolt.Tx) (out []model.Version, err error) {
+		return out, incident.Each(tx, source, id, func(v []byte) error {
 			ver, err := codec.DecodeVersion(v)
 			if err == nil {
 				out = append(out, *ver)
@@ -179,7 +173,7 @@ func (s *Store) Versions(source, id string) ([]model.Version, error) {
 		})
 	})
 	if err != nil {
-		return nil, wrapErr("versions "+source+"/"+id, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -230,17 +224,15 @@ func (s *Store) VersionInfos(source, id string) ([]VersionInfo, error) {
 // record alone, or ErrNotFound.
 func (s *Store) VersionCount(source, id string) (int, error) {
 	id = model.URLID(id)
-	var n int
-	err := s.view(func(tx *bolt.Tx) error {
+	n, err := read(s, "version count "+source+"/"+id, func(tx *bolt.Tx) (int, error) {
 		m, ok, err := incident.LoadMeta(layout.Sub(layout.Source(tx, source), layout.BucketIncidents), id)
 		if err == nil && !ok {
 			err = ErrNotFound
 		}
-		n = int(m.Latest)
-		return err
+		return int(m.Latest), err
 	})
 	if err != nil {
-		return 0, wrapErr("version count "+source+"/"+id, err)
+		return 0, err
 	}
 	return n, nil
 }
@@ -251,15 +243,9 @@ func (s *Store) Version(source, id string, n int) (*model.Version, error) {
 	if n < 1 || n > 1<<32-1 {
 		return nil, fmt.Errorf("archive: version %s/%s/%d: %w", source, id, n, ErrNotFound)
 	}
-	var v *model.Version
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		v, err = incident.Load(layout.Sub(layout.Source(tx, source), layout.BucketVersions), id, uint32(n))
-		return err
+	return read(s, "version "+source+"/"+id, func(tx *bolt.Tx) (*model.Version, error) {
+		return incident.Load(layout.Sub(layout.Source(tx, source), layout.BucketVersions), id, uint32(n))
 	})
-	if err != nil {
-		return nil, wrapErr("version "+source+"/"+id, err)
-	}
-	return v, nil
 }
 
 // SnapshotAt returns the raw payload of source in force at t: the latest archived
@@ -296,7 +282,8 @@ func (s *Store) SnapshotAt(source string, t time.Time) (time.Time, []model.Body,
 // without decoding a version: the daemon's start-up and its gauges must not read (and map
 // in) the whole archive. Records written before impacts were kept fall back to a decode.
 func (s *Store) OpenCounts(source string) (map[model.Impact]int, error) {
-	counts := map[model.Impact]int{}
-	err := s.view(func(tx *bolt.Tx) error { return incident.CountOpen(layout.Source(tx, source), counts) })
-	return counts, wrapErr("open counts "+source, err)
+	return read(s, "open counts "+source, func(tx *bolt.Tx) (map[model.Impact]int, error) {
+		counts := map[model.Impact]int{}
+		return counts, incident.CountOpen(layout.Source(tx, source), counts)
+	})
 }

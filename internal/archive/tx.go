@@ -67,6 +67,17 @@ func (s *Store) view(fn func(*bolt.Tx) error) error {
 	return err
 }
 
+// read runs fn in one read transaction (view) and returns what fn returns, its error
+// wrapped with op (wrapErr).
+func read[T any](s *Store, op string, fn func(*bolt.Tx) (T, error)) (T, error) {
+	var v T
+	err := s.view(func(tx *bolt.Tx) (err error) {
+		v, err = fn(tx)
+		return err
+	})
+	return v, wrapErr(op, err)
+}
+
 // update is db.Update under protect, with its outcome kept for Health: every write of
 // the archive goes through it or batch.
 func (s *Store) update(fn func(*bolt.Tx) error) error { return s.write(s.db.Update, fn) }

@@ -9,6 +9,7 @@ package incident
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
@@ -140,4 +141,50 @@ func Freeze(incidents *bolt.Bucket, at time.Time) (int, error) {
 		}
 	}
 	return len(todo), nil
+}
+
+// Latest decodes the latest version of incident id, from a source's incidents and
+// versions buckets; nil when the incident is not archived.
+func Latest(incidents, versions *bolt.Bucket, id string) (*model.Version, error) {
+	m, ok, err := LoadMeta(incidents, id)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return Load(versions, id, m.Latest)
+}
+
+// At returns the version of incident id (meta m) in force at t, nil when its
+// first version was observed after t. Observation times grow with the version number
+// (each is the fetch time of the poll that made it, and a source's polls are
+// serialised), so the first version observed after t is found by a binary search over
+// the headers.
+func At(versions *bolt.Bucket, id string, m codec.Meta, t time.Time) (*model.Version, error) {
+	if m.Latest == 0 {
+		return nil, nil
+	}
+	if !m.LastChanged.IsZero() && !m.LastChanged.After(t) {
+		return Load(versions, id, m.Latest)
+	}
+	var ferr error
+	i := sort.Search(int(m.Latest), func(i int) bool {
+		n := uint32(i + 1)
+		data := layout.Get(versions, layout.VersionKey(id, n))
+		if data == nil {
+			ferr = fmt.Errorf("version %d: %w", n, layout.ErrNotFound)
+			return true
+		}
+		h, _, err := codec.DecodeHeader(data)
+		if err != nil {
+			ferr = fmt.Errorf("version %d: %w", n, err)
+			return true
+		}
+		return h.ObservedAt.After(t)
+	})
+	if ferr != nil {
+		return nil, ferr
+	}
+	if i == 0 {
+		return nil, nil
+	}
+	return Load(versions, id, uint32(i))
 }
