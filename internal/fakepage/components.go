@@ -25,9 +25,7 @@ var DefaultComponents = []PageComponent{{ID: "fkcmp0api001", Name: "API", Status
 func (p *Statuspage) SetComponents(cs []PageComponent) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.components = slices.Clone(cs)
-	p.bodies = nil
-	p.render()
+	p.rerender(func() { p.components = slices.Clone(cs) })
 }
 
 // SetComponentStatus sets one component's status word, as a vendor flipping it without
@@ -42,9 +40,7 @@ func (p *Statuspage) SetComponentStatus(id, status string) bool {
 	if i < 0 {
 		return false
 	}
-	p.components[i].Status = status
-	p.bodies = nil
-	p.render()
+	p.rerender(func() { p.components[i].Status = status })
 	return true
 }
 

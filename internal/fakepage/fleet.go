@@ -145,8 +145,7 @@ type Fleet struct {
 	counter connCounter
 
 	mu      sync.Mutex
-	current [][]Incident // what each page serves
-	changes []int        // changes posted per page since the last Reset
+	changes []int // changes posted per page since the last Reset
 }
 
 // NewFleet starts n pages over plain HTTP on 127.0.0.1. Close stops them.
@@ -158,7 +157,6 @@ func NewFleetWith(n int, o FleetOptions) (*Fleet, error) {
 		pages:   make([]*Statuspage, n),
 		urls:    make([]string, n),
 		srvs:    make([]*http.Server, n),
-		current: make([][]Incident, n),
 		changes: make([]int, n),
 	}
 	f.counter.take()
@@ -215,17 +213,14 @@ func (f *Fleet) Page(i int) *Statuspage { return f.pages[i] }
 func (f *Fleet) Reset() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for i := range f.pages {
-		f.current[i] = VendorIncidents(uint64(i), fleetEpoch.Add(-time.Duration(i)*time.Hour))
-		f.changes[i] = 0
-	}
-	// Rendering a page costs a few ms: spread it over the cores.
+	clear(f.changes)
+	// Generating and rendering a page costs a few ms: spread it over the cores.
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				f.pages[i].Set(f.current[i], nil)
+				f.pages[i].Set(VendorIncidents(uint64(i), fleetEpoch.Add(-time.Duration(i)*time.Hour)), nil)
 			}
 		})
 	}
@@ -244,7 +239,7 @@ func (f *Fleet) Change(i int) {
 	defer f.mu.Unlock()
 	k := f.changes[i]
 	f.changes[i]++
-	incs := append([]Incident(nil), f.current[i]...)
+	incs := f.pages[i].served()
 	j := k % len(incs)
 	in := incs[j]
 	at := in.UpdatedAt.Add(time.Hour)
@@ -255,7 +250,6 @@ func (f *Fleet) Change(i int) {
 	}}, in.Updates...)
 	in.UpdatedAt = at
 	incs[j] = in
-	f.current[i] = incs
 	f.pages[i].Set(incs, nil)
 }
 
@@ -272,8 +266,7 @@ func (f *Fleet) Open(i int, name, body string) {
 		CreatedAt: at, UpdatedAt: at, StartedAt: at,
 		Updates: []Update{{ID: fmt.Sprintf("open%04d%04d-0", i, k), Status: "investigating", Body: body, CreatedAt: at, UpdatedAt: at, DisplayAt: at}},
 	}
-	f.current[i] = append([]Incident{in}, f.current[i]...)
-	f.pages[i].Set(f.current[i], nil)
+	f.pages[i].Set(append([]Incident{in}, f.pages[i].served()...), nil)
 }
 
 // FollowUp posts an update of body on page i's newest unresolved incident, and reports
@@ -281,7 +274,7 @@ func (f *Fleet) Open(i int, name, body string) {
 func (f *Fleet) FollowUp(i int, body string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	incs := append([]Incident(nil), f.current[i]...)
+	incs := f.pages[i].served()
 	for j, in := range incs {
 		if in.ResolvedAt != nil {
 			continue
@@ -292,7 +285,6 @@ func (f *Fleet) FollowUp(i int, body string) bool {
 		in.Updates = append([]Update{{ID: fmt.Sprintf("%s-u%d", in.ID, k), Status: "identified", Body: body, CreatedAt: at, UpdatedAt: at, DisplayAt: at}}, in.Updates...)
 		in.Status, in.UpdatedAt = "identified", at
 		incs[j] = in
-		f.current[i] = incs
 		f.pages[i].Set(incs, nil)
 		return true
 	}

@@ -129,3 +129,39 @@ func TestFleetOpenAndFollowUp(t *testing.T) {
 		}
 	}
 }
+
+// TestPageKeepsOnlyBodies: a page keeps its history as the bodies alone and reads it back
+// from them, so renaming it back, changing its components or asking for one incident
+// serves exactly the bytes its structs would.
+func TestPageKeepsOnlyBodies(t *testing.T) {
+	incs := VendorIncidents(7, fleetEpoch)
+	p := &Statuspage{Name: "Vendor"}
+	p.Set(incs, FiftyIncidents(fleetEpoch)[:2])
+	get := func(path string) string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, "http://page"+path, nil)
+		resp, err := p.Transport().RoundTrip(req)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %v %v", path, resp.StatusCode, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		return resp.Header.Get("ETag") + string(b)
+	}
+	before := get("/api/v2/incidents.json") + get("/api/v2/scheduled-maintenances.json")
+	one := get("/api/v2/incidents/" + incs[3].ID + ".json")
+	if p.incidents != nil || p.maintenances != nil {
+		t.Fatal("the page kept its structs beside its bodies")
+	}
+	p.SetName("Other")
+	p.SetComponents(Components(3))
+	p.SetName("Vendor")
+	if after := get("/api/v2/incidents.json") + get("/api/v2/scheduled-maintenances.json"); after != before {
+		t.Fatal("bodies read back and rendered again differ from the first render")
+	}
+	if again := get("/api/v2/incidents/" + incs[3].ID + ".json"); again != one || !strings.Contains(one, incs[3].Updates[0].Body) {
+		t.Fatal("an incident's own body changed, or lacks its updates")
+	}
+	if got := p.served(); len(got) != len(incs) || got[0].Updates[0].Body != incs[0].Updates[0].Body || !got[0].CreatedAt.Equal(incs[0].CreatedAt) {
+		t.Fatal("served does not give back the incidents set")
+	}
+}

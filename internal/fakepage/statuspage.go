@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -83,11 +84,14 @@ type Statuspage struct {
 	Name   string // the page's name, in every body
 	NoETag bool   // serve no ETag (as incident.io does), so clients must compare bodies
 
-	mu           sync.Mutex
+	mu sync.Mutex
+	// incidents and maintenances are what Set gave, kept only until rendered: after
+	// that the bodies are the one copy (lists reads them back), so a fleet of 10,000
+	// pages holds each history once, as JSON, not also as structs.
 	incidents    []Incident
 	maintenances []Incident
 	components   []PageComponent   // nil: the one operational API component
-	bodies       map[string][]byte // path → body, rebuilt on Set
+	bodies       map[string][]byte // path → body, rebuilt on Set (an incident's own is made on request)
 	etags        map[string]string // path → strong ETag of its body, with bodies
 	fail         int               // answer the next fail requests with 500
 	log          []Request
@@ -103,11 +107,18 @@ func (p *Statuspage) Set(incidents, maintenances []Incident) {
 	p.render() // now, so the cost never lands on a request a benchmark times
 }
 
+// served returns a copy of the incidents the page serves, newest first.
+func (p *Statuspage) served() []Incident {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	inc, _ := p.lists()
+	return slices.Clone(inc)
+}
+
 // SetName renames the page, which changes the bytes of every body but no incident.
 func (p *Statuspage) SetName(name string) {
 	p.mu.Lock()
-	p.Name, p.bodies = name, nil
-	p.render()
+	p.rerender(func() { p.Name = name })
 	p.mu.Unlock()
 }
 
@@ -127,13 +138,86 @@ func (p *Statuspage) Requests() []Request {
 	return out
 }
 
+// Paths of the bodies render makes.
+const (
+	incidentsJSON    = "/api/v2/incidents.json"
+	maintenancesJSON = "/api/v2/scheduled-maintenances.json"
+	incidentPrefix   = "/api/v2/incidents/"
+)
+
+// lists returns the incidents and maintenances the page serves, as Set gave them or,
+// once rendered, read back from the bodies (the JSON round trip gives the same values
+// and so the same bytes again). Called with p.mu held.
+func (p *Statuspage) lists() (incidents, maintenances []Incident) {
+	if p.bodies == nil {
+		return p.incidents, p.maintenances
+	}
+	var inc struct {
+		Incidents []Incident `json:"incidents"`
+	}
+	var mnt struct {
+		Maintenances []Incident `json:"scheduled_maintenances"`
+	}
+	if json.Unmarshal(p.bodies[incidentsJSON], &inc) != nil || json.Unmarshal(p.bodies[maintenancesJSON], &mnt) != nil {
+		panic("fakepage: a body the page rendered does not decode") // our own JSON
+	}
+	return inc.Incidents, mnt.Maintenances
+}
+
+// rerender changes what the page serves through change (the name, the components) and
+// renders it again. Called with p.mu held.
+func (p *Statuspage) rerender(change func()) {
+	p.incidents, p.maintenances = p.lists()
+	change()
+	p.bodies = nil
+	p.render()
+}
+
+// incidentBody renders one incident's own endpoint, on request: nobody polls them
+// often, and keeping 50 of them per page would double a fleet's memory. Called with
+// p.mu held.
+func (p *Statuspage) incidentBody(path string) (body []byte, etag string, ok bool) {
+	id, found := strings.CutPrefix(path, incidentPrefix)
+	id, isJSON := strings.CutSuffix(id, ".json")
+	if !found || !isJSON {
+		return nil, "", false
+	}
+	inc, mnt := p.lists()
+	for _, in := range append(inc, mnt...) {
+		if in.ID == id {
+			body := mustJSON(map[string]any{"page": p.pageObject(), "incident": in})
+			return body, etagOf(body), true
+		}
+	}
+	return nil, "", false
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // our own types always marshal
+	}
+	return b
+}
+
+// etagOf is a body's strong ETag.
+func etagOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return fmt.Sprintf("%q", hex.EncodeToString(sum[:8]))
+}
+
+// pageObject is the "page" every body starts with.
+func (p *Statuspage) pageObject() map[string]any {
+	return map[string]any{"id": pageID, "name": p.Name, "url": "", "time_zone": "Etc/UTC", "updated_at": "2026-01-01T00:00:00Z"}
+}
+
 func (p *Statuspage) render() map[string][]byte {
 	if p.bodies != nil {
 		return p.bodies
 	}
 	// A page and components shaped like Statuspage's own (12-character ids, page_id, group
 	// and showcase fields), so provider detection recognises the fake as Statuspage.
-	page := map[string]any{"id": pageID, "name": p.Name, "url": "", "time_zone": "Etc/UTC", "updated_at": "2026-01-01T00:00:00Z"}
+	page := p.pageObject()
 	components, status := summaryComponents(p.components)
 	inc := p.incidents
 	if inc == nil {
@@ -143,29 +227,19 @@ func (p *Statuspage) render() map[string][]byte {
 	if mnt == nil {
 		mnt = []Incident{}
 	}
-	mustJSON := func(v any) []byte {
-		b, err := json.Marshal(v)
-		if err != nil {
-			panic(err) // our own types always marshal
-		}
-		return b
-	}
 	b := map[string][]byte{
-		"/api/v2/incidents.json":              mustJSON(map[string]any{"page": page, "incidents": inc}),
-		"/api/v2/scheduled-maintenances.json": mustJSON(map[string]any{"page": page, "scheduled_maintenances": mnt}),
-		"/api/v2/summary.json":                mustJSON(map[string]any{"page": page, "components": components, "incidents": []any{}, "scheduled_maintenances": []any{}, "status": status}),
-	}
-	for _, in := range append(append([]Incident(nil), inc...), mnt...) {
-		b["/api/v2/incidents/"+in.ID+".json"] = mustJSON(map[string]any{"page": page, "incident": in})
+		incidentsJSON:          mustJSON(map[string]any{"page": page, "incidents": inc}),
+		maintenancesJSON:       mustJSON(map[string]any{"page": page, "scheduled_maintenances": mnt}),
+		"/api/v2/summary.json": mustJSON(map[string]any{"page": page, "components": components, "incidents": []any{}, "scheduled_maintenances": []any{}, "status": status}),
 	}
 	// ETags once per render, not per request: benchmarks that poll the page in-process
 	// must not count a hash of the body on the server side as the client's cost.
 	p.etags = make(map[string]string, len(b))
 	for path, body := range b {
-		sum := sha256.Sum256(body)
-		p.etags[path] = fmt.Sprintf("%q", hex.EncodeToString(sum[:8]))
+		p.etags[path] = etagOf(body)
 	}
 	p.bodies = b
+	p.incidents, p.maintenances = nil, nil // the bodies hold them now (lists)
 	return b
 }
 
@@ -198,11 +272,14 @@ func (p *Statuspage) answer(r *http.Request, req *Request) (status int, body []b
 		p.fail--
 		return http.StatusInternalServerError, nil, ""
 	}
-	body, ok := p.render()[strings.TrimSuffix(r.URL.Path, "/")]
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	body, ok := p.render()[path]
+	etag = p.etags[path]
 	if !ok {
-		return http.StatusNotFound, nil, ""
+		if body, etag, ok = p.incidentBody(path); !ok {
+			return http.StatusNotFound, nil, ""
+		}
 	}
-	etag = p.etags[strings.TrimSuffix(r.URL.Path, "/")]
 	if req.IfNoneMatch == etag && !p.NoETag {
 		return http.StatusNotModified, nil, etag
 	}
