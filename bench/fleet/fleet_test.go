@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +96,46 @@ func runQuick(t *testing.T, o options) (*results, string) {
 		t.Fatalf("%d poll runs and %d daemon runs, want 1 and 1", len(res.Poll), len(res.Daemon))
 	}
 	return res, log.String()
+}
+
+// TestQuickArchiveReused: with -archive the first daemon run fills the file with its cold
+// round and the second copies it instead; a third process (a new fleet, other ports)
+// copies it too, since the pages' bytes are the same.
+func TestQuickArchiveReused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds watcher and runs it against local pages for several seconds")
+	}
+	o := quick()
+	o.Runs, o.Rounds, o.Unchanged, o.Duration = 2, 1, 1, 2*time.Second
+	dir := t.TempDir()
+	o.Archive, o.Watcher = filepath.Join(dir, "prefilled.db"), filepath.Join(dir, "watcher")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// One build for both processes below.
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", o.Watcher, "github.com/statuswatch/statuswatch/cmd/watcher").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var log bytes.Buffer
+	res, err := run(ctx, o, &log)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	if len(res.Daemon) != 2 || res.Daemon[0].Reused || !res.Daemon[1].Reused || res.Daemon[1].Prewarm.CPU != 0 {
+		t.Fatalf("daemon runs: want the first to fill %s and the second to copy it\n%s", o.Archive, log.String())
+	}
+	for _, d := range res.Daemon {
+		if d.Polls.NotModified == 0 || d.Failures != 0 {
+			t.Fatalf("daemon on the prefilled archive: %v, %d failures; want 304s and none failing\n%s", d.Polls, d.Failures, log.String())
+		}
+	}
+	var md bytes.Buffer
+	res.markdown(&md)
+	if !strings.Contains(md.String(), "a copy of `"+o.Archive+"`") || !strings.Contains(md.String(), "-archive "+o.Archive) {
+		t.Errorf("markdown does not say the archive was copied:\n%s", md.String())
+	}
+	o.Runs = 1
+	log.Reset()
+	if res, err = run(ctx, o, &log); err != nil || !res.Daemon[0].Reused {
+		t.Fatalf("a new fleet did not reuse %s: %v\n%s", o.Archive, err, log.String())
+	}
 }

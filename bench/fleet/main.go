@@ -52,6 +52,7 @@ type options struct {
 	HeapDir       string        // write the daemon's heap profile at the end of each run here
 	Latency       bool          // the daemon posts to a fake Slack; time vendor change → Slack
 	DaemonEnv     []string      // KEY=VALUE added to the daemon's environment (GOMEMLIMIT=…)
+	Archive       string        // the daemon's prefilled archive, filled once and copied per run
 }
 
 func defaults() options {
@@ -102,6 +103,7 @@ func main() {
 		o.DaemonEnv = append(o.DaemonEnv, v)
 		return nil
 	})
+	fs.StringVar(&o.Archive, "archive", "", "`FILE`: the daemon phase's prefilled archive, kept between runs: filled by the cold `watcher poll` round when FILE is missing or was filled for other pages (FILE.key), copied into each run otherwise (the pages are the same every time)")
 	profileDir := fs.String("profile", "", "instead of the benchmark: run cold, warm and changed poll rounds in this process with a CPU profile of each, written to this directory")
 	serveDir := fs.String("serve", "", "instead of the benchmark: serve -sources pages, write watcher.yaml and urls.yaml (urlwatch) for them into this directory and wait for Ctrl-C, for experiments by hand (perf, strace, …)")
 	isQuick := fs.Bool("quick", false, "small sizes for a smoke test (flags given explicitly still win)")

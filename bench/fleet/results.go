@@ -298,6 +298,15 @@ func (r *results) markdown(w io.Writer) {
 			fmt.Fprintf(w, "| vendor change → fake Slack, new incidents (all runs) | %s | within the schedule's interval (plus jitter) |\n", formatLatency(nw, nm))
 			fmt.Fprintf(w, "| vendor change → fake Slack, follow-ups on an open incident (all runs) | %s | within `open_interval` (30 s) |\n", formatLatency(fu, fm))
 		}
+		reused := 0
+		for _, d := range r.Daemon {
+			if d.Reused {
+				reused++
+			}
+		}
+		if reused > 0 {
+			fmt.Fprintf(w, "| archive filled first: a copy of `%s`, filled by the cold `watcher poll` round of an earlier run, in %d of %d runs (their cold round below counts as 0) | | |\n", o.Archive, reused, len(r.Daemon))
+		}
 		fmt.Fprintf(w, "| cold `watcher poll` over the %d sources first (fills the archive): CPU | %s | |\n", o.DaemonSources, r.overDaemon(func(d *daemonResult) float64 { return secs(d.Prewarm.CPU) }).format(m, " s", 2))
 		fmt.Fprintf(w, "| the same: wall, peak RSS | %s, %s | |\n\n", r.overDaemon(func(d *daemonResult) float64 { return secs(d.Prewarm.Wall) }).format(m, " s", 1), r.overDaemon(func(d *daemonResult) float64 { return mibs(d.Prewarm.MaxRSS) }).format(m, " MiB", 0))
 	}
@@ -344,6 +353,9 @@ func (r *results) flags() string {
 	}
 	if o.Latency {
 		b.WriteString(" -latency")
+	}
+	if o.Archive != "" {
+		fmt.Fprintf(&b, " -archive %s", o.Archive)
 	}
 	for _, e := range o.DaemonEnv {
 		fmt.Fprintf(&b, " -daemon-env %s", e)

@@ -285,3 +285,12 @@ func (p *Statuspage) answer(r *http.Request, req *Request) (status int, body []b
 	}
 	return http.StatusOK, body, etag
 }
+
+// ETag is the strong ETag the page serves for path ("" for none): what a client that
+// polled it last holds.
+func (p *Statuspage) ETag(path string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.render()
+	return p.etags[path]
+}
