@@ -146,6 +146,9 @@ type Fleet struct {
 
 	mu      sync.Mutex
 	changes []int // changes posted per page since the last Reset
+	// resetAt is each page's Set count right after the last Reset rendered it: a page
+	// not set since still serves its initial history, and Reset leaves it alone.
+	resetAt []uint64
 }
 
 // NewFleet starts n pages over plain HTTP on 127.0.0.1. Close stops them.
@@ -158,6 +161,7 @@ func NewFleetWith(n int, o FleetOptions) (*Fleet, error) {
 		urls:    make([]string, n),
 		srvs:    make([]*http.Server, n),
 		changes: make([]int, n),
+		resetAt: make([]uint64, n),
 	}
 	f.counter.take()
 	idle := o.IdleTimeout
@@ -209,7 +213,8 @@ func (f *Fleet) URL(i int) string { return f.urls[i] }
 // Page is page i.
 func (f *Fleet) Page(i int) *Statuspage { return f.pages[i] }
 
-// Reset makes every page serve its initial 50 incidents again and forgets the changes.
+// Reset makes every page serve its initial 50 incidents again and forgets the changes;
+// a page not set since the last Reset is left as it is (it serves them already).
 func (f *Fleet) Reset() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -221,11 +226,14 @@ func (f *Fleet) Reset() {
 		wg.Go(func() {
 			for i := range next {
 				f.pages[i].Set(VendorIncidents(uint64(i), fleetEpoch.Add(-time.Duration(i)*time.Hour)), nil)
+				f.resetAt[i] = f.pages[i].setCount()
 			}
 		})
 	}
 	for i := range f.pages {
-		next <- i
+		if f.pages[i].setCount() == 0 || f.pages[i].setCount() != f.resetAt[i] {
+			next <- i
+		}
 	}
 	close(next)
 	wg.Wait()

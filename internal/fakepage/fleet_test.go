@@ -165,3 +165,34 @@ func TestPageKeepsOnlyBodies(t *testing.T) {
 		t.Fatal("served does not give back the incidents set")
 	}
 }
+
+// TestFleetResetRestoresOnlyChanged: Reset brings back every page changed or set since,
+// by the fleet or directly, and leaves the others alone.
+func TestFleetResetRestoresOnlyChanged(t *testing.T) {
+	f, err := NewFleet(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	etags := func() [3]string {
+		var e [3]string
+		for i := range e {
+			e[i] = f.Page(i).ETag("/api/v2/incidents.json")
+		}
+		return e
+	}
+	first := etags()
+	sets := f.Page(2).setCount()
+	f.Change(0)
+	f.Page(1).Set(nil, nil)
+	if now := etags(); now[0] == first[0] || now[1] == first[1] || now[2] != first[2] {
+		t.Fatalf("after the changes: %v, want pages 0 and 1 changed from %v", now, first)
+	}
+	f.Reset()
+	if now := etags(); now != first {
+		t.Fatalf("after Reset: %v, want %v", now, first)
+	}
+	if f.Page(2).setCount() != sets {
+		t.Fatal("Reset set a page that had not changed")
+	}
+}

@@ -94,6 +94,7 @@ type Statuspage struct {
 	bodies       map[string][]byte // path → body, rebuilt on Set (an incident's own is made on request)
 	etags        map[string]string // path → strong ETag of its body, with bodies
 	fail         int               // answer the next fail requests with 500
+	sets         uint64            // calls of Set so far (Fleet.Reset skips pages not set since)
 	log          []Request
 }
 
@@ -101,10 +102,18 @@ type Statuspage struct {
 func (p *Statuspage) Set(incidents, maintenances []Incident) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.sets++
 	p.incidents = append([]Incident(nil), incidents...)
 	p.maintenances = append([]Incident(nil), maintenances...)
 	p.bodies = nil
 	p.render() // now, so the cost never lands on a request a benchmark times
+}
+
+// setCount is how many times Set was called.
+func (p *Statuspage) setCount() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sets
 }
 
 // served returns a copy of the incidents the page serves, newest first.
