@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -72,7 +73,7 @@ func (s *Store) RecordFailureOf(source, errText string, threshold int, unreadabl
 			h.Unreadable = 0
 		}
 		if h.Failures == threshold && !h.Down {
-			if _, err := put(tx, s.router(), model.Message{
+			if _, err := outbox.PutRouted(tx, s.router(), model.Message{
 				Source: source, Event: model.EventSourceDown, Text: errText, CreatedAt: now,
 			}, &model.Notice{Source: source, Event: model.EventSourceDown}); err != nil {
 				return err
@@ -111,7 +112,7 @@ func (s *Store) RecordSuccess(source string) error {
 			return err
 		}
 		if h.Down {
-			if _, err := put(tx, s.router(), model.Message{
+			if _, err := outbox.PutRouted(tx, s.router(), model.Message{
 				Source: source, Event: model.EventSourceUp, CreatedAt: s.clock(),
 			}, &model.Notice{Source: source, Event: model.EventSourceUp}); err != nil {
 				return err

@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
-	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
-	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
-	"github.com/statuswatch/statuswatch/internal/archive/policy"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/record"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -77,39 +75,13 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 		return res, wrapErr("confirm misses "+source, err)
 	}
 	snap := &model.Snapshot{Source: source, FetchedAt: at, OpenOnly: string(kind) == "open-only"}
-	r, err := s.newRecording(source, snap, nil, bodies, p)
+	r, err := record.New(source, snap, nil, bodies, p, s.clock(), s.router(), s.bodies)
 	if err != nil {
 		return res, err
 	}
-	err = s.update(func(tx *bolt.Tx) error {
-		src := layout.Source(tx, source)
-		if src == nil {
-			return nil
-		}
-		w := r.writer(tx, src, &res)
-		var todo []missed
-		if w.incidents != nil {
-			err := incident.EachMeta(w.incidents, func(k []byte, m codec.Meta) error {
-				if action := policy.ConfirmFor(snap.OpenOnly, archived(&m)); action != policy.MissNone {
-					todo = append(todo, missed{id: string(k), meta: m, action: action})
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-		}
-		for _, ms := range todo {
-			if err := w.missed(ms); err != nil {
-				return fmt.Errorf("incident %s: %w", ms.id, err)
-			}
-		}
-		if w.evidence && len(bodies) > 0 {
-			if err := snapshot.Put(tx, src.Bucket(layout.BucketSnapshots), r.at, r.bodies, r.store.bodies); err != nil {
-				return err
-			}
-		}
-		return w.state.Delete(layout.KeyPending)
+	err = s.update(func(tx *bolt.Tx) (err error) {
+		res, err = r.ConfirmMisses(tx)
+		return err
 	})
 	if err != nil {
 		return Result{}, wrapErr("confirm misses "+source, err)

@@ -1,9 +1,7 @@
 package archive
 
 import (
-	"errors"
-
-	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/record"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 )
 
@@ -19,14 +17,14 @@ const (
 	FirstPollAll  = policy.FirstPollAll
 )
 
+// The values of a source's component_changes key (see policy.ComponentChangesNotify).
+const (
+	ComponentChangesNotify  = policy.ComponentChangesNotify
+	ComponentChangesArchive = policy.ComponentChangesArchive
+)
+
 // ErrVanished is returned by Record, which then writes nothing, when a well-formed
 // snapshot of a history provider lists no incident of a kind while the archive holds some
 // inside that listing's window (policy.Vanished). That counts as a fetch failure, never
 // as "everything was deleted": pages have served empty lists during their own outages.
-var ErrVanished = errors.New("incidents vanished from a well-formed answer")
-
-// archived is what the absence rules read of an incident's meta.
-func archived(m *codec.Meta) *policy.Archived {
-	return &policy.Archived{Kind: m.Kind, StartedAt: m.StartedAt, FirstMissed: m.FirstMissed,
-		Open: m.Open, Removed: m.Removed, Migrated: m.Migrated}
-}
+var ErrVanished = record.ErrVanished

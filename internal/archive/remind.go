@@ -8,6 +8,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -50,7 +51,7 @@ func (s *Store) Remind(source string, lead time.Duration, now time.Time, pass fu
 			return err
 		}
 		for _, r := range due {
-			c, err := put(tx, route, model.Message{Source: source, IncidentID: r.id, Version: int(r.n),
+			c, err := outbox.PutRouted(tx, route, model.Message{Source: source, IncidentID: r.id, Version: int(r.n),
 				Event: model.EventMaintenanceSoon, CreatedAt: now},
 				&model.Notice{Source: source, Event: model.EventMaintenanceSoon, Incident: r.inc})
 			written += c

@@ -1,10 +1,7 @@
 package archive
 
 import (
-	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
-	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/model"
-	bolt "go.etcd.io/bbolt"
 )
 
 // SetRoute sets how the messages written from now on are routed: route gives the
@@ -27,51 +24,4 @@ func (s *Store) router() func(*model.Notice) []string {
 		return *p
 	}
 	return nil
-}
-
-// put writes msg to the outbox once per receiver route gives n (nil route: once, for
-// the default sink), and returns how many rows it wrote. A notification no route
-// takes writes none: what it announces is archived all the same.
-func put(tx *bolt.Tx, route func(*model.Notice) []string, msg model.Message, n *model.Notice) (int, error) {
-	receivers := []string{""}
-	if route != nil {
-		receivers = route(n)
-	}
-	for i, r := range receivers {
-		msg.Receiver = r
-		if _, err := outbox.Put(tx, msg); err != nil {
-			return i, err
-		}
-	}
-	return len(receivers), nil
-}
-
-// latest is the latest version of one of the source's incidents, for the routing of a
-// component message in its thread; nil when the incident is not archived.
-func (w *writer) latest(id string) (*model.Incident, error) {
-	m, ok, err := incident.LoadMeta(w.incidents, id)
-	if err != nil || !ok {
-		return nil, err
-	}
-	v, err := incident.Load(w.versions, id, m.Latest)
-	if err != nil {
-		return nil, err
-	}
-	return &v.Incident, nil
-}
-
-// peak gives the worst impact of incident id over its versions before n and inc (the
-// version n being written), for a route's min_impact (model.Notice.Peak). It reads the
-// earlier versions only when called; a version it cannot read counts for nothing.
-func (w *writer) peak(id string, n uint32, inc *model.Incident) func() model.Impact {
-	return func() model.Impact {
-		worst := inc.Impact
-		for k := uint32(1); k < n; k++ {
-			v, err := incident.Load(w.versions, id, k)
-			if err == nil && v.Incident.Impact.Worse(worst) {
-				worst = v.Incident.Impact
-			}
-		}
-		return worst
-	}
 }

@@ -32,6 +32,23 @@ func Put(tx *bolt.Tx, msg model.Message) (uint64, error) {
 	return seq, layout.PutJSON(outbox, layout.SeqKey(seq), &msg)
 }
 
+// PutRouted writes msg once per receiver route gives n (nil route: once, for the
+// default sink, Receiver ""), and returns how many rows it wrote. A notification no
+// route takes writes none: what it announces is archived all the same.
+func PutRouted(tx *bolt.Tx, route func(*model.Notice) []string, msg model.Message, n *model.Notice) (int, error) {
+	receivers := []string{""}
+	if route != nil {
+		receivers = route(n)
+	}
+	for i, r := range receivers {
+		msg.Receiver = r
+		if _, err := Put(tx, msg); err != nil {
+			return i, err
+		}
+	}
+	return len(receivers), nil
+}
+
 // List returns the messages whose state want accepts, by bucket: the undelivered ones
 // when want accepts pending or parked, then the delivered ones when it accepts sent.
 func List(tx *bolt.Tx, want func(model.MessageState) bool) ([]model.Message, error) {

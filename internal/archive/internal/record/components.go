@@ -1,4 +1,4 @@
-package archive
+package record
 
 // A source's component set, versioned like an incident inside Record's transaction, and
 // its messages (docs/design.md §9). The rules are internal/archive/policy's.
@@ -9,15 +9,10 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/components"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
-)
-
-// The values of a source's component_changes key (see policy.ComponentChangesNotify).
-const (
-	ComponentChangesNotify  = policy.ComponentChangesNotify
-	ComponentChangesArchive = policy.ComponentChangesArchive
 )
 
 // componentsChanged reports whether the recording's component set makes a new version:
@@ -27,7 +22,7 @@ const (
 // A set without a single component after one with some is taken as not read: pages
 // have served empty lists during their own outages (as policy.Vanished says of
 // incidents), and taking it would tell every alerted component gone, then back.
-func (r *recording) componentsChanged(state *bolt.Bucket) (bool, error) {
+func (r *Recording) componentsChanged(state *bolt.Bucket) (bool, error) {
 	if r.comps == nil {
 		return false, nil
 	}
@@ -72,7 +67,7 @@ func (w *writer) components(src *bolt.Bucket) error {
 	if prev != nil {
 		in.Alerts = prev.Alerts
 	}
-	if len(changes) > 0 && !in.First && r.rules.ComponentChanges != ComponentChangesArchive {
+	if len(changes) > 0 && !in.First && r.rules.ComponentChanges != policy.ComponentChangesArchive {
 		if in.Open, err = w.openIncidents(); err != nil {
 			return err
 		}
@@ -97,7 +92,7 @@ func (w *writer) components(src *bolt.Bucket) error {
 				return err
 			}
 		}
-		c, err := put(w.tx, r.route, model.Message{Source: r.source, IncidentID: msg.IncidentID, Version: v.N,
+		c, err := outbox.PutRouted(w.tx, r.route, model.Message{Source: r.source, IncidentID: msg.IncidentID, Version: v.N,
 			Event: msg.Event, CreatedAt: r.now}, nt)
 		w.res.Messages += c
 		if err != nil {

@@ -1,4 +1,11 @@
-package archive
+// Package record is what one poll writes to the archive, inside the transactions the
+// Store holds: Plan reads what the archive holds of the source and decides what must be
+// written (so that an unchanged poll writes nothing, and nothing is decided on what an
+// earlier transaction saw), and Apply writes it — a new version of every incident that
+// changed, first misses and removals, the component set's new version, the outbox rows
+// all of them call for, the raw bodies behind them and the fetch state. The rules it
+// applies are internal/archive/policy's; the storage is the other internal packages'.
+package record
 
 import (
 	"cmp"
@@ -11,6 +18,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/outbox"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/searchindex"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
 	"github.com/statuswatch/statuswatch/internal/archive/policy"
@@ -30,92 +38,34 @@ type Result struct {
 	Components int
 }
 
-// Record archives what one successful poll of source read, in one write transaction: a
-// new version for every incident that changed, the raw bodies behind them, the outbox
-// rows the changes call for, first misses and removals, and the fetch state.
-//
-// bodies lists every endpoint in force; a Body with nil Data is one whose bytes did not
-// change since an earlier poll, referenced by Hash. The bodies are stored (compressed,
-// once per hash) only when this Record produced a version or a removal, so the file grows
-// with changes, never with polls. state is saved when it differs from the stored one; nil
-// leaves the stored state alone.
-//
-// A Record that changes nothing writes nothing: the decision is made in a read
-// transaction first, so an unchanged poll neither grows the file nor starts a write.
-// A snapshot whose listing lost every archived incident is refused with ErrVanished,
-// also without writing; the caller counts it as a failed poll.
-//
-// A snapshot with Components is compared with the source's latest component version in
-// the same transaction: a new version, and the messages it calls for, only when a
-// component's status, name or group changed, one came or went, or the page status did
-// (the rules are policy.ComponentMessages'). Nil Components leave the set alone.
-//
-// Message rules: the source's first Record follows p.FirstPoll; later, a
-// new incident is announced (EventNew) if p.Pass; an announced incident gets a message
-// for every later change set; one never announced gets EventNew with CatchUp once a
-// change of it passes; a removal is announced only for an announced incident. The rules
-// are internal/archive/policy's.
-func (s *Store) Record(source string, snap *model.Snapshot, state model.FetchState, bodies []model.Body, p Policy) (Result, error) {
-	r, err := s.newRecording(source, snap, state, bodies, p)
-	if err != nil {
-		return Result{}, err
-	}
-	var pl *plan
-	err = s.view(func(tx *bolt.Tx) (err error) {
-		pl, err = r.plan(tx)
-		return err
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	if pl.empty() {
-		return Result{}, nil
-	}
-	var res Result
-	// While other Records are in flight, Batch rather than Update: the Records of a
-	// round's concurrent polls then share one write transaction and one fsync instead of
-	// one each (a cold round over 500 sources: a fifth less CPU, a third less wall time).
-	// A Record alone — the daemon's usual case — does not wait the batch's 10 ms for
-	// company. A batched function may run again on its own if the batch fails, which
-	// this one allows: it plans inside the transaction and keeps nothing outside it but
-	// res.
-	write := s.update
-	if s.recording.Add(1) > 1 {
-		write = s.batch
-	}
-	defer s.recording.Add(-1)
-	err = write(func(tx *bolt.Tx) error {
-		// Plan again inside the write transaction: the read above only decided whether to
-		// write, and what to write must be based on what this transaction sees.
-		pl, err := r.plan(tx)
-		if err != nil {
-			return err
-		}
-		res, err = r.apply(tx, pl)
-		return err
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return res, nil
+// ErrVanished is returned by Plan, and Record then writes nothing, when a well-formed
+// snapshot of a history provider lists no incident of a kind while the archive holds some
+// inside that listing's window (policy.Vanished). That counts as a fetch failure, never
+// as "everything was deleted": pages have served empty lists during their own outages.
+var ErrVanished = errors.New("incidents vanished from a well-formed answer")
+
+// archived is what the absence rules read of an incident's meta.
+func archived(m *codec.Meta) *policy.Archived {
+	return &policy.Archived{Kind: m.Kind, StartedAt: m.StartedAt, FirstMissed: m.FirstMissed,
+		Open: m.Open, Removed: m.Removed, Migrated: m.Migrated}
 }
 
-// recording is one Record call: its inputs and what is computed once for both
+// Recording is one Record call: its inputs and what is computed once for both
 // transactions.
-type recording struct {
-	store   *Store
+type Recording struct {
+	bc      *codec.Bodies // compresses the bodies stored
 	source  string
 	snap    *model.Snapshot
 	at      time.Time // observation time: the snapshot's fetch time, UTC
 	now     time.Time // for message and bookkeeping times
 	state   model.FetchState
 	bodies  []model.Body
-	rules   Policy
+	rules   policy.Policy
 	seen    []seenIncident
 	present map[string]bool              // URL ids in the snapshot
 	comps   *model.Components            // the snapshot's component set, canonical; nil when it has none
 	compsFP [32]byte                     // its fingerprint
-	route   func(*model.Notice) []string // the store's, when the Record began (SetRoute)
+	route   func(*model.Notice) []string // the store's, when the Record began
 }
 
 // seenIncident is an incident of the snapshot with its URL id and fingerprint.
@@ -125,7 +75,11 @@ type seenIncident struct {
 	fp  [32]byte
 }
 
-func (s *Store) newRecording(source string, snap *model.Snapshot, state model.FetchState, bodies []model.Body, p Policy) (*recording, error) {
+// New checks a Record's inputs and computes what both its transactions need: now is
+// the time of its messages and bookkeeping, route gives the receivers of each message
+// (nil: the default sink), bc compresses the bodies it stores.
+func New(source string, snap *model.Snapshot, state model.FetchState, bodies []model.Body, p policy.Policy,
+	now time.Time, route func(*model.Notice) []string, bc *codec.Bodies) (*Recording, error) {
 	if source == "" {
 		return nil, errors.New("archive: record: empty source name")
 	}
@@ -138,9 +92,9 @@ func (s *Store) newRecording(source string, snap *model.Snapshot, state model.Fe
 	if err := p.Check(); err != nil {
 		return nil, fmt.Errorf("archive: record %s: %w", source, err)
 	}
-	r := &recording{
-		store: s, source: source, snap: snap, now: s.clock(),
-		state: state, bodies: bodies, rules: p, route: s.router(),
+	r := &Recording{
+		bc: bc, source: source, snap: snap, now: now,
+		state: state, bodies: bodies, rules: p, route: route,
 		present: make(map[string]bool, len(snap.Incidents)),
 	}
 	if snap.Components != nil {
@@ -168,8 +122,8 @@ func (s *Store) newRecording(source string, snap *model.Snapshot, state model.Fe
 	return r, nil
 }
 
-// plan is what a Record has to write, decided from what a transaction reads.
-type plan struct {
+// Plan is what a Record has to write, decided from what a transaction reads.
+type Plan struct {
 	firstPoll  bool // the source has never been recorded
 	saveState  bool // the fetch state differs from the stored one
 	components bool // the component set makes a new version
@@ -192,17 +146,19 @@ type missed struct {
 	action policy.Miss
 }
 
-func (p *plan) empty() bool {
+// Empty reports whether the plan writes nothing.
+func (p *Plan) Empty() bool {
 	return !p.firstPoll && !p.saveState && !p.components && len(p.touched) == 0 && len(p.missed) == 0
 }
 
-// plan reads what the archive holds for the source and decides what must be written. It
+// Plan reads what the archive holds for the source and decides what must be written. It
 // only reads, so it runs in the read transaction that decides whether to write at all
-// and again in the write transaction.
-func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
+// and again in the write transaction. A snapshot whose listing lost every archived
+// incident of a kind is refused with ErrVanished.
+func (r *Recording) Plan(tx *bolt.Tx) (*Plan, error) {
 	src := layout.Source(tx, r.source)
 	state := layout.Sub(src, layout.BucketState)
-	p := &plan{firstPoll: layout.Get(state, layout.KeyFirst) == nil}
+	p := &Plan{firstPoll: layout.Get(state, layout.KeyFirst) == nil}
 	if r.state != nil {
 		stored, err := codec.DecodeFetchState(layout.Get(state, layout.KeyFetch))
 		if err != nil {
@@ -261,8 +217,8 @@ func (r *recording) plan(tx *bolt.Tx) (*plan, error) {
 	return p, nil
 }
 
-// apply writes what plan decided. It runs in the write transaction.
-func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
+// Apply writes what Plan decided. It runs in the write transaction.
+func (r *Recording) Apply(tx *bolt.Tx, p *Plan) (Result, error) {
 	var res Result
 	src, err := layout.CreateSource(tx, r.source)
 	if err != nil {
@@ -301,7 +257,7 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 		}
 	}
 	if w.evidence {
-		if err := snapshot.Put(tx, src.Bucket(layout.BucketSnapshots), r.at, r.bodies, r.store.bodies); err != nil {
+		if err := snapshot.Put(tx, src.Bucket(layout.BucketSnapshots), r.at, r.bodies, r.bc); err != nil {
 			return res, fmt.Errorf("archive: record %s: %w", r.source, err)
 		}
 	}
@@ -315,7 +271,7 @@ func (r *recording) apply(tx *bolt.Tx, p *plan) (Result, error) {
 
 // writer holds the transaction and the buckets one apply writes to.
 type writer struct {
-	r                          *recording
+	r                          *Recording
 	tx                         *bolt.Tx // for the outbox rows, written with what they announce
 	state, incidents, versions *bolt.Bucket
 	res                        *Result
@@ -326,7 +282,7 @@ type writer struct {
 }
 
 // writer opens the buckets of source bucket src that a write transaction of r writes to.
-func (r *recording) writer(tx *bolt.Tx, src *bolt.Bucket, res *Result) *writer {
+func (r *Recording) writer(tx *bolt.Tx, src *bolt.Bucket, res *Result) *writer {
 	return &writer{
 		r:         r,
 		tx:        tx,
@@ -470,7 +426,7 @@ func (w *writer) putMeta(id string, m *codec.Meta) error { return incident.PutMe
 // message writes the outbox rows of an incident's message, one per receiver its
 // routes give: inc is the version it announces, changes its change set.
 func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool, inc *model.Incident, changes []model.Change) error {
-	c, err := put(w.tx, w.r.route, model.Message{
+	c, err := outbox.PutRouted(w.tx, w.r.route, model.Message{
 		Source:     w.r.source,
 		IncidentID: id,
 		Version:    int(n),
@@ -480,4 +436,30 @@ func (w *writer) message(id string, n uint32, ev model.Event, catchUp bool, inc 
 	}, &model.Notice{Source: w.r.source, Event: ev, Incident: inc, Changes: changes, Peak: w.peak(id, n, inc)})
 	w.res.Messages += c
 	return err
+}
+
+// latest is the latest version of one of the source's incidents, for the routing of a
+// component message in its thread; nil when the incident is not archived.
+func (w *writer) latest(id string) (*model.Incident, error) {
+	v, err := incident.Latest(w.incidents, w.versions, id)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return &v.Incident, nil
+}
+
+// peak gives the worst impact of incident id over its versions before n and inc (the
+// version n being written), for a route's min_impact (model.Notice.Peak). It reads the
+// earlier versions only when called; a version it cannot read counts for nothing.
+func (w *writer) peak(id string, n uint32, inc *model.Incident) func() model.Impact {
+	return func() model.Impact {
+		worst := inc.Impact
+		for k := uint32(1); k < n; k++ {
+			v, err := incident.Load(w.versions, id, k)
+			if err == nil && v.Incident.Impact.Worse(worst) {
+				worst = v.Incident.Impact
+			}
+		}
+		return worst
+	}
 }
