@@ -11,6 +11,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/writehealth"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
@@ -69,7 +70,7 @@ type Store struct {
 	legacyTimeKeys bool
 
 	// writes is the writes' outcome, for Health.
-	writes writeHealth
+	writes writehealth.Tracker
 
 	// recording counts the Records past their read transaction, for the choice
 	// between Update and Batch (Record).

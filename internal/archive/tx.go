@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"sync"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/writehealth"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -62,7 +62,7 @@ func (s *Store) view(fn func(*bolt.Tx) error) error {
 		err = fmt.Errorf("%w: %w", ErrStorage, err)
 	}
 	if errors.Is(err, ErrStorage) {
-		s.writes.fail(err, s.clock())
+		s.writes.Fail(err, s.clock())
 	}
 	return err
 }
@@ -86,7 +86,7 @@ func (s *Store) update(fn func(*bolt.Tx) error) error { return s.write(s.db.Upda
 func (s *Store) batch(fn func(*bolt.Tx) error) error { return s.write(s.db.Batch, fn) }
 
 func (s *Store) write(via func(func(*bolt.Tx) error) error, fn func(*bolt.Tx) error) error {
-	id := s.writes.begin()
+	id := s.writes.Begin()
 	var fnErr error
 	err := s.protect(func() error {
 		return via(func(tx *bolt.Tx) error {
@@ -103,61 +103,13 @@ func (s *Store) write(via func(func(*bolt.Tx) error) error, fn func(*bolt.Tx) er
 	}
 	switch {
 	case storage:
-		s.writes.end(id, err, s.clock())
+		s.writes.End(id, err, s.clock())
 	case err == nil:
-		s.writes.end(id, nil, time.Time{})
+		s.writes.End(id, nil, time.Time{})
 	default: // refused by fn: says nothing of the storage
-		s.writes.end(id, errRefused, time.Time{})
+		s.writes.End(id, writehealth.Refused, time.Time{})
 	}
 	return err
-}
-
-// writeHealth is what Health reports: the writes in flight and the last storage
-// failure, cleared by the next write that commits.
-type writeHealth struct {
-	mu       sync.Mutex
-	next     uint64
-	inflight map[uint64]time.Time // monotonic start of each write in flight
-	failed   error
-	failedAt time.Time
-}
-
-func (h *writeHealth) begin() uint64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.inflight == nil {
-		h.inflight = map[uint64]time.Time{}
-	}
-	h.next++
-	h.inflight[h.next] = time.Now()
-	return h.next
-}
-
-// errRefused ends a write that its own function refused, which says nothing of the
-// storage.
-var errRefused = errors.New("refused")
-
-// end closes write id: failed is its storage failure, nil for a write that committed,
-// errRefused for one its function refused.
-func (h *writeHealth) end(id uint64, failed error, at time.Time) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	delete(h.inflight, id)
-	switch failed {
-	case errRefused:
-	case nil:
-		h.failed = nil
-	default:
-		h.failed, h.failedAt = failed, at
-	}
-}
-
-// fail records a storage failure outside a write (a read that could not start, or met
-// a damaged page): like a write's, it lasts until a write commits.
-func (h *writeHealth) fail(err error, at time.Time) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.failed, h.failedAt = err, at
 }
 
 // Health reports whether the archive takes writes, from what the writes of the process
@@ -165,23 +117,4 @@ func (h *writeHealth) fail(err error, at time.Time) {
 // (ErrStorage) and no write has committed since, or when a write has been waiting or running for longer than
 // stall (a frozen disk, a transaction that cannot start). nil otherwise, also when
 // nothing was written yet.
-func (s *Store) Health(stall time.Duration) error {
-	h := &s.writes
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var oldest time.Time
-	for _, t := range h.inflight {
-		if oldest.IsZero() || t.Before(oldest) {
-			oldest = t
-		}
-	}
-	if !oldest.IsZero() {
-		if age := time.Since(oldest); age > stall {
-			return fmt.Errorf("archive %s: a write has not finished in %s", s.path, age.Round(time.Second))
-		}
-	}
-	if h.failed != nil {
-		return fmt.Errorf("last archive access failed at %s: %w", h.failedAt.Format(time.RFC3339), h.failed)
-	}
-	return nil
-}
+func (s *Store) Health(stall time.Duration) error { return s.writes.Check(s.path, stall) }
