@@ -98,20 +98,14 @@ func Parse(body []byte) (*Feed, error) {
 		return nil, err
 	}
 	f := &Feed{title: strings.TrimSpace(parsed.Title), Entries: make([]Entry, 0, len(parsed.Items))}
-	for _, it := range parsed.Items {
-		if it == nil {
-			continue
-		}
+	for _, it := range payload.FeedItems(parsed) {
 		e := Entry{
 			ID:           strings.TrimSpace(it.GUID),
 			Link:         strings.TrimSpace(it.Link),
 			title:        strings.TrimSpace(it.Title),
-			content:      it.Content,
+			content:      payload.FeedText(it),
 			publishedRaw: strings.TrimSpace(it.Published),
 			updatedRaw:   strings.TrimSpace(it.Updated),
-		}
-		if strings.TrimSpace(e.content) == "" {
-			e.content = it.Description
 		}
 		// gofeed gives its times in UTC: the offset is read from what the vendor wrote.
 		for _, raw := range []string{e.publishedRaw, e.updatedRaw} {

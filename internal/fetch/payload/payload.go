@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -214,6 +215,37 @@ func ParseFeed(b []byte) (f *gofeed.Feed, err error) {
 		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	return f, nil
+}
+
+// FeedItems yields the items of a parsed feed with their index, leaving out any nil one.
+func FeedItems(f *gofeed.Feed) iter.Seq2[int, *gofeed.Item] {
+	return func(yield func(int, *gofeed.Item) bool) {
+		for i, it := range f.Items {
+			if it != nil && !yield(i, it) {
+				return
+			}
+		}
+	}
+}
+
+// FeedText is what a feed item says: its content, else (blank content) its description.
+func FeedText(it *gofeed.Item) string {
+	if strings.TrimSpace(it.Content) == "" {
+		return it.Description
+	}
+	return it.Content
+}
+
+// FeedPosted is when a feed item was posted, in UTC, and the stamp an update without id
+// is keyed by (that time in RFC 3339): its published time, else its updated time; zero
+// and "" when it has neither readable.
+func FeedPosted(it *gofeed.Item) (time.Time, string) {
+	for _, t := range []*time.Time{it.PublishedParsed, it.UpdatedParsed} {
+		if t != nil {
+			return t.UTC(), t.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	return time.Time{}, ""
 }
 
 // LooksHTML reports whether a body starts like an HTML page; any other page that is no

@@ -43,10 +43,7 @@ func decodeAWSRSS(body []byte) (*awsFeed, error) {
 		return nil, err
 	}
 	out := &awsFeed{title: strings.TrimSpace(f.Title), posts: make([]awsPost, 0, len(f.Items))}
-	for i, it := range f.Items {
-		if it == nil {
-			continue
-		}
+	for i, it := range payload.FeedItems(f) {
 		guid := strings.TrimSpace(it.GUID)
 		if guid == "" {
 			return nil, fmt.Errorf("%w: item [%d] has no guid", payload.ErrMalformed, i)

@@ -102,10 +102,7 @@ func decodeAzure(body []byte) (*azureFeed, error) {
 		return nil, err
 	}
 	out := &azureFeed{title: strings.TrimSpace(f.Title), items: make([]azureItem, 0, len(f.Items))}
-	for i, it := range f.Items {
-		if it == nil {
-			continue
-		}
+	for i, it := range payload.FeedItems(f) {
 		item := azureItem{
 			id:          strings.TrimSpace(it.GUID),
 			title:       strings.TrimSpace(it.Title),
@@ -123,12 +120,8 @@ func decodeAzure(body []byte) (*azureFeed, error) {
 			item.description = it.Content
 		}
 		item.stamp = strings.TrimSpace(it.Published)
-		if it.PublishedParsed != nil {
-			item.published = it.PublishedParsed.UTC()
-			item.stamp = item.published.Format(time.RFC3339Nano)
-		} else if it.UpdatedParsed != nil {
-			item.published = it.UpdatedParsed.UTC()
-			item.stamp = item.published.Format(time.RFC3339Nano)
+		if t, stamp := payload.FeedPosted(it); stamp != "" {
+			item.published, item.stamp = t, stamp
 		}
 		out.items = append(out.items, item)
 	}

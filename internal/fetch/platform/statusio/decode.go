@@ -201,10 +201,7 @@ func decodeStatusIOFeed(contentType string, body []byte) (*sioFeed, error) {
 		return nil, fmt.Errorf("%w: feed: got %s, want RSS or Atom", payload.ErrMalformed, f.FeedType)
 	}
 	out := &sioFeed{title: strings.TrimSpace(f.Title)}
-	for _, it := range f.Items {
-		if it == nil {
-			continue
-		}
+	for _, it := range payload.FeedItems(f) {
 		si := sioItem{kind: model.KindIncident, title: strings.TrimSpace(it.Title), link: strings.TrimSpace(it.Link)}
 		where := si.link + " " + it.GUID
 		if m := sioItemLink.FindStringSubmatch(where); m != nil {
@@ -222,17 +219,8 @@ func decodeStatusIOFeed(contentType string, body []byte) (*sioFeed, error) {
 		if si.key == "" && len(si.ids) == 0 {
 			continue // nothing names its incident
 		}
-		raw := it.Content
-		if strings.TrimSpace(raw) == "" {
-			raw = it.Description
-		}
-		si.body = raw
-		switch {
-		case it.PublishedParsed != nil:
-			si.posted, si.stamp = it.PublishedParsed.UTC(), it.PublishedParsed.UTC().Format(time.RFC3339Nano)
-		case it.UpdatedParsed != nil:
-			si.posted, si.stamp = it.UpdatedParsed.UTC(), it.UpdatedParsed.UTC().Format(time.RFC3339Nano)
-		default:
+		si.body = payload.FeedText(it)
+		if si.posted, si.stamp = payload.FeedPosted(it); si.stamp == "" {
 			si.stamp = strings.TrimSpace(it.Published + it.Updated)
 		}
 		out.items = append(out.items, si)
