@@ -26,14 +26,11 @@ import (
 // Kind is the provider kind of the Azure status page.
 const Kind = "azure"
 
-// EndpointFeed is the name of the Azure status feed endpoint, feed/ under the page.
-const EndpointFeed = "feed"
-
 func init() {
 	fetch.Register(fetch.Platform{
 		Kind:      Kind,
 		Poll:      poll,
-		Endpoints: []string{EndpointFeed},
+		Endpoints: []string{fetch.EndpointFeed}, // feed/ under the page
 		Hosts:     []string{"azure.status.microsoft", "status.azure.com"},
 		PageURL:   azurePageURL,
 		// feed/ is no endpoint path: that is any bespoke feed's name too.
@@ -67,7 +64,7 @@ func init() {
 //     started_at stays the first pubDate seen. The description's HTML becomes clean
 //     text in Body and sanitised HTML in HTML.
 func poll(pl *fetch.Poll, ctx context.Context) (*model.Snapshot, error) {
-	feed, parsed, err := fetch.ReadEndpoint(ctx, pl, EndpointFeed, "feed/", func(_ string, body []byte) (*azureFeed, error) { return decodeAzure(body) })
+	feed, parsed, err := fetch.ReadEndpoint(ctx, pl, fetch.EndpointFeed, "feed/", func(_ string, body []byte) (*azureFeed, error) { return decodeAzure(body) })
 	if err != nil || !parsed {
 		return nil, err
 	}

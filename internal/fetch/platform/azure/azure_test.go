@@ -135,7 +135,7 @@ func TestAzurePoll(t *testing.T) {
 		len(s.Listings) != 1 || s.Listings[0] != (model.Listing{Kind: model.KindIncident}) {
 		t.Fatalf("poll 1 snapshot %+v", s)
 	}
-	if r1.Requests != 1 || len(r1.Bodies) != 1 || r1.Bodies[0].Endpoint != EndpointFeed || r1.Bodies[0].Data == nil {
+	if r1.Requests != 1 || len(r1.Bodies) != 1 || r1.Bodies[0].Endpoint != fetch.EndpointFeed || r1.Bodies[0].Data == nil {
 		t.Errorf("poll 1: %d requests, bodies %+v", r1.Requests, r1.Bodies)
 	}
 
@@ -172,7 +172,7 @@ func TestAzurePoll(t *testing.T) {
 
 	// The endpoint can be overridden.
 	page.Set("/proxy/azure.rss", fetchtest.Route{Body: fetchtest.Testdata(t, "azure", azureHealthy)})
-	src.Endpoints = map[string]string{EndpointFeed: srv.URL + "/proxy/azure.rss"}
+	src.Endpoints = map[string]string{fetch.EndpointFeed: srv.URL + "/proxy/azure.rss"}
 	if _, err := p.Poll(context.Background(), fetch.Request{Source: src, Now: fetchtest.PollNow}); err != nil {
 		t.Fatal(err)
 	}

@@ -28,12 +28,12 @@ import (
 // Kind is the provider kind of status.io pages.
 const Kind = "statusio"
 
-// Endpoint names of the status.io adapter. Source.Endpoints may override "status" and
-// "feed"; a "{id}" in an override stands for the page id.
+// Endpoint names of the status.io adapter, besides fetch.EndpointFeed (<page>/pages/{id}/rss).
+// Source.Endpoints may override "status" and "feed"; a "{id}" in an override stands for
+// the page id.
 const (
 	EndpointPage   = "page"   // the status page itself, read once to find its id
 	EndpointStatus = "status" // https://api.status.io/1.0/status/{id}
-	EndpointFeed   = "feed"   // <page>/pages/{id}/rss
 )
 
 // statusIOAPI is the Public Status API of a page; it lives on status.io's host, not the
@@ -48,7 +48,7 @@ func init() {
 	fetch.Register(fetch.Platform{
 		Kind:         Kind,
 		Poll:         poll,
-		Endpoints:    []string{EndpointPage, EndpointStatus, EndpointFeed},
+		Endpoints:    []string{EndpointPage, EndpointStatus, fetch.EndpointFeed},
 		Components:   EndpointStatus,
 		HostSuffixes: []string{".status.io"},
 		NotPages: []string{"www.status.io", "api.status.io", "app.status.io", "kb.status.io",
@@ -126,7 +126,7 @@ func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapsh
 	if err != nil {
 		return nil, err
 	}
-	feedURL, err := fetch.EndpointURL(src, EndpointFeed, "pages/{id}/rss", id)
+	feedURL, err := fetch.EndpointURL(src, fetch.EndpointFeed, "pages/{id}/rss", id)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapsh
 	if err != nil {
 		return nil, err
 	}
-	fResp, fErr := pl.Read(ctx, EndpointFeed, feedURL)
+	fResp, fErr := pl.Read(ctx, fetch.EndpointFeed, feedURL)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // a poll cut short is not one that saw nothing new
 	}
@@ -143,7 +143,7 @@ func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapsh
 	fChanged := fErr == nil && !fResp.NotModified && !fResp.Unchanged
 	if !sChanged && !fChanged {
 		if fErr != nil {
-			unread(pl, EndpointFeed)
+			unread(pl, fetch.EndpointFeed)
 		}
 		return nil, nil
 	}
@@ -153,7 +153,7 @@ func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapsh
 		}
 	}
 	if fErr == nil && !fChanged {
-		fResp, fErr = pl.Reread(ctx, EndpointFeed, feedURL)
+		fResp, fErr = pl.Reread(ctx, fetch.EndpointFeed, feedURL)
 	}
 
 	res, err := decodeStatusIO(sResp.ContentType, sResp.Body)
@@ -165,7 +165,7 @@ func statusIOWith(pl *fetch.Poll, ctx context.Context, id string) (*model.Snapsh
 		feed, fErr = decodeStatusIOFeed(fResp.ContentType, fResp.Body)
 	}
 	if fErr != nil {
-		unread(pl, EndpointFeed)
+		unread(pl, fetch.EndpointFeed)
 	}
 
 	snap := pl.Snapshot()
@@ -227,12 +227,12 @@ func statusIOPageID(pl *fetch.Poll, ctx context.Context, fromPage bool) (id stri
 			}
 		}
 	}
-	for _, s := range []string{src.Endpoints[EndpointFeed], src.URL} {
+	for _, s := range []string{src.Endpoints[fetch.EndpointFeed], src.URL} {
 		if m := sioPageIDInPage.FindStringSubmatch(s); m != nil {
 			return m[1], false, nil
 		}
 	}
-	if !needs(EndpointStatus) && !needs(EndpointFeed) {
+	if !needs(EndpointStatus) && !needs(fetch.EndpointFeed) {
 		return "", false, nil
 	}
 	for k := range pl.Req.State {

@@ -469,11 +469,11 @@ func TestStatusIOPoll(t *testing.T) {
 	if cs := r4.Snapshot.Components; cs == nil || cs.PageStatus != "100" || len(cs.List) == 0 || slices.ContainsFunc(cs.List, func(c model.Component) bool { return c.Status != model.ComponentOperational }) {
 		t.Errorf("fourth poll: got components %+v, want every one operational", cs)
 	}
-	if !r4.State[EndpointFeed].Equal(r3.State[EndpointFeed]) {
-		t.Errorf("fourth poll: feed state %+v, want the previous %+v", r4.State[EndpointFeed], r3.State[EndpointFeed])
+	if !r4.State[fetch.EndpointFeed].Equal(r3.State[fetch.EndpointFeed]) {
+		t.Errorf("fourth poll: feed state %+v, want the previous %+v", r4.State[fetch.EndpointFeed], r3.State[fetch.EndpointFeed])
 	}
 	for _, b := range r4.Bodies {
-		if b.Endpoint == EndpointFeed {
+		if b.Endpoint == fetch.EndpointFeed {
 			t.Error("fourth poll: the failed feed is kept as evidence")
 		}
 	}
