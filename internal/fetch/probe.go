@@ -38,6 +38,23 @@ func DecodeObject(contentType string, body []byte) (map[string]any, string) {
 	return m, ""
 }
 
+// DecodeObjectAt is DecodeObject for a check that wants the object under path (keys of
+// nested objects) too; nil, and why, when the body is no object or has no object there
+// ("JSON without <what>").
+func DecodeObjectAt(contentType string, body []byte, what string, path ...string) (m, at map[string]any, why string) {
+	if m, why = DecodeObject(contentType, body); m == nil {
+		return nil, nil, why
+	}
+	at = m
+	for _, k := range path {
+		at = ObjAt(at, k)
+	}
+	if at == nil {
+		return nil, nil, "JSON without " + what
+	}
+	return m, at, ""
+}
+
 // JSONWhy turns a CheckJSONBody/CheckJSONArray error into a few words.
 func JSONWhy(err error) string {
 	s := err.Error()

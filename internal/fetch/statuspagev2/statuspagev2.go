@@ -519,13 +519,8 @@ func MergeMaintenances(incidents, maint []model.Incident) []model.Incident {
 // decodable, and components (if any) a list of objects. m is the document, id the page's
 // id; why says what is amiss instead. Each platform's probe judges the rest.
 func SummaryShape(contentType string, body []byte) (m, page map[string]any, id string, comps []map[string]any, why string) {
-	m, why = fetch.DecodeObject(contentType, body)
-	if m == nil {
+	if m, page, why = fetch.DecodeObjectAt(contentType, body, `a "page" object`, "page"); m == nil {
 		return nil, nil, "", nil, why
-	}
-	page = fetch.ObjAt(m, "page")
-	if page == nil {
-		return nil, nil, "", nil, `JSON without a "page" object`
 	}
 	id, _ = fetch.StrAt(page, "id")
 	status := fetch.ObjAt(m, "status")

@@ -398,13 +398,9 @@ func bsUpdateStatus(aff []bsAffected, kind model.Kind) model.Status {
 // checkBetterStack accepts Better Stack's /index.json: JSON:API whose data is the
 // status_page resource, with its aggregate_state.
 func checkBetterStack(contentType string, body []byte) (string, string, string) {
-	m, why := fetch.DecodeObject(contentType, body)
+	m, data, why := fetch.DecodeObjectAt(contentType, body, `a JSON:API "data" object`, "data")
 	if m == nil {
 		return "", "", why
-	}
-	data := fetch.ObjAt(m, "data")
-	if data == nil {
-		return "", "", `JSON without a JSON:API "data" object`
 	}
 	if t, _ := fetch.StrAt(data, "type"); t != "status_page" {
 		return "", "", fmt.Sprintf("JSON:API data.type is %s, not \"status_page\"", fetch.QuoteShort(t))

@@ -546,13 +546,9 @@ func stableCachetStamp(raw string) string {
 // checkCachet accepts Cachet 2.x's /api/v1/incidents: meta.pagination (Laravel's
 // paginator) and data[], incidents with a numeric id and a status code 0–4.
 func checkCachet(contentType string, body []byte) (string, string, string) {
-	m, why := fetch.DecodeObject(contentType, body)
+	m, pg, why := fetch.DecodeObjectAt(contentType, body, "meta.pagination", "meta", "pagination")
 	if m == nil {
 		return "", "", why
-	}
-	pg := fetch.ObjAt(fetch.ObjAt(m, "meta"), "pagination")
-	if pg == nil {
-		return "", "", "JSON without meta.pagination"
 	}
 	for _, k := range []string{"total", "per_page", "current_page", "total_pages"} {
 		if !fetch.IsNumber(pg[k]) {

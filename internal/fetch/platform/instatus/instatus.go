@@ -557,13 +557,9 @@ func checkInstatusOnly(contentType string, body []byte) (string, string, string)
 // checkInstatusV2 accepts Instatus's summary on Statuspage's /api/v2/summary.json; any
 // other object with a page is left to Statuspage's check.
 func checkInstatusV2(contentType string, body []byte) (string, string, string) {
-	m, why := fetch.DecodeObject(contentType, body)
+	m, page, why := fetch.DecodeObjectAt(contentType, body, `a "page" object`, "page")
 	if m == nil {
 		return "", "", why
-	}
-	page := fetch.ObjAt(m, "page")
-	if page == nil {
-		return "", "", `JSON without a "page" object`
 	}
 	kind, ev := instatusShape(m, page)
 	if kind == "" {
