@@ -3,6 +3,7 @@ package ui
 import (
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -34,12 +35,7 @@ type dashboardView struct {
 // Dashboard answers GET /: every source with its state and last successful poll, the
 // open incidents first, then the latest changes across all vendors.
 func (s *Site) Dashboard(w http.ResponseWriter, r *http.Request) {
-	infos, err := s.store.Incidents("")
-	if err != nil {
-		s.pageArchiveError(w, r, err, "")
-		return
-	}
-	sources, err := s.sourceRows(infos)
+	infos, sources, err := s.sourceRows("", time.Time{})
 	if err != nil {
 		s.pageArchiveError(w, r, err, "")
 		return

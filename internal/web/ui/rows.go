@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"html/template"
 	"slices"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -72,13 +73,17 @@ type sourceRow struct {
 	Components, ComponentsDown int
 }
 
-// sourceRows lists every configured source, then every retired one, with its state,
-// worked out from the daemon's poll state, the archive's failure state and the open
-// incidents among infos (every archived incident).
-func (s *Site) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
+// sourceRows reads infos, the incidents of source (every source when empty) as they
+// stand now or stood at at (query.IncidentsAt), and lists every configured source, then
+// every retired one, with its state, worked out from the daemon's poll state, the
+// archive's failure state and the open incidents among infos.
+func (s *Site) sourceRows(source string, at time.Time) (infos []archive.IncidentInfo, rows []sourceRow, err error) {
+	if infos, err = query.IncidentsAt(s.store, source, at); err != nil {
+		return nil, nil, err
+	}
 	archived, summaries, err := query.Sources(s.store)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	byName := make(map[string]archive.SourceInfo, len(archived))
 	for _, a := range archived {
@@ -182,7 +187,7 @@ func (s *Site) sourceRows(infos []archive.IncidentInfo) ([]sourceRow, error) {
 	slices.SortStableFunc(out, func(a, b sourceRow) int {
 		return cmp.Or(cmp.Compare(a.State.Rank, b.State.Rank), cmp.Compare(b.Open, a.Open))
 	})
-	return out, nil
+	return infos, out, nil
 }
 
 // firstSightSummary says what a first poll archived, without a full stop.

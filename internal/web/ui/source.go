@@ -92,12 +92,7 @@ func (s *Site) Source(w http.ResponseWriter, r *http.Request) {
 		s.Error(w, r, http.StatusBadRequest, "Bad request", err.Error())
 		return
 	}
-	infos, err := query.IncidentsAt(s.store, name, at)
-	if err != nil {
-		s.pageArchiveError(w, r, err, "")
-		return
-	}
-	rows, err := s.sourceRows(infos)
+	infos, rows, err := s.sourceRows(name, at)
 	if err != nil {
 		s.pageArchiveError(w, r, err, "")
 		return
