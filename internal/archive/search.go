@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"time"
@@ -68,8 +69,7 @@ func (s *Store) Search(q, source string, open *bool) (SearchResult, error) {
 					continue
 				}
 			}
-			res.Hits = append(res.Hits, SearchHit{Source: h.Source, ID: h.ID, ListedAt: h.ListedAt,
-				Matched: Match{Version: int(h.Version), Field: h.Field.String(), Latest: h.Latest}})
+			res.Hits = append(res.Hits, hitOf(&h))
 		}
 		return nil
 	})
@@ -77,6 +77,58 @@ func (s *Store) Search(q, source string, open *bool) (SearchResult, error) {
 		return SearchResult{}, err
 	}
 	return res, wrapErr("search", err)
+}
+
+// SearchKey is a hit's place in the order of every list of incidents: the later
+// IncidentInfo.ListedAt first, then the greater URL id, then the greater source.
+type SearchKey = searchindex.Key
+
+// SearchPage is the first hits of a search in list order.
+type SearchPage struct {
+	Hits []SearchHit
+	// Total counts every hit, those before after and past the page included.
+	Total   int
+	More    bool // there are hits past the page
+	Partial bool // as in SearchResult
+}
+
+// SearchFirst is Search's hits, the limit of them that come first after after (nil: from
+// the start) in list order (SearchKey). Only the page's hits are made, so a query that
+// matches most of the archive costs the index reads and a comparison a hit.
+func (s *Store) SearchFirst(q, source string, open *bool, after *SearchKey, limit int) (SearchPage, error) {
+	var pg SearchPage
+	err := s.view(func(tx *bolt.Tx) error {
+		var keep func(source, id []byte) (bool, error)
+		if open != nil {
+			var last []byte
+			var incidents *bolt.Bucket
+			keep = func(source, id []byte) (bool, error) {
+				if incidents == nil || !bytes.Equal(source, last) {
+					last, incidents = source, layout.Sub(layout.Source(tx, string(source)), layout.BucketIncidents)
+				}
+				m, ok, err := incident.LoadMeta(incidents, string(id))
+				return ok && (m.Open && !m.Removed) == *open, err
+			}
+		}
+		r, err := searchindex.First(tx, q, source, keep, after, limit)
+		if err != nil {
+			return err
+		}
+		pg = SearchPage{Hits: make([]SearchHit, 0, len(r.Hits)), Total: r.Total, More: r.More, Partial: r.Partial}
+		for _, h := range r.Hits {
+			pg.Hits = append(pg.Hits, hitOf(&h))
+		}
+		return nil
+	})
+	if errors.Is(err, searchindex.ErrNoIndex) {
+		return SearchPage{}, err
+	}
+	return pg, wrapErr("search", err)
+}
+
+func hitOf(h *searchindex.Hit) SearchHit {
+	return SearchHit{Source: h.Source, ID: h.ID, ListedAt: h.ListedAt,
+		Matched: Match{Version: int(h.Version), Field: h.Field.String(), Latest: h.Latest}}
 }
 
 // IncidentInfos reads the IncidentInfo of each hit, in order, in one read transaction,

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/searchindex"
@@ -266,4 +268,87 @@ func allTerms(in *model.Incident) []string {
 		terms = searchindex.Tokens(s, terms)
 	}
 	return terms
+}
+
+// TestSearchFirstAsSortedSearch: the pages SearchFirst gives, walked with the last hit of
+// each as the next one's after, with and without the open flag and a source, are Search's
+// hits filtered, sorted in list order and cut, as query.Search made them before: the
+// same hits, order, matches and totals, for a query that finds hundreds of incidents,
+// many listed at the same time (so the URL id and the source order them), in an order
+// unlike the index's.
+func TestSearchFirstAsSortedSearch(t *testing.T) {
+	ts := MustOpen(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for si, source := range []string{"acme", "beta", "zeta"} {
+		var incs []model.Incident
+		for i := range 120 {
+			in := inc(fmt.Sprintf("inc-%03d", rng.IntN(1000)), started(t0.Add(-time.Duration(rng.IntN(20))*time.Hour)))
+			in.Updates[0].Body = "Payments are failing in region " + []string{"east", "west"}[rng.IntN(2)]
+			if i%3 == 0 {
+				in.Status = model.StatusResolved
+			}
+			if i%7 == 0 {
+				in.StartedAt, in.ScheduledFor = time.Time{}, time.Time{}
+			}
+			if !slices.ContainsFunc(incs, func(x model.Incident) bool { return x.ID == in.ID }) {
+				incs = append(incs, in)
+			}
+		}
+		sn := snap(at(1+si), incs...)
+		sn.Source = source
+		if _, err := ts.Record(source, sn, nil, nil, Policy{}); err != nil {
+			t.Fatal(err)
+		}
+		// A second version of some: "west" taken out, so their matches are of version 1.
+		for i := range incs {
+			if i%4 == 0 {
+				incs[i].Updates[0].Body = "Payments are failing"
+			}
+		}
+		sn.FetchedAt = at(10 + si)
+		if _, err := ts.Record(source, sn, nil, nil, Policy{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	order := func(a, b SearchHit) int {
+		return cmp.Or(b.ListedAt.Compare(a.ListedAt), strings.Compare(b.ID, a.ID), strings.Compare(b.Source, a.Source))
+	}
+	yes, no := true, false
+	for _, q := range []string{"payments", "payments west", "fail east"} {
+		for _, source := range []string{"", "beta"} {
+			for _, open := range []*bool{nil, &yes, &no} {
+				all, err := ts.Search(q, source, open)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := all.Hits
+				slices.SortFunc(want, order)
+				if len(want) < 10 || q == "payments" && source == "" && open == nil && len(want) < 300 {
+					t.Fatalf("%q %q %v: %d hits: too few to page", q, source, open, len(want))
+				}
+				for _, limit := range []int{1, 7, 100, 1000} {
+					var got []SearchHit
+					var after *SearchKey
+					for pages := 0; ; pages++ {
+						pg, err := ts.SearchFirst(q, source, open, after, limit)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if pg.Total != len(want) || pg.Partial || len(pg.Hits) > limit || pg.More != (len(got)+len(pg.Hits) < len(want)) {
+							t.Fatalf("%q %q %v limit %d: page %d: total %d, %d hits, more %v; want total %d", q, source, open, limit, pages, pg.Total, len(pg.Hits), pg.More, len(want))
+						}
+						got = append(got, pg.Hits...)
+						if !pg.More {
+							break
+						}
+						last := pg.Hits[len(pg.Hits)-1]
+						after = &SearchKey{At: last.ListedAt, Source: last.Source, ID: last.ID}
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("%q %q %v limit %d: pages differ from the sorted hits:\n%+v\nwant\n%+v", q, source, open, limit, got, want)
+					}
+				}
+			}
+		}
+	}
 }

@@ -1,8 +1,6 @@
 package query
 
 import (
-	"slices"
-
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/web/view"
 )
@@ -22,43 +20,19 @@ type SearchPage struct {
 // (every source when empty) with every word of q in some archived version
 // (archive.Store.Search), whose open state is *open when open is not nil; the limit of
 // them that come first after after (nil: from the start) in the order of the lists
-// (view.CompareKeys). Only the page is sorted and read, so a query that matches most of
-// the archive costs the index reads and a pass over the hits, not a sort and a decode of
-// each.
+// (view.CompareKeys, which archive.SearchKey follows). Only the page is made and read
+// (archive.Store.SearchFirst), so a query that matches most of the archive costs the
+// index reads and a comparison a hit.
 func Search(st *archive.Store, q, source string, open *bool, after *view.Key, limit int) (SearchPage, error) {
-	res, err := st.Search(q, source, open)
+	var from *archive.SearchKey
+	if after != nil {
+		from = &archive.SearchKey{At: after.At, Source: after.Source, ID: after.ID}
+	}
+	res, err := st.SearchFirst(q, source, open, from, limit)
 	if err != nil {
 		return SearchPage{}, err
 	}
-	p := SearchPage{Total: len(res.Hits), Partial: res.Partial}
-	cmpHits := func(a, b archive.SearchHit) int { return view.CompareKeys(HitKey(&a), HitKey(&b)) }
-	hits := res.Hits
-	if after != nil {
-		hits = slices.DeleteFunc(hits, func(h archive.SearchHit) bool { return view.CompareKeys(HitKey(&h), *after) <= 0 })
-	}
-	var top []archive.SearchHit
-	if len(hits) <= limit+1 {
-		top = hits
-		slices.SortFunc(top, cmpHits)
-	} else {
-		// The limit+1 first, kept sorted as the hits go by: most hits, in no order, come
-		// after the last of them and are passed over with one comparison.
-		top = make([]archive.SearchHit, 0, limit+1)
-		for _, h := range hits {
-			if len(top) == limit+1 && cmpHits(h, top[limit]) >= 0 {
-				continue
-			}
-			i, _ := slices.BinarySearchFunc(top, h, cmpHits)
-			if len(top) == limit+1 {
-				top = top[:limit]
-			}
-			top = slices.Insert(top, i, h)
-		}
-	}
-	if len(top) > limit {
-		top, p.More = top[:limit], true
-	}
-	p.Hits = top
+	p := SearchPage{Hits: res.Hits, Total: res.Total, More: res.More, Partial: res.Partial}
 	if p.Infos, err = st.IncidentInfos(p.Hits); err != nil {
 		return SearchPage{}, err
 	}

@@ -325,6 +325,13 @@ func FuzzSearch(f *testing.F) {
 					t.Errorf("Search(%q): bad hit %+v", q, h)
 				}
 			}
+			if err != nil {
+				return err
+			}
+			pg, err := First(tx, q, "", nil, nil, 1)
+			if err != nil || pg.Total != len(res.Hits) || pg.More || !slices.Equal(pg.Hits, res.Hits) || pg.Partial != res.Partial {
+				t.Errorf("First(%q) = %+v, %v; Search gave %+v", q, pg, err, res)
+			}
 			return err
 		})
 		if err != nil {

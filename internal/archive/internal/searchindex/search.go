@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"slices"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -74,67 +75,129 @@ type list struct {
 
 func (l *list) of(p posting) []Span { return l.spans[p.from:p.to] }
 
+// spansOf is the spans of doc in the list, none when it is not there.
+func (l *list) spansOf(doc uint32) []Span {
+	i, ok := slices.BinarySearchFunc(l.postings, doc, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
+	if !ok {
+		return nil
+	}
+	return l.of(l.postings[i])
+}
+
 // Search finds the incidents that have every term of q in some version, in any field,
-// keeping only those of source when it is not empty. ErrNoIndex when tx's archive has no
-// index.
+// keeping only those of source when it is not empty, in doc order. ErrNoIndex when tx's
+// archive has no index.
 func Search(tx *bolt.Tx, q, source string) (Result, error) {
+	var res Result
+	lists, err := scan(tx, q, source, &res.Partial, func(m *found) error {
+		if res.Hits == nil {
+			res.Hits = make([]Hit, 0, m.max)
+		}
+		res.Hits = append(res.Hits, m.hit(m.spans))
+		return nil
+	})
+	release(lists)
+	return res, err
+}
+
+// found is a doc every query term was found in, as scan passes it to its caller: its
+// record's parts are the transaction's memory.
+type found struct {
+	doc    uint32
+	source []byte // its source and URL id
+	id     []byte
+	rec    []byte   // its doc record
+	spans  [][]Span // each list's spans of it, in the order of lists
+	lists  []*list  // the query terms' lists, in the order intersect put them
+	max    int      // the hits there can be at most: the shortest list's length
+}
+
+// hit is the Hit of the doc found, where the spans say it matched.
+func (f *found) hit(spans [][]Span) Hit {
+	h := match(spans)
+	h.Source, h.ID, h.ListedAt = string(f.source), string(f.id), decodeTime(f.rec)
+	return h
+}
+
+// scan reads the lists of q's terms and calls fn with each doc in all of them, of source
+// when it is not empty, in doc order; partial is set when the bound on index entries
+// read was reached. It returns the lists, in the order of found.lists, for the caller to
+// release once done with them.
+func scan(tx *bolt.Tx, q, source string, partial *bool, fn func(*found) error) ([]*list, error) {
 	root := tx.Bucket(Bucket)
 	if root == nil || root.Get(keyPending) != nil {
-		return Result{}, ErrNoIndex
+		return nil, ErrNoIndex
 	}
 	terms := QueryTerms(q)
 	if len(terms) == 0 {
-		return Result{}, nil
+		return nil, nil
 	}
-	var res Result
 	budget := maxPostings
 	var lists []*list
 	for _, t := range terms {
-		l, partial := read(root.Bucket(bucketTerms), t, &budget)
-		res.Partial = res.Partial || partial
-		if len(l.postings) == 0 {
-			return res, nil
-		}
+		l, cut := read(root.Bucket(bucketTerms), t, &budget)
+		*partial = *partial || cut
 		lists = append(lists, l)
+		if len(l.postings) == 0 {
+			return lists, nil
+		}
 	}
 	var want []byte
 	if source != "" {
 		want = append([]byte(source), 0)
 	}
-	res.Hits = make([]Hit, 0, len(slices.MinFunc(lists, func(a, b *list) int { return len(a.postings) - len(b.postings) }).postings))
+	f := found{max: len(slices.MinFunc(lists, func(a, b *list) int { return len(a.postings) - len(b.postings) }).postings)}
 	// The hits come in doc order: a cursor over the doc records steps to the next one
 	// when it is near, and seeks only past a gap.
 	c := root.Bucket(bucketDocs).Cursor()
 	var k, rec []byte
-	intersect(lists, func(doc uint32, spans [][]Span) {
+	var seek [4]byte
+	err := intersect(lists, func(doc uint32, spans [][]Span) error {
 		for steps := 0; k != nil && binary.BigEndian.Uint32(k) < doc && steps < 8; steps++ {
 			k, rec = c.Next()
 		}
 		if k == nil || len(k) != 4 || binary.BigEndian.Uint32(k) != doc {
-			k, rec = c.Seek(binary.BigEndian.AppendUint32(nil, doc))
+			binary.BigEndian.PutUint32(seek[:], doc)
+			k, rec = c.Seek(seek[:])
 		}
 		if len(k) != 4 || binary.BigEndian.Uint32(k) != doc || len(rec) < docHeader {
-			return
+			return nil
 		}
 		name := rec[docHeader:]
 		if want != nil && !bytes.HasPrefix(name, want) {
-			return
+			return nil
 		}
 		src, id, ok := bytes.Cut(name, []byte{0})
 		if !ok {
-			return
+			return nil
 		}
-		h := match(spans)
-		h.Source, h.ID, h.ListedAt = string(src), string(id), decodeTime(rec)
-		res.Hits = append(res.Hits, h)
+		f.doc, f.source, f.id, f.rec, f.spans, f.lists = doc, src, id, rec, spans, lists
+		return fn(&f)
 	})
-	return res, nil
+	return lists, err
+}
+
+// listPool keeps the lists of past queries, so that a query of common words does not
+// allocate and grow its arenas of a million entries anew.
+var listPool = sync.Pool{New: func() any { return new(list) }}
+
+func getList() *list {
+	l := listPool.Get().(*list)
+	l.postings, l.spans = l.postings[:0], l.spans[:0]
+	return l
+}
+
+// release gives lists back to listPool: nothing of them may be used after.
+func release(lists []*list) {
+	for _, l := range lists {
+		listPool.Put(l)
+	}
 }
 
 // read returns, in doc order, the spans of every doc with an index term that term is
 // (exactly, for a short term) a prefix of; partial when the budget ran out.
 func read(terms *bolt.Bucket, term string, budget *int) (l *list, partial bool) {
-	l = &list{}
+	l = getList()
 	exact := utf8.RuneCountInString(term) < minPrefixRunes
 	if r, _ := utf8.DecodeRuneInString(term); isCJK(r) {
 		exact = false
@@ -170,8 +233,11 @@ func read(terms *bolt.Bucket, term string, budget *int) (l *list, partial bool) 
 	if !sorted {
 		// Several index terms began with term: merge their runs into one arena.
 		slices.SortStableFunc(l.postings, func(a, b posting) int { return cmp.Compare(a.doc, b.doc) })
-		merged := &list{postings: l.postings[:0], spans: make([]Span, 0, len(l.spans))}
-		for _, p := range l.postings {
+		// In place: merged never gets ahead of the postings it reads.
+		ps, merged := l.postings, getList()
+		merged.spans = slices.Grow(merged.spans, len(l.spans))
+		merged.postings, l.postings = ps[:0], merged.postings
+		for _, p := range ps {
 			from := int32(len(merged.spans))
 			merged.spans = append(merged.spans, l.of(p)...)
 			if n := len(merged.postings); n > 0 && merged.postings[n-1].doc == p.doc {
@@ -180,15 +246,18 @@ func read(terms *bolt.Bucket, term string, budget *int) (l *list, partial bool) 
 			}
 			merged.postings = append(merged.postings, posting{doc: p.doc, from: from, to: int32(len(merged.spans))})
 		}
+		listPool.Put(l)
 		l = merged
 	}
 	return l, partial
 }
 
-// intersect calls fn with each doc that is in every list, and its spans in each.
-func intersect(lists []*list, fn func(doc uint32, spans [][]Span)) {
-	// Walk the shortest list and look the others up by binary search from where the
-	// last look-up ended, so a rare term makes the whole intersection cheap.
+// intersect calls fn with each doc that is in every list, and its spans in each, until
+// fn fails. It leaves lists in the order of the spans it passed.
+func intersect(lists []*list, fn func(doc uint32, spans [][]Span) error) error {
+	// Walk the shortest list and look the others up from where the last look-up ended,
+	// by galloping then a binary search, so a rare term makes the whole intersection
+	// cheap and two common ones cost a few comparisons a doc.
 	slices.SortFunc(lists, func(a, b *list) int { return len(a.postings) - len(b.postings) })
 	pos := make([]int, len(lists))
 	spans := make([][]Span, len(lists))
@@ -196,19 +265,34 @@ next:
 	for _, p := range lists[0].postings {
 		spans[0] = lists[0].of(p)
 		for i := 1; i < len(lists); i++ {
-			l := lists[i].postings[pos[i]:]
-			j, found := slices.BinarySearchFunc(l, p.doc, func(q posting, d uint32) int { return cmp.Compare(q.doc, d) })
-			pos[i] += j
-			if pos[i] >= len(lists[i].postings) {
-				return
+			l := lists[i].postings
+			pos[i] = seekDoc(l, pos[i], p.doc)
+			if pos[i] >= len(l) {
+				return nil
 			}
-			if !found {
+			if l[pos[i]].doc != p.doc {
 				continue next
 			}
-			spans[i] = lists[i].of(l[j])
+			spans[i] = lists[i].of(l[pos[i]])
 		}
-		fn(p.doc, spans)
+		if err := fn(p.doc, spans); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// seekDoc returns the first index from i on of a posting of ps whose doc is doc or
+// after it, len(ps) when there is none.
+func seekDoc(ps []posting, i int, doc uint32) int {
+	// Every posting before lo is before doc; the one at hi, if any, is not.
+	lo, hi, step := i, i, 1
+	for hi < len(ps) && ps[hi].doc < doc {
+		lo, hi, step = hi+1, hi+step, step*2
+	}
+	hi = min(hi, len(ps))
+	j, _ := slices.BinarySearchFunc(ps[lo:hi], doc, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
+	return lo + j
 }
 
 // match says where the terms whose spans are given were found together.
