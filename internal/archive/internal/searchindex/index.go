@@ -109,29 +109,30 @@ func Create(tx *bolt.Tx) error {
 	return nil
 }
 
-// texts returns the texts of one field of inc.
-func texts(inc *model.Incident, f Field) []string {
+// termsOf is the sorted set of terms of one field of inc (fieldTerms of its texts),
+// none when inc is nil.
+func termsOf(inc *model.Incident, f Field) []string {
 	if inc == nil {
 		return nil
 	}
+	var terms []string
 	switch f {
 	case FieldTitle:
-		return []string{inc.Title}
+		terms = fieldTokens(terms, inc.Title)
 	case FieldUpdates:
-		out := make([]string, len(inc.Updates))
 		for i := range inc.Updates {
-			out[i] = inc.Updates[i].Body
+			terms = fieldTokens(terms, inc.Updates[i].Body)
 		}
-		return out
 	case FieldPostmortem:
-		if inc.Postmortem == nil {
-			return nil
+		if inc.Postmortem != nil {
+			terms = fieldTokens(terms, inc.Postmortem.Body)
 		}
-		return []string{inc.Postmortem.Body}
 	case FieldComponents:
-		return inc.Components
+		for _, c := range inc.Components {
+			terms = fieldTokens(terms, c)
+		}
 	}
-	return nil
+	return termSet(terms)
 }
 
 // sameField reports whether a field's text is the same in a and b, cheaply, so that an
@@ -191,22 +192,30 @@ func (b *Batch) Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, pr
 	if root == nil {
 		return errors.New("search index: no index bucket")
 	}
-	doc, err := docOf(root, source, id, at, cur)
-	if err != nil {
-		return fmt.Errorf("search index: %s/%s: %w", source, id, err)
-	}
+	// The term writes' keys get the doc number once it is known: a version that changes
+	// neither a text nor the listing time (a status) does not look it up.
+	first := len(b.ops)
 	for f := Field(1); f <= numFields; f++ {
 		if prev != nil && sameField(prev, cur, f) {
 			continue
 		}
-		var before []string
-		if prev != nil {
-			before = fieldTerms(texts(prev, f)...)
-		}
-		after := fieldTerms(texts(cur, f)...)
-		diffSorted(before, after, func(term string, added bool) {
-			b.ops = append(b.ops, termOp{key: termKey(term, doc), field: f, n: n, add: added})
+		diffSorted(termsOf(prev, f), termsOf(cur, f), func(term string, added bool) {
+			if b.ops == nil {
+				b.ops = make([]termOp, 0, 8)
+			}
+			b.ops = append(b.ops, termOp{key: termKey(term, []byte{0, 0, 0, 0}), field: f, n: n, add: added})
 		})
+	}
+	listed := prev != nil && prev.StartedAt.Equal(cur.StartedAt) && prev.ScheduledFor.Equal(cur.ScheduledFor)
+	if listed && len(b.ops) == first {
+		return nil
+	}
+	doc, err := docOf(root, source, id, at, cur, listed)
+	if err != nil {
+		return fmt.Errorf("search index: %s/%s: %w", source, id, err)
+	}
+	for i := first; i < len(b.ops); i++ {
+		copy(b.ops[i].key[len(b.ops[i].key)-4:], doc)
 	}
 	return nil
 }
@@ -223,12 +232,15 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 		return cmp.Or(bytes.Compare(x.key, y.key), cmp.Compare(x.n, y.n), cmp.Compare(x.field, y.field))
 	})
 	terms := tx.Bucket(Bucket).Bucket(bucketTerms)
+	// The values put: bbolt keeps them until the commit, so each is a part of one arena
+	// that is never written over (a new one is made when it is full).
+	var arena []byte
 	var spans []Span
 	changed := false
 	for i, o := range b.ops {
 		// Several ops of one key (fields of one version) are applied together.
 		if i == 0 || !bytes.Equal(b.ops[i-1].key, o.key) {
-			spans, changed = decodeSpans(terms.Get(o.key)), false
+			spans, changed = appendSpans(spans[:0], terms.Get(o.key)), false
 		}
 		if o.add {
 			spans, changed = append(spans, Span{Field: o.field, From: o.n}), true
@@ -241,7 +253,12 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 			}
 		}
 		if changed && (i+1 == len(b.ops) || !bytes.Equal(b.ops[i+1].key, o.key)) {
-			if err := terms.Put(o.key, encodeSpans(spans)); err != nil {
+			if cap(arena)-len(arena) < len(spans)*(1+2*binary.MaxVarintLen32) {
+				arena = make([]byte, 0, max(256, len(spans)*(1+2*binary.MaxVarintLen32)))
+			}
+			from := len(arena)
+			arena = appendEncoded(arena, spans)
+			if err := terms.Put(o.key, arena[from:len(arena):len(arena)]); err != nil {
 				return fmt.Errorf("search index: %w", err)
 			}
 		}
@@ -270,25 +287,32 @@ func diffSorted(before, after []string, fn func(term string, added bool)) {
 }
 
 // docOf returns the doc number of an incident, giving it one if it has none, and keeps
-// its doc record's listing time that of cur.
-func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incident) ([]byte, error) {
-	ids, docs := root.Bucket(bucketIDs), root.Bucket(bucketDocs)
+// its doc record's listing time that of cur; listed says the record has it already (the
+// version before had the same start and scheduled start), so that only the number is
+// looked up.
+func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incident, listed bool) ([]byte, error) {
+	ids := root.Bucket(bucketIDs)
 	name := docName(source, id)
-	listed := cur.StartedAt
-	if listed.IsZero() {
-		listed = cur.ScheduledFor
+	d := ids.Get(name)
+	if listed && len(d) == 4 {
+		return bytes.Clone(d), nil
 	}
-	if d := ids.Get(name); len(d) == 4 {
+	docs := root.Bucket(bucketDocs)
+	when := cur.StartedAt
+	if when.IsZero() {
+		when = cur.ScheduledFor
+	}
+	if len(d) == 4 {
 		d = bytes.Clone(d)
 		old := docs.Get(d)
 		if len(old) < docHeader {
 			return nil, errors.New("damaged doc record")
 		}
 		first := decodeTime(old[12:])
-		if listed.IsZero() {
-			listed = first
+		if when.IsZero() {
+			when = first
 		}
-		if rec := docRecord(listed, first, name); !bytes.Equal(rec, old) {
+		if rec := docRecord(when, first, name); !bytes.Equal(rec, old) {
 			return d, docs.Put(d, rec)
 		}
 		return d, nil
@@ -300,11 +324,11 @@ func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incide
 	if seq > 1<<32-1 {
 		return nil, errors.New("out of doc numbers")
 	}
-	d := binary.BigEndian.AppendUint32(nil, uint32(seq))
-	if listed.IsZero() {
-		listed = at
+	d = binary.BigEndian.AppendUint32(nil, uint32(seq))
+	if when.IsZero() {
+		when = at
 	}
-	if err := docs.Put(d, docRecord(listed, at, name)); err != nil {
+	if err := docs.Put(d, docRecord(when, at, name)); err != nil {
 		return nil, err
 	}
 	return d, ids.Put(name, d)
@@ -353,8 +377,9 @@ type Span struct {
 // contains reports whether version v is in the span.
 func (s Span) contains(v uint32) bool { return s.From <= v && (s.To == 0 || v < s.To) }
 
-func encodeSpans(spans []Span) []byte {
-	b := make([]byte, 0, len(spans)*4)
+// appendEncoded appends the encoding of spans to b: (field byte, uvarint from, uvarint
+// to) each.
+func appendEncoded(b []byte, spans []Span) []byte {
 	for _, s := range spans {
 		b = append(b, byte(s.Field))
 		b = binary.AppendUvarint(b, uint64(s.From))
@@ -363,11 +388,8 @@ func encodeSpans(spans []Span) []byte {
 	return b
 }
 
-// decodeSpans reads what encodeSpans wrote; a damaged tail is dropped.
-func decodeSpans(b []byte) []Span {
-	return appendSpans(nil, b)
-}
-
+// appendSpans appends to dst the spans appendEncoded wrote in b; a damaged tail is
+// dropped.
 func appendSpans(dst []Span, b []byte) []Span {
 	for len(b) > 0 {
 		f := Field(b[0])

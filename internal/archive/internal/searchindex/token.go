@@ -189,11 +189,22 @@ func cut(t string) string {
 func fieldTerms(texts ...string) []string {
 	var terms []string
 	for _, t := range texts {
-		if len(terms) >= maxFieldTokens {
-			break
-		}
-		terms = tokens(t, terms, maxFieldTokens-len(terms))
+		terms = fieldTokens(terms, t)
 	}
+	return termSet(terms)
+}
+
+// fieldTokens appends the tokens of one of a field's texts to those of the texts before
+// it, up to maxFieldTokens in all.
+func fieldTokens(terms []string, text string) []string {
+	if len(terms) >= maxFieldTokens {
+		return terms
+	}
+	return tokens(text, terms, maxFieldTokens-len(terms))
+}
+
+// termSet sorts a field's tokens into the set of its terms, at most maxFieldTerms.
+func termSet(terms []string) []string {
 	slices.Sort(terms)
 	terms = slices.Compact(terms)
 	if len(terms) > maxFieldTerms {
