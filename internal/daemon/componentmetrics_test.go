@@ -82,7 +82,6 @@ watcher_component_status{component="DB",source="beta"} 4
 	poll("acme", c("Core", "API", model.ComponentDegraded), c("Core", "Web", model.ComponentPartialOutage))
 
 	// A restart's refresh sets them from the archive alone.
-	d.metrics.componentStatus.Reset()
 	d.metrics.components = map[string]componentSeries{}
 	d.refreshGauges()
 	check("after refreshGauges", `watcher_component_status{component="API",source="acme"} 2

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
-
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
 	"github.com/statuswatch/statuswatch/internal/fakepage"
@@ -52,7 +50,7 @@ func TestBackoffSkipsTicks(t *testing.T) {
 	if n := len(page.Requests()); n != 0 {
 		t.Errorf("tick inside the backoff wait made %d requests, want 0", n)
 	}
-	if got := testutil.ToFloat64(d.metrics.skippedInBackoff.WithLabelValues("acme")); got != 1 {
+	if got := counterValue(t, d.metrics.reg, "watcher_polls_skipped_total", map[string]string{"source": "acme"}); got != 1 {
 		t.Errorf("watcher_polls_skipped_total: got %v, want 1", got)
 	}
 	clk.Add(60 * time.Second) // past the wait
@@ -181,10 +179,10 @@ func TestArchiveFailureIsNotTheVendors(t *testing.T) {
 	if st.LastError != "" || st.ConsecutiveFailures != 0 {
 		t.Errorf("after archive failures: last_error %q, %d failures; want none", st.LastError, st.ConsecutiveFailures)
 	}
-	if got := testutil.ToFloat64(d.metrics.skippedInBackoff.WithLabelValues("acme")); got != 0 {
+	if got := counterValue(t, d.metrics.reg, "watcher_polls_skipped_total", map[string]string{"source": "acme"}); got != 0 {
 		t.Errorf("polls skipped in backoff: got %v, want 0", got)
 	}
-	if got := testutil.ToFloat64(d.metrics.polls.WithLabelValues("acme", "archive_error")); got != 2 {
+	if got := counterValue(t, d.metrics.reg, "watcher_polls_total", map[string]string{"source": "acme", "result": "archive_error"}); got != 2 {
 		t.Errorf(`watcher_polls_total{result="archive_error"}: got %v, want 2`, got)
 	}
 }

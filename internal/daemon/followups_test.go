@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/robfig/cron/v3"
 
 	"github.com/statuswatch/statuswatch/internal/config"
@@ -112,7 +111,7 @@ func TestOpenIncidentPolledEveryOpenInterval(t *testing.T) {
 	if n := limitedCalls.Load(); n != 1 {
 		t.Errorf("follow-up ticks inside a 10-minute Retry-After made %d requests, want none", n-1)
 	}
-	if got := testutil.ToFloat64(d.metrics.skippedInBackoff.WithLabelValues("acme")); got != 4 {
+	if got := counterValue(t, d.metrics.reg, "watcher_polls_skipped_total", map[string]string{"source": "acme"}); got != 4 {
 		t.Errorf("skipped ticks: %v, want 4", got)
 	}
 	limited.Store(false)

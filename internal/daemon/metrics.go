@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/statuswatch/statuswatch/internal/config"
@@ -16,19 +17,18 @@ import (
 
 // metrics are the daemon's Prometheus series; every name starts with watcher_.
 type metrics struct {
-	reg              *prometheus.Registry
-	polls            *prometheus.CounterVec // by source and result
-	changes          *prometheus.CounterVec // incidents that got a new version, by source
-	notifications    *prometheus.CounterVec // by receiver and result
-	lastSuccess      *prometheus.GaugeVec   // unix seconds, by source
-	failures         *prometheus.GaugeVec   // consecutive failures, by source
-	openIncidents    *prometheus.GaugeVec   // by source and impact
-	skippedInBackoff *prometheus.CounterVec // cron ticks skipped inside a backoff wait
-	componentStatus  *prometheus.GaugeVec   // by source and component: model.ComponentStatus.Level
+	reg           *prometheus.Registry
+	notifications *prometheus.CounterVec // by receiver and result
 
-	// components is, by source, what componentStatus shows of its latest component set:
-	// the version and the components list it was made from, and the label values set, so
-	// that an unchanged set is not read again and a component gone loses its series.
+	// sources holds the per-source series (polls, changes, skipped polls, last success,
+	// consecutive failures, open incidents), emitted at each scrape by sourceCollector
+	// with the component series below.
+	sources sourceMetrics
+
+	// components is, by source, what watcher_component_status shows of its latest
+	// component set: the version and the components list it was made from, and the
+	// series, so that an unchanged set is not read again and a component gone loses its
+	// series.
 	componentsMu sync.Mutex
 	components   map[string]componentSeries
 }
@@ -37,7 +37,8 @@ type metrics struct {
 type componentSeries struct {
 	version int
 	watch   []string // the source's components list it was filtered by
-	labels  []string // the component label values set
+	labels  []string // the component label values, one per series
+	levels  []int8   // each series' value: model.ComponentStatus.Level
 }
 
 // maxComponentSeries bounds the component series of one source: a page of a few
@@ -68,17 +69,9 @@ type receiverState struct {
 
 func newMetrics(version, commit string, g gauges) *metrics {
 	m := &metrics{
-		reg:              prometheus.NewRegistry(),
-		polls:            counterVec("watcher_polls_total", "Polls of a source, by result (ok, unchanged, failed; archive_error when the archive, not the vendor, failed).", "source", "result"),
-		changes:          counterVec("watcher_changes_total", "Incidents that got a new archived version.", "source"),
-		notifications:    counterVec("watcher_notifications_total", "Notifications handed to a receiver (slack or console for the default sink, else the receivers: name), by result (sent, or the failure: transient, rate_limited, rejected, channel, auth).", "receiver", "result"),
-		lastSuccess:      gaugeVec("watcher_source_last_success_timestamp_seconds", "When a source was last read successfully.", "source"),
-		failures:         gaugeVec("watcher_source_consecutive_failures", "Polls of a source that failed in a row.", "source"),
-		openIncidents:    gaugeVec("watcher_source_open_incidents", "Incidents still open on a source's page, by impact.", "source", "impact"),
-		skippedInBackoff: counterVec("watcher_polls_skipped_total", "Scheduled polls skipped because the source is backing off.", "source"),
-		componentStatus: gaugeVec("watcher_component_status", "A component's state on its source's page: 0 operational, 1 maintenance, 2 degraded, 3 partial outage, 4 major outage.",
-			"source", "component"),
-		components: map[string]componentSeries{},
+		reg:           prometheus.NewRegistry(),
+		notifications: counterVec("watcher_notifications_total", "Notifications handed to a receiver (slack or console for the default sink, else the receivers: name), by result (sent, or the failure: transient, rate_limited, rejected, channel, auth).", "receiver", "result"),
+		components:    map[string]componentSeries{},
 	}
 	paused := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "watcher_delivery_paused", Help: "1 while delivery is paused by an authentication error of the sink.",
@@ -90,8 +83,7 @@ func newMetrics(version, commit string, g gauges) *metrics {
 	})
 	build := gaugeVec("watcher_build_info", "Build information; the value is always 1.", "version", "commit", "goversion")
 	build.WithLabelValues(version, commit, runtime.Version()).Set(1)
-	m.reg.MustRegister(m.polls, m.changes, m.notifications, m.lastSuccess, m.failures,
-		m.openIncidents, m.skippedInBackoff, m.componentStatus, paused, outboxCollector{g.outbox}, receiverCollector{g.receivers}, build,
+	m.reg.MustRegister(m.notifications, sourceCollector{m}, paused, outboxCollector{g.outbox}, receiverCollector{g.receivers}, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -234,9 +226,9 @@ func (d *Daemon) refreshOpen(source string) {
 		d.log.Warn("count open incidents", "source", source, "err", err)
 		return
 	}
+	d.metrics.setOpen(source, counts)
 	open := false
-	for _, imp := range []model.Impact{model.ImpactNone, model.ImpactMinor, model.ImpactMajor, model.ImpactCritical, model.ImpactMaintenance, model.ImpactUnknown} {
-		d.metrics.openIncidents.WithLabelValues(source, string(imp)).Set(float64(counts[imp]))
+	for _, imp := range openImpacts {
 		// A maintenance window, scheduled or under way, is not an incident to follow:
 		// it may be announced weeks ahead.
 		open = open || (imp != model.ImpactMaintenance && counts[imp] > 0)
@@ -291,15 +283,21 @@ func (d *Daemon) refreshComponents(src *config.Source) {
 		}
 	}
 	labels := componentLabels(kept)
+	// One series per label (two would fail the whole scrape): should a set repeat a
+	// component, id and all (the archive keeps one of each id), the last one sets it.
+	series := componentSeries{version: n, watch: slices.Clone(src.Components), labels: make([]string, 0, len(kept)), levels: make([]int8, 0, len(kept))}
+	at := make(map[string]int, len(kept))
 	for i, c := range kept {
-		m.componentStatus.WithLabelValues(src.Name, labels[i]).Set(float64(c.Status.Level()))
-	}
-	for _, l := range old.labels {
-		if !slices.Contains(labels, l) {
-			m.componentStatus.DeleteLabelValues(src.Name, l)
+		l := strings.ToValidUTF8(labels[i], "\uFFFD") // a label value must be UTF-8
+		if j, ok := at[l]; ok {
+			series.levels[j] = int8(c.Status.Level())
+			continue
 		}
+		at[l] = len(series.labels)
+		series.labels = append(series.labels, l)
+		series.levels = append(series.levels, int8(c.Status.Level()))
 	}
-	m.components[src.Name] = componentSeries{version: n, watch: slices.Clone(src.Components), labels: labels}
+	m.components[src.Name] = series
 }
 
 // forgetComponents deletes the component series of a source the config no longer has.
@@ -307,7 +305,6 @@ func (d *Daemon) forgetComponents(source string) {
 	m := d.metrics
 	m.componentsMu.Lock()
 	defer m.componentsMu.Unlock()
-	m.componentStatus.DeletePartialMatch(prometheus.Labels{"source": source})
 	delete(m.components, source)
 }
 

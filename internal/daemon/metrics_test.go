@@ -12,7 +12,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
-// gaugeValue reads one series of a gauge from the registry; ok is false when the
+// gaugeValue reads one series of a gauge (or a counter) from the registry; ok is false when the
 // registry does not have it.
 func gaugeValue(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) (float64, bool) {
 	t.Helper()
@@ -31,10 +31,20 @@ func gaugeValue(t *testing.T, reg *prometheus.Registry, name string, labels map[
 					continue series
 				}
 			}
+			if c := m.GetCounter(); c != nil {
+				return c.GetValue(), true
+			}
 			return m.GetGauge().GetValue(), true
 		}
 	}
 	return 0, false
+}
+
+// counterValue reads one series of a counter from the registry: 0 when it has none yet.
+func counterValue(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) float64 {
+	t.Helper()
+	v, _ := gaugeValue(t, reg, name, labels)
+	return v
 }
 
 // pausable is a Delivery whose auth pause the test sets.

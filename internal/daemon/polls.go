@@ -83,20 +83,20 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 	m := d.metrics
 	switch {
 	case errors.Is(err, archive.ErrStorage):
-		m.polls.WithLabelValues(src.Name, "archive_error").Inc()
+		m.countPoll(src.Name, "archive_error")
 	case err != nil:
-		m.polls.WithLabelValues(src.Name, "failed").Inc()
+		m.countPoll(src.Name, "failed")
 	case out.Changes > 0:
-		m.polls.WithLabelValues(src.Name, "ok").Inc()
+		m.countPoll(src.Name, "ok")
 	default:
-		m.polls.WithLabelValues(src.Name, "unchanged").Inc()
+		m.countPoll(src.Name, "unchanged")
 	}
-	m.failures.WithLabelValues(src.Name).Set(float64(failures))
+	m.setFailures(src.Name, failures)
 	if err == nil {
-		m.lastSuccess.WithLabelValues(src.Name).Set(float64(now.Unix()))
+		m.setLastSuccess(src.Name, now)
 	}
 	if out.Changes > 0 {
-		m.changes.WithLabelValues(src.Name).Add(float64(out.Changes))
+		m.addChanges(src.Name, out.Changes)
 		st.remindAt.Store(remindUnknown)
 		d.refreshOpen(src.Name)
 	}

@@ -14,7 +14,7 @@ func (d *Daemon) restore(name string, st *sourceState) {
 	st.poll.lastPollAt, st.poll.lastSuccessAt = t.Polled, t.Succeeded
 	st.poll.successBeforeRestart = !t.Succeeded.IsZero()
 	if !t.Succeeded.IsZero() {
-		d.metrics.lastSuccess.WithLabelValues(name).Set(float64(t.Succeeded.Unix()))
+		d.metrics.setLastSuccess(name, t.Succeeded)
 	}
 }
 

@@ -27,7 +27,7 @@ func (d *Daemon) job(name string) func() {
 		}
 		if inBackoff {
 			// Ticks inside a backoff wait are skipped, not queued.
-			d.metrics.skippedInBackoff.WithLabelValues(name).Inc()
+			d.metrics.countSkipped(name)
 			return
 		}
 		d.pollSource(d.pollCtx, st)
