@@ -62,6 +62,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	done := make(chan error, 1)
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	go daemon.LimitMemory(runCtx, log) // the GC's headroom follows the live heap
 	go func() { done <- d.Run(runCtx) }()
 	for {
 		select {
