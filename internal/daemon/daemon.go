@@ -106,6 +106,11 @@ type sourceState struct {
 	// nanoseconds, or remindUnknown, remindNone) has come.
 	maint    atomic.Bool
 	remindAt atomic.Int64
+
+	// componentsOf is the config the last poll's refreshComponents ran with: a poll
+	// that wrote nothing under the same config cannot have changed the gauges' set
+	// (afterPoll). Guarded by mu.
+	componentsOf *config.Source
 }
 
 // pollStatus is the state of a source's polls. It lives in memory, since a poll that

@@ -78,6 +78,13 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		}
 	}
 	failures := st.poll.failures
+	// A new component set is written with the poll, and a reload may have changed the
+	// components list: only then is the set read again (one read transaction per poll
+	// otherwise, for nothing).
+	components := err == nil && (out.Wrote || st.componentsOf != src)
+	if components {
+		st.componentsOf = src
+	}
 	st.mu.Unlock()
 
 	m := d.metrics
@@ -105,8 +112,8 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 	}
 	if err == nil {
 		d.remind(src.Name, st)
-		// A new component set is written with the poll, and a reload may have changed
-		// the components list: the set is read again only then (one meta read otherwise).
+	}
+	if components {
 		d.refreshComponents(src)
 	}
 	// Any outbox row a poll wrote wakes delivery: a recovery's "readable again" is
