@@ -191,9 +191,17 @@ func selectSources(cfg *config.Config, names []string) ([]*config.Source, error)
 // titles gives a source's display name: its title, else the page's own name as the
 // archive remembers it (none when store is nil), else its name.
 func titles(cfg *config.Config, store *archive.Store) func(string) string {
+	// By name in a map: correlation asks for every source's title (cfg.Source is a walk
+	// over every source).
+	set := make(map[string]string, len(cfg.Sources))
+	for i := range cfg.Sources {
+		if src := &cfg.Sources[i]; src.Title != "" {
+			set[src.Name] = src.Title
+		}
+	}
 	return func(name string) string {
-		if src := cfg.Source(name); src != nil && src.Title != "" {
-			return src.Title
+		if t := set[name]; t != "" {
+			return t
 		}
 		if store != nil {
 			if ps, err := store.PollState(name); err == nil && ps.Fetch.PageTitle() != "" {

@@ -83,13 +83,24 @@ func (x *Index) Result() (*correlate.Result, error) {
 	}
 	known := make(map[ref]entry, len(heads))
 	changed := x.res == nil || len(heads) != len(x.known)
+	// A source's title is looked up once per computation, not once per incident: the
+	// look-up may read the archive (the page's own name), and a source has many.
+	titles := map[string]string{}
+	title := func(source string) string {
+		t, ok := titles[source]
+		if !ok {
+			t = x.title(source)
+			titles[source] = t
+		}
+		return t
+	}
 	for _, h := range heads {
 		k := ref{h.Source, h.ID}
 		e, ok := x.known[k]
-		if !ok || e.versions != h.Versions || e.removed != h.Removed || e.sourceTitle != x.title(h.Source) {
+		if !ok || e.versions != h.Versions || e.removed != h.Removed || e.sourceTitle != title(h.Source) {
 			if in := bulk[k]; in != nil {
-				e = x.entryOf(in, now)
-			} else if e, err = x.read(h, now); err != nil {
+				e = x.entryOf(in, title(in.Source), now)
+			} else if e, err = x.read(h, title(h.Source), now); err != nil {
 				return nil, err
 			}
 			changed = true
@@ -139,19 +150,21 @@ func (x *Index) heads() ([]archive.IncidentHead, map[ref]*archive.IncidentInfo, 
 	return heads, bulk, nil
 }
 
-// read reads an incident's latest version and finds what correlation needs in it.
-func (x *Index) read(h archive.IncidentHead, now time.Time) (entry, error) {
+// read reads an incident's latest version and finds what correlation needs in it;
+// sourceTitle is its source's title.
+func (x *Index) read(h archive.IncidentHead, sourceTitle string, now time.Time) (entry, error) {
 	latest, err := x.store.Latest(h.Source, h.ID)
 	if err != nil || latest == nil {
-		return entry{versions: h.Versions, removed: h.Removed, sourceTitle: x.title(h.Source), skip: true}, err
+		return entry{versions: h.Versions, removed: h.Removed, sourceTitle: sourceTitle, skip: true}, err
 	}
 	return x.entryOf(&archive.IncidentInfo{Source: h.Source, ID: h.ID, Latest: *latest, Versions: h.Versions,
-		FirstSeen: h.FirstSeen, LastChanged: h.LastChanged, Removed: h.Removed}, now), nil
+		FirstSeen: h.FirstSeen, LastChanged: h.LastChanged, Removed: h.Removed}, sourceTitle, now), nil
 }
 
-// entryOf finds what correlation needs in an incident's latest version.
-func (x *Index) entryOf(in *archive.IncidentInfo, now time.Time) entry {
-	e := entry{versions: in.Versions, removed: in.Removed, sourceTitle: x.title(in.Source)}
+// entryOf finds what correlation needs in an incident's latest version; sourceTitle is
+// its source's title.
+func (x *Index) entryOf(in *archive.IncidentInfo, sourceTitle string, now time.Time) entry {
+	e := entry{versions: in.Versions, removed: in.Removed, sourceTitle: sourceTitle}
 	latest := &in.Latest
 	if latest.Kind == model.KindMaintenance {
 		e.skip = true // planned work: not a sign of a shared cause
