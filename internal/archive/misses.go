@@ -9,6 +9,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/record"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/sourcehealth"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -55,7 +56,7 @@ func readPollState(tx *bolt.Tx, source string) (ps PollState, err error) {
 	}
 	ps.PendingMisses = layout.Get(st, layout.KeyPending) != nil
 	ps.Kind = string(layout.Get(st, layout.KeyKind))
-	h, err := loadHealth(layout.Source(tx, source))
+	h, err := sourcehealth.Load(layout.Source(tx, source))
 	ps.Failures, ps.Unreadable = h.Failures, h.Unreadable
 	return ps, err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/snapshot"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/sourcehealth"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -58,7 +59,7 @@ type SourceInfo struct {
 func (s *Store) Sources() ([]SourceInfo, error) {
 	return read(s, "sources", func(tx *bolt.Tx) (out []SourceInfo, err error) {
 		return out, eachSource(tx, "", func(name string, src *bolt.Bucket) error {
-			h, err := loadHealth(src)
+			h, err := sourcehealth.Load(src)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}

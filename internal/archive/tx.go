@@ -118,3 +118,11 @@ func (s *Store) write(via func(func(*bolt.Tx) error) error, fn func(*bolt.Tx) er
 // stall (a frozen disk, a transaction that cannot start). nil otherwise, also when
 // nothing was written yet.
 func (s *Store) Health(stall time.Duration) error { return s.writes.Check(s.path, stall) }
+
+// wrapErr prefixes err with the operation, and keeps nil nil.
+func wrapErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("archive: %s: %w", op, err)
+}
