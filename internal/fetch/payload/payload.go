@@ -38,6 +38,18 @@ func Object[T any](contentType string, body []byte, what string, has func(*T) bo
 	return v, nil
 }
 
+// Require checks every item of a decoded list with has: the first that fails it makes the
+// document ErrMalformed, said by format (which takes the item's index), as an item the
+// archive could not know again is never dropped in silence.
+func Require[T any](list []T, format string, has func(*T) bool) error {
+	for i := range list {
+		if !has(&list[i]) {
+			return fmt.Errorf("%w: "+format, ErrMalformed, i)
+		}
+	}
+	return nil
+}
+
 // DecodeJSONArray is DecodeJSONObject for a body that must be one JSON array.
 func DecodeJSONArray(contentType string, body []byte, v any) error {
 	return decodeJSON(contentType, body, '[', "array", v)

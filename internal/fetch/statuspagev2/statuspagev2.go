@@ -153,10 +153,8 @@ func (o Options) DecodeList(contentType string, body []byte, key string) (*List,
 		}
 		list = &[]Incident{}
 	}
-	for i := range *list {
-		if (*list)[i].ID == "" {
-			return nil, fmt.Errorf("%w: %s[%d] has no id", payload.ErrMalformed, key, i)
-		}
+	if err := payload.Require(*list, key+"[%d] has no id", func(in *Incident) bool { return in.ID != "" }); err != nil {
+		return nil, err
 	}
 	l := &List{List: *list}
 	if doc.Page != nil {

@@ -185,12 +185,7 @@ func decodeAWSCurrentEvents(contentType string, body []byte) ([]awsEvent, error)
 	if err := payload.DecodeJSONArray(contentType, u, &events); err != nil {
 		return nil, err
 	}
-	for i := range events {
-		if strings.TrimSpace(events[i].Service) == "" {
-			return nil, fmt.Errorf("%w: event [%d] has no service", payload.ErrMalformed, i)
-		}
-	}
-	return events, nil
+	return events, payload.Require(events, "event [%d] has no service", func(ev *awsEvent) bool { return strings.TrimSpace(ev.Service) != "" })
 }
 
 // posts returns the event's log as posts, and its start: the date, else its oldest post.

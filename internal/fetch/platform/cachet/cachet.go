@@ -271,10 +271,8 @@ func decodeCachetIncidents(contentType string, body []byte) (*ctList, error) {
 		return nil, err
 	}
 	l := &ctList{incidents: *doc.Data}
-	for i := range l.incidents {
-		if l.incidents[i].ID == "" {
-			return nil, fmt.Errorf("%w: data[%d] has no id", payload.ErrMalformed, i)
-		}
+	if err := payload.Require(l.incidents, "data[%d] has no id", func(in *ctIncident) bool { return in.ID != "" }); err != nil {
+		return nil, err
 	}
 	if doc.Meta != nil && doc.Meta.Pagination != nil {
 		pg := doc.Meta.Pagination

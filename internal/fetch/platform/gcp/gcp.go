@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/url"
 	"slices"
@@ -118,12 +117,7 @@ func decodeGCP(contentType string, body []byte) ([]gcpIncident, error) {
 	if err := payload.DecodeJSONArray(contentType, body, &list); err != nil {
 		return nil, err
 	}
-	for i := range list {
-		if list[i].ID == "" {
-			return nil, fmt.Errorf("%w: incident [%d] has no id", payload.ErrMalformed, i)
-		}
-	}
-	return list, nil
+	return list, payload.Require(list, "incident [%d] has no id", func(in *gcpIncident) bool { return in.ID != "" })
 }
 
 // ---- Normalisation ----

@@ -382,11 +382,9 @@ func decodeInstatusSummary(contentType string, body []byte) (*insSummary, error)
 		return nil, err
 	}
 	for i, list := range [][]insItem{s.ActiveIncidents, s.ActiveMaintenances} {
-		for j := range list {
-			if list[j].id() == "" {
-				key := [...]string{"activeIncidents", "activeMaintenances"}[i]
-				return nil, fmt.Errorf("%w: %s[%d] has neither id nor url", payload.ErrMalformed, key, j)
-			}
+		key := [...]string{"activeIncidents", "activeMaintenances"}[i]
+		if err := payload.Require(list, key+"[%d] has neither id nor url", func(it *insItem) bool { return it.id() != "" }); err != nil {
+			return nil, err
 		}
 	}
 	return s, nil

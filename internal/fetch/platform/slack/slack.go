@@ -130,12 +130,7 @@ func decodeSlackCurrent(contentType string, body []byte) ([]slIncident, error) {
 }
 
 func checkSlackIDs(list []slIncident) error {
-	for i := range list {
-		if list[i].ID == "" {
-			return fmt.Errorf("%w: incident %d has no id", payload.ErrMalformed, i)
-		}
-	}
-	return nil
+	return payload.Require(list, "incident %d has no id", func(in *slIncident) bool { return in.ID != "" })
 }
 
 // ---- Normalisation ----
