@@ -54,8 +54,8 @@ const (
 	MaxIdleTimeout     = 15 * time.Minute
 	// defaultSessions is the TLS session cache's size when ClientOptions.Sessions is zero.
 	defaultSessions = 64
-	// maxSessions caps the session cache: an entry holds the session ticket and the
-	// peer's parsed certificate chain (a few KB).
+	// maxSessions caps the session cache: an entry holds the session ticket, its
+	// secret and the peer's certificate chain, encoded (~1–5 KB; sessionCache).
 	maxSessions = 100_000
 
 	// maxRedirects: a status page that bounces more than this is misconfigured.
@@ -265,7 +265,7 @@ func newTransport(o ClientOptions, pool *connPool) (*http.Transport, error) {
 		// protects our memory.
 		TLSClientConfig: &tls.Config{
 			MinVersion:         tls.VersionTLS12,
-			ClientSessionCache: tls.NewLRUClientSessionCache(min(sessions, maxSessions)),
+			ClientSessionCache: newSessionCache(min(sessions, maxSessions)),
 		},
 	}
 	if o.CAFile != "" {
