@@ -77,7 +77,10 @@ func (x *Index) Result() (*correlate.Result, error) {
 		return x.res, nil
 	}
 	now := x.o.Now().UTC()
-	heads, bulk, err := x.heads()
+	// The heads alone, and each incident not known as it is read on its own: reading
+	// every incident whole at once (the first computation) held the whole archive's
+	// latest versions in memory together — gigabytes at 10,000 sources.
+	heads, err := x.store.IncidentHeads()
 	if err != nil {
 		return nil, err
 	}
@@ -98,9 +101,7 @@ func (x *Index) Result() (*correlate.Result, error) {
 		k := ref{h.Source, h.ID}
 		e, ok := x.known[k]
 		if !ok || e.versions != h.Versions || e.removed != h.Removed || e.sourceTitle != title(h.Source) {
-			if in := bulk[k]; in != nil {
-				e = x.entryOf(in, title(in.Source), now)
-			} else if e, err = x.read(h, title(h.Source), now); err != nil {
+			if e, err = x.read(h, title(h.Source), now); err != nil {
 				return nil, err
 			}
 			changed = true
@@ -125,29 +126,6 @@ func (x *Index) Result() (*correlate.Result, error) {
 	}
 	x.res = correlate.Correlate(incs, x.o.Correlate)
 	return x.res, nil
-}
-
-// heads lists every incident's head. With nothing known yet it reads every incident whole
-// in one transaction (bulk), as every one of them is to be read; after that, the heads
-// alone, and only the incidents that changed are read (read).
-func (x *Index) heads() ([]archive.IncidentHead, map[ref]*archive.IncidentInfo, error) {
-	if len(x.known) > 0 {
-		heads, err := x.store.IncidentHeads()
-		return heads, nil, err
-	}
-	infos, err := x.store.Incidents("")
-	if err != nil {
-		return nil, nil, err
-	}
-	heads := make([]archive.IncidentHead, len(infos))
-	bulk := make(map[ref]*archive.IncidentInfo, len(infos))
-	for i := range infos {
-		in := &infos[i]
-		heads[i] = archive.IncidentHead{Source: in.Source, ID: in.ID, Versions: in.Versions, Removed: in.Removed,
-			FirstSeen: in.FirstSeen, LastChanged: in.LastChanged}
-		bulk[ref{in.Source, in.ID}] = in
-	}
-	return heads, bulk, nil
 }
 
 // read reads an incident's latest version and finds what correlation needs in it;
