@@ -15,7 +15,6 @@
 package main
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
@@ -30,6 +29,8 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+
+	"github.com/statuswatch/statuswatch/bench/internal/pageurls"
 )
 
 // The fields watcher's Statuspage adapter decodes (internal/fetch/statuspagev2).
@@ -71,7 +72,7 @@ func main() {
 }
 
 func run(config, mode, etagFile, caFile string, concurrency int) error {
-	urls, err := readURLs(config)
+	urls, err := pageurls.Read(config)
 	if err != nil {
 		return err
 	}
@@ -155,23 +156,4 @@ func fetch(client *http.Client, u, etag string, decode bool) (string, error) {
 		return "", fmt.Errorf("%s: no incidents", u)
 	}
 	return resp.Header.Get("ETag"), nil
-}
-
-func readURLs(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var urls []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if u, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "url: "); ok {
-			urls = append(urls, strings.TrimRight(strings.Trim(u, `"`), "/"))
-		}
-	}
-	if len(urls) == 0 && sc.Err() == nil {
-		return nil, fmt.Errorf("%s: no `url:` lines", path)
-	}
-	return urls, sc.Err()
 }

@@ -21,7 +21,6 @@
 package main
 
 import (
-	"bufio"
 	"crypto/tls"
 	"crypto/x509"
 	"flag"
@@ -36,6 +35,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/statuswatch/statuswatch/bench/internal/pageurls"
 )
 
 func main() {
@@ -54,7 +55,7 @@ func main() {
 }
 
 func run(config, caFile, mode string, rate float64, duration time.Duration, h1 bool, heapFile string) error {
-	urls, err := readURLs(config)
+	urls, err := pageurls.Read(config)
 	if err != nil {
 		return err
 	}
@@ -195,25 +196,6 @@ func get(client *http.Client, u, etag string) (string, error) {
 		return etag, nil
 	}
 	return "", fmt.Errorf("%s: %s", u, resp.Status)
-}
-
-func readURLs(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var urls []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if u, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "url: "); ok {
-			urls = append(urls, strings.TrimRight(strings.Trim(u, `"`), "/"))
-		}
-	}
-	if len(urls) == 0 && sc.Err() == nil {
-		return nil, fmt.Errorf("%s: no `url:` lines", path)
-	}
-	return urls, sc.Err()
 }
 
 func cpuTime() time.Duration {
