@@ -12,7 +12,8 @@ import (
 	"time"
 )
 
-// The daemon's soft memory limit follows its live heap: max(floor, live × 5/4), under
+// The daemon's soft memory limit follows its live heap: max(floor, live × 5/4 + the
+// runtime's other memory), under
 // GOMEMLIMIT when that is set. Go's default (GOGC=100, no limit) lets the heap reach
 // twice what is live before it collects, so a daemon with 80 MB live at 10,000 sources
 // peaked at ~3× that in RSS during its cold round, all of it garbage. A fixed limit
@@ -26,7 +27,8 @@ const (
 	memoryLimitEvery   = time.Second
 )
 
-// LimitMemory keeps the runtime's soft memory limit at max(floor, live heap × 5/4), at
+// LimitMemory keeps the runtime's soft memory limit at max(floor, live heap × 5/4 +
+// stacks and metadata), at
 // most the GOMEMLIMIT the process started with, until ctx ends; it returns at once when
 // WATCHER_MEMORY_FLOOR is "off".
 func LimitMemory(ctx context.Context, log *slog.Logger) {
@@ -40,16 +42,27 @@ func LimitMemory(ctx context.Context, log *slog.Logger) {
 	}
 	ceiling := debug.SetMemoryLimit(-1) // GOMEMLIMIT's, or MaxInt64
 	defer debug.SetMemoryLimit(ceiling)
-	sample := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	samples := []rtmetrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
 	t := time.NewTicker(memoryLimitEvery)
 	defer t.Stop()
 	for {
-		rtmetrics.Read(sample)
-		var live int64
-		if sample[0].Value.Kind() == rtmetrics.KindUint64 {
-			live = int64(min(sample[0].Value.Uint64(), math.MaxInt64/2))
+		rtmetrics.Read(samples)
+		var v [5]int64
+		for i, s := range samples {
+			if s.Value.Kind() == rtmetrics.KindUint64 {
+				v[i] = int64(min(s.Value.Uint64(), math.MaxInt64/4))
+			}
 		}
-		debug.SetMemoryLimit(memoryLimit(live, floor, ceiling))
+		// What the limit counts besides the heap's objects and its free pages: goroutine
+		// stacks, the GC's metadata, fragmentation.
+		overhead := max(v[1]-v[2]-v[3]-v[4], 0)
+		debug.SetMemoryLimit(memoryLimit(v[0], overhead, floor, ceiling))
 		select {
 		case <-ctx.Done():
 			return
@@ -58,9 +71,11 @@ func LimitMemory(ctx context.Context, log *slog.Logger) {
 	}
 }
 
-// memoryLimit is the soft limit for a live heap of live bytes.
-func memoryLimit(live, floor, ceiling int64) int64 {
-	return min(ceiling, max(floor, live+live/4))
+// memoryLimit is the soft limit for a live heap of live bytes and overhead bytes of the
+// runtime's other memory (the limit counts it too: leaving it out, 40 MB of goroutine
+// stacks in a cold round made the GC run without end).
+func memoryLimit(live, overhead, floor, ceiling int64) int64 {
+	return min(ceiling, max(floor, overhead+live+live/4))
 }
 
 // memoryFloor reads WATCHER_MEMORY_FLOOR: -1 for "off", the default when empty; ok is
