@@ -69,6 +69,7 @@ type Daemon struct {
 	// and a round of cold polls would otherwise hold every body and its decoded
 	// snapshot at once while they wait for the CPU and the archive.
 	slots    chan struct{}
+	due      dueQueue // the sources due while every slot is taken
 	sources  map[string]*sourceState
 	lastTick time.Time
 	// restored are the poll times saved before this process started (archive.PollTimes),
@@ -241,13 +242,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 	<-ctx.Done()
 	d.notify("STOPPING=1")
 	d.log.Info("shutting down")
-	stopped := d.cron.Stop()
+	cronStopped := d.cron.Stop()
+	stopped := make(chan struct{}) // cron's jobs and the due queue's runners
+	go func() { <-cronStopped.Done(); d.due.runners.Wait(); close(stopped) }()
 	select {
-	case <-stopped.Done():
+	case <-stopped:
 	case <-time.After(10 * time.Second):
 		d.log.Warn("polls still running after 10s; cancelling them")
 		cancelPolls()
-		<-stopped.Done()
+		<-stopped
 	}
 	stopHTTP()
 	err := <-httpDone

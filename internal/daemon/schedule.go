@@ -30,7 +30,7 @@ func (d *Daemon) job(name string) func() {
 			d.metrics.countSkipped(name)
 			return
 		}
-		d.pollSource(d.pollCtx, st)
+		d.runDue(st)
 	}
 }
 
