@@ -2,6 +2,7 @@ package main
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
@@ -55,8 +56,11 @@ func newDeliverer(e *env, store *archive.Store, cfg *config.Config, log *slog.Lo
 	}
 	slack := deliverer("", name, sink)
 	// A root names the other vendors of its incident's event ("Also affected: …"); only
-	// the default sink threads, so only its roots do.
-	slack.AlsoAffected = archived.New(store, archived.Options{Correlate: cfg.CorrelateOptions(), TitleOf: titles(cfg, store)}).AlsoAffected
+	// the default sink threads, so only its roots do. A root is about an incident of now:
+	// the incidents closed that started over a week ago are left out of its correlation,
+	// which would otherwise hold the whole archive's incidents in memory.
+	slack.AlsoAffected = archived.New(store, archived.Options{Correlate: cfg.CorrelateOptions(), TitleOf: titles(cfg, store),
+		Horizon: alsoAffectedHorizon}).AlsoAffected
 	set := &notify.Set{Deliverers: []*notify.Deliverer{slack}}
 	for i := range cfg.Receivers {
 		r := &cfg.Receivers[i]
@@ -110,3 +114,8 @@ func newDelivery(e *env, store *archive.Store, log *slog.Logger) func(*config.Co
 		return newDeliverer(e, store, cfg, log, onResult)
 	}
 }
+
+// alsoAffectedHorizon is how far back the roots' "Also affected" looks for the incidents
+// closed: one that started a week ago and is over cannot share an event with a new one,
+// unless it lasted the week.
+const alsoAffectedHorizon = 7 * 24 * time.Hour

@@ -7,6 +7,7 @@ import (
 	"github.com/statuswatch/statuswatch/internal/archive/internal/codec"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
+	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -18,6 +19,11 @@ type IncidentHead struct {
 	Removed     bool
 	FirstSeen   time.Time // when version 1 was observed
 	LastChanged time.Time // when the latest version was observed
+	// What the latest version says, without its decode: its start (zero when the page
+	// gives none), whether it is open, and its kind.
+	StartedAt time.Time
+	Open      bool
+	Kind      model.Kind
 }
 
 // IncidentHeads lists the head of every archived incident, by source then id. It reads the
@@ -32,7 +38,8 @@ func (s *Store) IncidentHeads() ([]IncidentHead, error) {
 			}
 			err := incident.EachMeta(incidents, func(k []byte, m codec.Meta) error {
 				out = append(out, IncidentHead{Source: name, ID: string(k), Versions: int(m.Latest),
-					Removed: m.Removed, FirstSeen: m.FirstSeen, LastChanged: m.LastChanged})
+					Removed: m.Removed, FirstSeen: m.FirstSeen, LastChanged: m.LastChanged,
+					StartedAt: m.StartedAt, Open: m.Open, Kind: m.Kind})
 				return nil
 			})
 			if err != nil {

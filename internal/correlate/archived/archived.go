@@ -28,6 +28,12 @@ type Options struct {
 	Now func() time.Time
 	// Vocabulary is the terms; nil means correlate.Default().
 	Vocabulary *correlate.Vocabulary
+	// Horizon, when positive, leaves out the incidents closed that started more than
+	// Horizon before now, and maintenance, without reading them: what the notifier asks
+	// is about incidents happening now, and correlating a whole archive holds every
+	// incident of every source in memory (500,000 at 10,000 sources). Zero correlates
+	// every incident, as /events and /related need.
+	Horizon time.Duration
 }
 
 // Index is the correlation of an archive's incidents, computed on read and kept until the
@@ -97,6 +103,9 @@ func (x *Index) Result() (*correlate.Result, error) {
 		}
 		return t
 	}
+	if x.o.Horizon > 0 {
+		heads = x.recent(heads, now)
+	}
 	for _, h := range heads {
 		k := ref{h.Source, h.ID}
 		e, ok := x.known[k]
@@ -126,6 +135,15 @@ func (x *Index) Result() (*correlate.Result, error) {
 	}
 	x.res = correlate.Correlate(incs, x.o.Correlate)
 	return x.res, nil
+}
+
+// recent keeps the heads within the Horizon: open, or started since now − Horizon (or with
+// no start known, which reading decides), and not maintenance.
+func (x *Index) recent(heads []archive.IncidentHead, now time.Time) []archive.IncidentHead {
+	since := now.Add(-x.o.Horizon)
+	return slices.DeleteFunc(heads, func(h archive.IncidentHead) bool {
+		return h.Kind == model.KindMaintenance || (!h.Open && !h.StartedAt.IsZero() && h.StartedAt.Before(since))
+	})
 }
 
 // read reads an incident's latest version and finds what correlation needs in it;

@@ -159,3 +159,41 @@ func BenchmarkResult(b *testing.B) {
 		})
 	})
 }
+
+// With a Horizon, the incidents closed that started before it are left out, unread, and an
+// open one is kept however old; without one, every incident is correlated.
+func TestHorizon(t *testing.T) {
+	st := open(t)
+	resolved := func(in model.Incident) model.Incident {
+		in.Status = model.StatusResolved
+		in.ResolvedAt = in.StartedAt.Add(20 * time.Minute)
+		return in
+	}
+	// Two old closed incidents naming us-east-1, 3 minutes apart: an event without a horizon.
+	record(t, st, "acme", resolved(incident("a-old", "Errors in us-east-1", 0, "AWS us-east-1.")))
+	record(t, st, "beta", resolved(incident("b-old", "Slow us-east-1", 3, "AWS us-east-1.")))
+	// And an old one still open, with a new one beside it now.
+	record(t, st, "acme", resolved(incident("a-old", "Errors in us-east-1", 0, "AWS us-east-1.")), incident("a-open", "Stuck in eu-west-1", 10, "AWS eu-west-1."))
+	now := func() time.Time { return t0.Add(30 * 24 * time.Hour) }
+	all, err := New(st, Options{Now: now}).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.EventOf("acme", "a-old") == nil {
+		t.Fatal("without a horizon the old incidents form no event")
+	}
+	x := New(st, Options{Now: now, Horizon: 7 * 24 * time.Hour})
+	recent, err := x.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recent.EventOf("acme", "a-old") != nil || len(recent.Related("beta", "b-old")) != 0 {
+		t.Error("with a horizon of a week, incidents closed a month ago are correlated")
+	}
+	if _, ok := x.known[ref{"acme", "a-open"}]; !ok {
+		t.Error("an open incident older than the horizon is left out")
+	}
+	if len(x.known) != 1 {
+		t.Errorf("%d incidents read with the horizon, want 1 (the open one)", len(x.known))
+	}
+}
