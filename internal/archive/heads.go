@@ -30,6 +30,12 @@ type IncidentHead struct {
 // small incident records only (a fixed binary layout), never a version: a fraction of
 // what Incidents costs.
 func (s *Store) IncidentHeads() ([]IncidentHead, error) {
+	return s.IncidentHeadsWhere(nil)
+}
+
+// IncidentHeadsWhere lists the heads keep returns true for (nil keeps all): a reader that
+// wants a few of an archive's incidents does not hold a head for each of them.
+func (s *Store) IncidentHeadsWhere(keep func(*IncidentHead) bool) ([]IncidentHead, error) {
 	return read(s, "incident heads", func(tx *bolt.Tx) (out []IncidentHead, err error) {
 		return out, eachSource(tx, "", func(name string, src *bolt.Bucket) error {
 			incidents := src.Bucket(layout.BucketIncidents)
@@ -37,9 +43,13 @@ func (s *Store) IncidentHeads() ([]IncidentHead, error) {
 				return nil
 			}
 			err := incident.EachMeta(incidents, func(k []byte, m codec.Meta) error {
-				out = append(out, IncidentHead{Source: name, ID: string(k), Versions: int(m.Latest),
+				h := IncidentHead{Source: name, Versions: int(m.Latest),
 					Removed: m.Removed, FirstSeen: m.FirstSeen, LastChanged: m.LastChanged,
-					StartedAt: m.StartedAt, Open: m.Open, Kind: m.Kind})
+					StartedAt: m.StartedAt, Open: m.Open, Kind: m.Kind}
+				if keep == nil || keep(&h) {
+					h.ID = string(k)
+					out = append(out, h)
+				}
 				return nil
 			})
 			if err != nil {

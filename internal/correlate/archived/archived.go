@@ -86,7 +86,7 @@ func (x *Index) Result() (*correlate.Result, error) {
 	// The heads alone, and each incident not known as it is read on its own: reading
 	// every incident whole at once (the first computation) held the whole archive's
 	// latest versions in memory together — gigabytes at 10,000 sources.
-	heads, err := x.store.IncidentHeads()
+	heads, err := x.store.IncidentHeadsWhere(x.recent(now))
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +102,6 @@ func (x *Index) Result() (*correlate.Result, error) {
 			titles[source] = t
 		}
 		return t
-	}
-	if x.o.Horizon > 0 {
-		heads = x.recent(heads, now)
 	}
 	for _, h := range heads {
 		k := ref{h.Source, h.ID}
@@ -138,12 +135,15 @@ func (x *Index) Result() (*correlate.Result, error) {
 }
 
 // recent keeps the heads within the Horizon: open, or started since now − Horizon (or with
-// no start known, which reading decides), and not maintenance.
-func (x *Index) recent(heads []archive.IncidentHead, now time.Time) []archive.IncidentHead {
+// no start known, which reading decides), and not maintenance; nil (all) without one.
+func (x *Index) recent(now time.Time) func(*archive.IncidentHead) bool {
+	if x.o.Horizon <= 0 {
+		return nil
+	}
 	since := now.Add(-x.o.Horizon)
-	return slices.DeleteFunc(heads, func(h archive.IncidentHead) bool {
-		return h.Kind == model.KindMaintenance || (!h.Open && !h.StartedAt.IsZero() && h.StartedAt.Before(since))
-	})
+	return func(h *archive.IncidentHead) bool {
+		return h.Kind != model.KindMaintenance && (h.Open || h.StartedAt.IsZero() || !h.StartedAt.Before(since))
+	}
 }
 
 // read reads an incident's latest version and finds what correlation needs in it;
