@@ -175,14 +175,32 @@ func Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, prev, cur *mo
 // order, so a batch may hold several versions of an incident, given in order.
 type Batch struct {
 	ops []termOp
+	// keys holds the ops' keys, a chunk at a time (bbolt copies a key it puts, so the
+	// chunks serve again after Flush).
+	keys []byte
 }
 
-// termOp opens (add) or ends a span of a field at version n under key.
+// termOp opens (add) or ends a span of a field at version n under key. fresh says the
+// doc of key got its number in this batch, so no key of it is in the index yet: Flush
+// does not look the key up.
 type termOp struct {
 	key   []byte
 	field Field
 	n     uint32
 	add   bool
+	fresh bool
+}
+
+// key returns a term key with room for a doc number, from the batch's chunk.
+func (b *Batch) key(term string) []byte {
+	n := len(term) + 5
+	if cap(b.keys)-len(b.keys) < n {
+		b.keys = make([]byte, 0, max(4096, n))
+	}
+	from := len(b.keys)
+	b.keys = append(b.keys, term...)
+	b.keys = append(b.keys, 0, 0, 0, 0, 0)
+	return b.keys[from:len(b.keys):len(b.keys)]
 }
 
 // Index is the package's Index, its term writes kept for Flush. The doc record is
@@ -203,19 +221,20 @@ func (b *Batch) Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, pr
 			if b.ops == nil {
 				b.ops = make([]termOp, 0, 8)
 			}
-			b.ops = append(b.ops, termOp{key: termKey(term, []byte{0, 0, 0, 0}), field: f, n: n, add: added})
+			b.ops = append(b.ops, termOp{key: b.key(term), field: f, n: n, add: added})
 		})
 	}
 	listed := prev != nil && prev.StartedAt.Equal(cur.StartedAt) && prev.ScheduledFor.Equal(cur.ScheduledFor)
 	if listed && len(b.ops) == first {
 		return nil
 	}
-	doc, err := docOf(root, source, id, at, cur, listed)
+	doc, fresh, err := docOf(root, source, id, at, cur, listed)
 	if err != nil {
 		return fmt.Errorf("search index: %s/%s: %w", source, id, err)
 	}
 	for i := first; i < len(b.ops); i++ {
 		copy(b.ops[i].key[len(b.ops[i].key)-4:], doc)
+		b.ops[i].fresh = fresh
 	}
 	return nil
 }
@@ -232,6 +251,8 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 		return cmp.Or(bytes.Compare(x.key, y.key), cmp.Compare(x.n, y.n), cmp.Compare(x.field, y.field))
 	})
 	terms := tx.Bucket(Bucket).Bucket(bucketTerms)
+	// One cursor for every look-up: a Get makes one each time.
+	c := terms.Cursor()
 	// The values put: bbolt keeps them until the commit, so each is a part of one arena
 	// that is never written over (a new one is made when it is full).
 	var arena []byte
@@ -240,7 +261,14 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 	for i, o := range b.ops {
 		// Several ops of one key (fields of one version) are applied together.
 		if i == 0 || !bytes.Equal(b.ops[i-1].key, o.key) {
-			spans, changed = appendSpans(spans[:0], terms.Get(o.key)), false
+			spans, changed = spans[:0], false
+			// A group's ops are in version order, so its first is the doc's first in
+			// the batch: fresh, the key is not in the index.
+			if !o.fresh {
+				if k, v := c.Seek(o.key); bytes.Equal(k, o.key) {
+					spans = appendSpans(spans, v)
+				}
+			}
 		}
 		if o.add {
 			spans, changed = append(spans, Span{Field: o.field, From: o.n}), true
@@ -264,6 +292,7 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 		}
 	}
 	b.ops = b.ops[:0]
+	b.keys = b.keys[:0]
 	return nil
 }
 
@@ -289,13 +318,13 @@ func diffSorted(before, after []string, fn func(term string, added bool)) {
 // docOf returns the doc number of an incident, giving it one if it has none, and keeps
 // its doc record's listing time that of cur; listed says the record has it already (the
 // version before had the same start and scheduled start), so that only the number is
-// looked up.
-func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incident, listed bool) ([]byte, error) {
+// looked up. fresh says the number is new.
+func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incident, listed bool) (doc []byte, fresh bool, err error) {
 	ids := root.Bucket(bucketIDs)
 	name := docName(source, id)
 	d := ids.Get(name)
 	if listed && len(d) == 4 {
-		return bytes.Clone(d), nil
+		return bytes.Clone(d), false, nil
 	}
 	docs := root.Bucket(bucketDocs)
 	when := cur.StartedAt
@@ -306,32 +335,32 @@ func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incide
 		d = bytes.Clone(d)
 		old := docs.Get(d)
 		if len(old) < docHeader {
-			return nil, errors.New("damaged doc record")
+			return nil, false, errors.New("damaged doc record")
 		}
 		first := decodeTime(old[12:])
 		if when.IsZero() {
 			when = first
 		}
 		if rec := docRecord(when, first, name); !bytes.Equal(rec, old) {
-			return d, docs.Put(d, rec)
+			return d, false, docs.Put(d, rec)
 		}
-		return d, nil
+		return d, false, nil
 	}
 	seq, err := docs.NextSequence()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if seq > 1<<32-1 {
-		return nil, errors.New("out of doc numbers")
+		return nil, false, errors.New("out of doc numbers")
 	}
 	d = binary.BigEndian.AppendUint32(nil, uint32(seq))
 	if when.IsZero() {
 		when = at
 	}
 	if err := docs.Put(d, docRecord(when, at, name)); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return d, ids.Put(name, d)
+	return d, true, ids.Put(name, d)
 }
 
 // docHeader is the length of a doc record's two times.
