@@ -185,6 +185,7 @@ type Batch struct {
 // does not look the key up.
 type termOp struct {
 	key   []byte
+	pre   uint64 // the key's first 8 bytes, big-endian, zeros after a shorter key
 	field Field
 	n     uint32
 	add   bool
@@ -233,8 +234,12 @@ func (b *Batch) Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, pr
 		return fmt.Errorf("search index: %s/%s: %w", source, id, err)
 	}
 	for i := first; i < len(b.ops); i++ {
-		copy(b.ops[i].key[len(b.ops[i].key)-4:], doc)
-		b.ops[i].fresh = fresh
+		o := &b.ops[i]
+		copy(o.key[len(o.key)-4:], doc)
+		o.fresh = fresh
+		var pre [8]byte
+		copy(pre[:], o.key)
+		o.pre = binary.BigEndian.Uint64(pre[:])
 	}
 	return nil
 }
@@ -248,6 +253,10 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 		return nil
 	}
 	slices.SortFunc(b.ops, func(x, y termOp) int {
+		// The prefixes order most pairs; equal ones compare the whole keys.
+		if x.pre != y.pre {
+			return cmp.Compare(x.pre, y.pre)
+		}
 		return cmp.Or(bytes.Compare(x.key, y.key), cmp.Compare(x.n, y.n), cmp.Compare(x.field, y.field))
 	})
 	terms := tx.Bucket(Bucket).Bucket(bucketTerms)
