@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -196,7 +197,8 @@ type termOp struct {
 func (b *Batch) key(term string) []byte {
 	n := len(term) + 5
 	if cap(b.keys)-len(b.keys) < n {
-		b.keys = make([]byte, 0, max(4096, n))
+		// Small for a Record that changes a word, doubling for a first poll's thousands.
+		b.keys = make([]byte, 0, max(n, 256, min(2*cap(b.keys), 64<<10)))
 	}
 	from := len(b.keys)
 	b.keys = append(b.keys, term...)
@@ -220,7 +222,7 @@ func (b *Batch) Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, pr
 		}
 		diffSorted(termsOf(prev, f), termsOf(cur, f), func(term string, added bool) {
 			if b.ops == nil {
-				b.ops = make([]termOp, 0, 8)
+				b.ops = (*opsPool.Get().(*[]termOp))[:0]
 			}
 			b.ops = append(b.ops, termOp{key: b.key(term), field: f, n: n, add: added})
 		})
@@ -300,10 +302,23 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 			}
 		}
 	}
-	b.ops = b.ops[:0]
 	b.keys = b.keys[:0]
+	if cap(b.ops) <= maxPooledOps {
+		clear(b.ops)
+		ops := b.ops[:0]
+		opsPool.Put(&ops)
+		b.ops = nil
+	} else {
+		b.ops = b.ops[:0]
+	}
 	return nil
 }
+
+// opsPool holds the op slices of flushed batches, so that a first poll's thousands of
+// term writes do not grow a new one each Record; the large ones of a build are not kept.
+var opsPool = sync.Pool{New: func() any { s := make([]termOp, 0, 8); return &s }}
+
+const maxPooledOps = 1 << 14
 
 // diffSorted calls fn with every term of after not in before (added) and of before not
 // in after; both are sorted sets.
