@@ -266,25 +266,34 @@ func TestBatchAsIndex(t *testing.T) {
 	for i, vs := range incs {
 		versions(t, one, "acme", fmt.Sprint(i), vs...)
 	}
-	batched := openDB(t)
-	err := batched.Update(func(tx *bolt.Tx) error {
-		var b Batch
-		for i, vs := range incs {
-			var prev *model.Incident
-			for n, inc := range vs {
-				if err := b.Index(tx, "acme", fmt.Sprint(i), uint32(n+1), t0.Add(time.Duration(n)*time.Minute), prev, inc); err != nil {
-					return err
+	// flushAt is the version after which the batch is flushed too (0: only at the end),
+	// so that the versions after it are of an incident numbered before the batch.
+	for _, flushAt := range []int{0, 1, 2} {
+		batched := openDB(t)
+		err := batched.Update(func(tx *bolt.Tx) error {
+			var b Batch
+			for i, vs := range incs {
+				var prev *model.Incident
+				for n, inc := range vs {
+					if err := b.Index(tx, "acme", fmt.Sprint(i), uint32(n+1), t0.Add(time.Duration(n)*time.Minute), prev, inc); err != nil {
+						return err
+					}
+					if n+1 == flushAt {
+						if err := b.Flush(tx); err != nil {
+							return err
+						}
+					}
+					prev = inc
 				}
-				prev = inc
 			}
+			return b.Flush(tx)
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return b.Flush(tx)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := dump(batched), dump(one); !reflect.DeepEqual(got, want) || len(want) == 0 {
-		t.Errorf("batched index differs:\n%q\nwant\n%q", got, want)
+		if got, want := dump(batched), dump(one); !reflect.DeepEqual(got, want) || len(want) == 0 {
+			t.Errorf("flushed after version %d: batched index differs:\n%q\nwant\n%q", flushAt, got, want)
+		}
 	}
 }
 
