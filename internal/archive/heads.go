@@ -42,7 +42,7 @@ func (s *Store) IncidentHeadsWhere(keep func(*IncidentHead) bool) ([]IncidentHea
 			// A walk over every source's incident records touches pages all over the file:
 			// they are let go of as it goes (ReleasePages), or a 10,000-source archive would
 			// leave a gigabyte of them in the daemon's RSS.
-			if sources++; sources%releaseEvery == 0 {
+			if sources++; sources%releaseHeadsEvery == 0 {
 				if err := s.releaseMapped(tx); err != nil {
 					return err
 				}
@@ -69,6 +69,6 @@ func (s *Store) IncidentHeadsWhere(keep func(*IncidentHead) bool) ([]IncidentHea
 	})
 }
 
-// releaseEvery is how many sources a walk over all of them reads between two releases of
+// releaseHeadsEvery is how many sources a walk over all of them reads between two releases of
 // the pages it mapped.
-const releaseEvery = 256
+const releaseHeadsEvery = 256
