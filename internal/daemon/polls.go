@@ -107,7 +107,8 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		st.remindAt.Store(remindUnknown)
 		d.refreshOpen(src.Name)
 	}
-	if out.Wrote && d.wrote.Add(1)%releaseWritesEvery == 0 {
+	wroteMany := out.Wrote && d.wrote.Add(1)%releaseWritesEvery == 0
+	if polledMany := d.polls.Add(1)%releasePollsEvery == 0; wroteMany || polledMany {
 		d.releasePages()
 	}
 	if err == nil {
