@@ -78,11 +78,7 @@ type Daemon struct {
 	polled   atomic.Bool // a source was polled by this process: the times are saved at shutdown
 	// wrote counts the polls that wrote: every releaseWritesEvery of them the archive pages
 	// mapped are released, so a cold round's reads do not wait a minute to be unmapped.
-	wrote atomic.Int64
-	// polls counts every poll: every releasePollsEvery of them the pages are released too,
-	// for the reads of polls that write nothing (each source's first poll here reads its
-	// state: at 10,000 sources a minute's of them mapped 600 MB of the file).
-	polls     atomic.Int64
+	wrote     atomic.Int64
 	stopDeliv context.CancelFunc
 	delivDone chan struct{}
 	deliv     Delivery

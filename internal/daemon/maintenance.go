@@ -25,10 +25,6 @@ const releaseEvery = 64
 // the kernel's large folios.
 const releaseWritesEvery = 16
 
-// releasePollsEvery is how many polls pass between two releases, whatever they wrote: a
-// few seconds of polls at 10,000 sources a minute.
-const releasePollsEvery = 1024
-
 // releasePages unmaps the archive pages read since the last call, so the daemon's RSS is
 // its own memory plus what the last minute's polls and pages read, not every page any
 // scan ever touched (archive.Store.ReleasePages; the budget is 150 MB at 1,000 sources).

@@ -107,8 +107,7 @@ func (d *Daemon) afterPoll(st *sourceState, src *config.Source, out Outcome, err
 		st.remindAt.Store(remindUnknown)
 		d.refreshOpen(src.Name)
 	}
-	wroteMany := out.Wrote && d.wrote.Add(1)%releaseWritesEvery == 0
-	if polledMany := d.polls.Add(1)%releasePollsEvery == 0; wroteMany || polledMany {
+	if out.Wrote && d.wrote.Add(1)%releaseWritesEvery == 0 {
 		d.releasePages()
 	}
 	if err == nil {
