@@ -20,17 +20,15 @@ import (
 	"crypto/x509"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/go-json-experiment/json"
 
-	"github.com/statuswatch/statuswatch/bench/internal/pageurls"
+	"github.com/statuswatch/statuswatch/bench/internal/pages"
 )
 
 // The fields watcher's Statuspage adapter decodes (internal/fetch/statuspagev2).
@@ -72,7 +70,7 @@ func main() {
 }
 
 func run(config, mode, etagFile, caFile string, concurrency int) error {
-	urls, err := pageurls.Read(config)
+	urls, err := pages.Read(config)
 	if err != nil {
 		return err
 	}
@@ -102,21 +100,11 @@ func run(config, mode, etagFile, caFile string, concurrency int) error {
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
 		client.Transport = tr
 	}
-	errs := make([]error, len(urls))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, concurrency)
-	for i, u := range urls {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			etags[i], errs[i] = fetch(client, u+"/api/v2/incidents.json", etags[i], mode == "cold")
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := pages.Each(urls, concurrency, func(i int, u string) (err error) {
+		etags[i], err = fetch(client, u, etags[i])
+		return err
+	}); err != nil {
+		return err
 	}
 	if mode == "cold" {
 		return os.WriteFile(etagFile, []byte(strings.Join(etags, "\n")+"\n"), 0o644)
@@ -124,36 +112,20 @@ func run(config, mode, etagFile, caFile string, concurrency int) error {
 	return nil
 }
 
-func fetch(client *http.Client, u, etag string, decode bool) (string, error) {
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		return "", err
-	}
-	if etag != "" {
-		req.Header.Set("If-None-Match", etag)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return "", err
-	}
-	switch {
-	case resp.StatusCode == http.StatusNotModified && !decode:
-		return etag, nil
-	case resp.StatusCode != http.StatusOK || !decode:
-		return "", fmt.Errorf("%s: %s", u, resp.Status)
+// fetch polls page: a cold poll (no etag) hashes and decodes the body and returns its
+// ETag, a warm one wants a 304.
+func fetch(client *http.Client, page, etag string) (string, error) {
+	body, etag, err := pages.Get(client, page, etag, etag == "")
+	if err != nil || body == nil {
+		return etag, err
 	}
 	sha256.Sum256(body)
 	var d doc
 	if err := json.Unmarshal(body, &d); err != nil {
-		return "", fmt.Errorf("%s: %w", u, err)
+		return "", fmt.Errorf("%s: %w", page, err)
 	}
 	if d.Incidents == nil || len(*d.Incidents) == 0 {
-		return "", fmt.Errorf("%s: no incidents", u)
+		return "", fmt.Errorf("%s: no incidents", page)
 	}
-	return resp.Header.Get("ETag"), nil
+	return etag, nil
 }

@@ -25,7 +25,6 @@ import (
 	"crypto/x509"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"runtime"
@@ -36,7 +35,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/statuswatch/statuswatch/bench/internal/pageurls"
+	"github.com/statuswatch/statuswatch/bench/internal/pages"
 )
 
 func main() {
@@ -55,7 +54,7 @@ func main() {
 }
 
 func run(config, caFile, mode string, rate float64, duration time.Duration, h1 bool, heapFile string) error {
-	urls, err := pageurls.Read(config)
+	urls, err := pages.Read(config)
 	if err != nil {
 		return err
 	}
@@ -94,37 +93,20 @@ func run(config, caFile, mode string, rate float64, duration time.Duration, h1 b
 	runtime.GC()
 	base := heapInUse()
 	etags := make([]string, len(urls))
-	errs := make([]error, len(urls))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 32)
-	for i, u := range urls {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			etags[i], errs[i] = get(client, u, "")
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := pages.Each(urls, 32, func(i int, u string) (err error) {
+		_, etags[i], err = pages.Get(client, u, "", false)
+		return err
+	}); err != nil {
+		return err
 	}
 	// The 200s grew each connection's buffers for good (a 198 KB body): drop those
 	// connections, as the daemon does, and open new ones with a round of 304s.
 	tr.CloseIdleConnections()
-	for i, u := range urls {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			_, errs[i] = get(client, u, etags[i])
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := pages.Each(urls, 32, func(i int, u string) error {
+		_, _, err := pages.Get(client, u, etags[i], false)
+		return err
+	}); err != nil {
+		return err
 	}
 	runtime.GC()
 	afterCold := heapInUse()
@@ -134,6 +116,7 @@ func run(config, caFile, mode string, rate float64, duration time.Duration, h1 b
 	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer tick.Stop()
 	polls, failed := 0, 0
+	var wg sync.WaitGroup
 	var mu sync.Mutex
 	inflight := make(chan struct{}, 64)
 	for time.Since(start) < duration {
@@ -143,7 +126,7 @@ func run(config, caFile, mode string, rate float64, duration time.Duration, h1 b
 		inflight <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-inflight }()
-			if _, err := get(client, urls[i], etags[i]); err != nil {
+			if _, _, err := pages.Get(client, urls[i], etags[i], false); err != nil {
 				mu.Lock()
 				failed++
 				mu.Unlock()
@@ -170,32 +153,6 @@ func run(config, caFile, mode string, rate float64, duration time.Duration, h1 b
 	}
 	defer f.Close()
 	return pprof.WriteHeapProfile(f)
-}
-
-// get polls u's incidents.json, conditionally when etag is set, and returns the ETag.
-func get(client *http.Client, u, etag string) (string, error) {
-	req, err := http.NewRequest(http.MethodGet, u+"/api/v2/incidents.json", nil)
-	if err != nil {
-		return "", err
-	}
-	if etag != "" {
-		req.Header.Set("If-None-Match", etag)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-		return "", err
-	}
-	switch {
-	case etag == "" && resp.StatusCode == http.StatusOK:
-		return resp.Header.Get("ETag"), nil
-	case etag != "" && resp.StatusCode == http.StatusNotModified:
-		return etag, nil
-	}
-	return "", fmt.Errorf("%s: %s", u, resp.Status)
 }
 
 func cpuTime() time.Duration {

@@ -29,13 +29,10 @@ type IncidentHead struct {
 // IncidentHeads lists the head of every archived incident, by source then id. It reads the
 // small incident records only (a fixed binary layout), never a version: a fraction of
 // what Incidents costs.
-func (s *Store) IncidentHeads() ([]IncidentHead, error) {
-	return s.IncidentHeadsWhere(nil)
-}
-
-// IncidentHeadsWhere lists the heads keep returns true for (nil keeps all): a reader that
-// wants a few of an archive's incidents does not hold a head for each of them.
-func (s *Store) IncidentHeadsWhere(keep func(*IncidentHead) bool) ([]IncidentHead, error) {
+//
+// keep, when not nil, chooses the heads listed: a reader that wants a few of an archive's
+// incidents does not hold a head for each of them.
+func (s *Store) IncidentHeads(keep func(*IncidentHead) bool) ([]IncidentHead, error) {
 	return read(s, "incident heads", func(tx *bolt.Tx) (out []IncidentHead, err error) {
 		sources := 0
 		return out, eachSource(tx, "", func(name string, src *bolt.Bucket) error {

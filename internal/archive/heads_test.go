@@ -39,7 +39,7 @@ func TestGenerationAndHeads(t *testing.T) {
 		t.Error("a second Record left the generation as it was")
 	}
 
-	heads, err := ts.IncidentHeads()
+	heads, err := ts.IncidentHeads(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

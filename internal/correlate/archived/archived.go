@@ -1,5 +1,5 @@
 // Package archived correlates the incidents of an archive: it reads the latest version of
-// every incident, finds the vocabulary's terms in each and hands them to
+// every incident (with a Horizon, of the recent and open ones), finds the vocabulary's terms in each and hands them to
 // correlate.Correlate, keeping the result while the archive is unchanged (its
 // Generation) and, across changes, what it found in each incident version (only the
 // incidents with a new version are read again). The web server answers /related and
@@ -86,7 +86,7 @@ func (x *Index) Result() (*correlate.Result, error) {
 	// The heads alone, and each incident not known as it is read on its own: reading
 	// every incident whole at once (the first computation) held the whole archive's
 	// latest versions in memory together — gigabytes at 10,000 sources.
-	heads, err := x.store.IncidentHeadsWhere(x.recent(now))
+	heads, err := x.store.IncidentHeads(x.recent(now))
 	if err != nil {
 		return nil, err
 	}
