@@ -7,9 +7,10 @@ import (
 	"os"
 	"runtime/debug"
 	rtmetrics "runtime/metrics"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/config/syntax"
 )
 
 // The daemon's soft memory limit follows its live heap: max(floor, live × 5/4 + the
@@ -78,8 +79,8 @@ func memoryLimit(live, overhead, floor, ceiling int64) int64 {
 	return min(ceiling, max(floor, overhead+live+live/4))
 }
 
-// memoryFloor reads WATCHER_MEMORY_FLOOR: -1 for "off", the default when empty; ok is
-// false when it is neither a size nor off.
+// memoryFloor reads WATCHER_MEMORY_FLOOR, a size as the config writes one (64MiB, 0.5GB):
+// -1 for "off", the default when empty; ok is false when it is neither a size nor off.
 func memoryFloor(v string) (int64, bool) {
 	v = strings.TrimSpace(v)
 	switch v {
@@ -88,20 +89,6 @@ func memoryFloor(v string) (int64, bool) {
 	case "off":
 		return -1, true
 	}
-	units := []struct {
-		suffix string
-		scale  int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"B", 1}, {"", 1}}
-	for _, u := range units {
-		num, found := strings.CutSuffix(v, u.suffix)
-		if !found {
-			continue
-		}
-		n, err := strconv.ParseInt(num, 10, 64)
-		if err != nil || n < 0 || n > math.MaxInt64/u.scale {
-			return 0, false
-		}
-		return n * u.scale, true
-	}
-	return 0, false
+	n, err := syntax.ParseSize(v)
+	return n, err == nil && n >= 0
 }

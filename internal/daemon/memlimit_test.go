@@ -22,12 +22,12 @@ func TestMemoryLimit(t *testing.T) {
 			t.Errorf("memoryLimit(%d, %d, %d, %d) = %d, want %d", c.live, c.overhead, c.floor, c.ceiling, got, c.want)
 		}
 	}
-	for v, want := range map[string]int64{"": 64 << 20, "off": -1, "128MiB": 128 << 20, "1GiB": 1 << 30, "4096": 4096, "512KiB": 512 << 10} {
+	for v, want := range map[string]int64{"": 64 << 20, "off": -1, "128MiB": 128 << 20, "1GiB": 1 << 30, "4096": 4096, "512KiB": 512 << 10, "1.5GiB": 3 << 29, "100MB": 100e6} {
 		if got, ok := memoryFloor(v); !ok || got != want {
 			t.Errorf("memoryFloor(%q) = %d, %v; want %d", v, got, ok, want)
 		}
 	}
-	for _, v := range []string{"lots", "-1MiB", "1.5GiB", "99999999999GiB"} {
+	for _, v := range []string{"lots", "-1MiB", "99999999999GiB", "64 apples"} {
 		if _, ok := memoryFloor(v); ok {
 			t.Errorf("memoryFloor(%q) is ok, want not", v)
 		}
