@@ -33,21 +33,60 @@ type IncidentHead struct {
 // keep, when not nil, chooses the heads listed: a reader that wants a few of an archive's
 // incidents does not hold a head for each of them.
 func (s *Store) IncidentHeads(keep func(*IncidentHead) bool) ([]IncidentHead, error) {
+	return s.CachedIncidentHeads(nil, keep)
+}
+
+// HeadCache is what CachedIncidentHeads kept of each source, with the source's count of
+// incident record writes at the time (incident.Writes), so that the next call decodes
+// again only the sources written since. A reader asking the same question after every
+// change (the notifier's "Also affected") then reads the records of one source, not of
+// ten thousand. The zero value is an empty cache; it is not safe for concurrent use.
+type HeadCache struct {
+	sources map[string]cachedHeads
+}
+
+type cachedHeads struct {
+	writes uint64
+	heads  []IncidentHead
+}
+
+// CachedIncidentHeads is IncidentHeads through cache (nil: none). A source whose
+// incident records were not written since the cache saw them gives the heads kept then,
+// chosen again by keep: keep may leave out a head it kept before (an incident closed that
+// aged out of a time window), but must not take back one it left out while the incident
+// is unchanged, as it is not asked again.
+func (s *Store) CachedIncidentHeads(cache *HeadCache, keep func(*IncidentHead) bool) ([]IncidentHead, error) {
 	return read(s, "incident heads", func(tx *bolt.Tx) (out []IncidentHead, err error) {
-		sources := 0
-		return out, eachSource(tx, "", func(name string, src *bolt.Bucket) error {
-			// A walk over every source's incident records touches pages all over the file:
-			// they are let go of as it goes (ReleasePages), or a 10,000-source archive would
-			// leave a gigabyte of them in the daemon's RSS.
-			if sources++; sources%releaseHeadsEvery == 0 {
-				if err := s.releaseMapped(tx); err != nil {
-					return err
-				}
-			}
+		var next map[string]cachedHeads
+		if cache != nil {
+			next = make(map[string]cachedHeads, len(cache.sources))
+		}
+		walked := 0
+		err = eachSource(tx, "", func(name string, src *bolt.Bucket) error {
 			incidents := src.Bucket(layout.BucketIncidents)
 			if incidents == nil {
 				return nil
 			}
+			writes := incident.Writes(incidents)
+			if c, ok := cache.get(name); ok && c.writes == writes {
+				from := len(out)
+				for i := range c.heads {
+					if keep == nil || keep(&c.heads[i]) {
+						out = append(out, c.heads[i])
+					}
+				}
+				next[name] = cachedHeads{writes, out[from:len(out):len(out)]}
+				return nil
+			}
+			// A walk over every source's incident records touches pages all over the file:
+			// they are let go of as it goes (ReleasePages), or a 10,000-source archive would
+			// leave a gigabyte of them in the daemon's RSS.
+			if walked++; walked%releaseHeadsEvery == 0 {
+				if err := s.releaseMapped(tx); err != nil {
+					return err
+				}
+			}
+			from := len(out)
 			err := incident.EachMeta(incidents, func(k []byte, m codec.Meta) error {
 				h := IncidentHead{Source: name, Versions: int(m.Latest),
 					Removed: m.Removed, FirstSeen: m.FirstSeen, LastChanged: m.LastChanged,
@@ -61,9 +100,24 @@ func (s *Store) IncidentHeads(keep func(*IncidentHead) bool) ([]IncidentHead, er
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
+			if next != nil {
+				next[name] = cachedHeads{writes, out[from:len(out):len(out)]}
+			}
 			return nil
 		})
+		if err == nil && cache != nil {
+			cache.sources = next // sources no longer archived drop out
+		}
+		return out, err
 	})
+}
+
+func (c *HeadCache) get(source string) (cachedHeads, bool) {
+	if c == nil {
+		return cachedHeads{}, false
+	}
+	h, ok := c.sources[source]
+	return h, ok
 }
 
 // releaseHeadsEvery is how many sources a walk over all of them reads between two releases of

@@ -46,6 +46,7 @@ type Index struct {
 	gen   uint64
 	res   *correlate.Result
 	known map[ref]entry // what each incident's latest version gave, kept across computes
+	heads archive.HeadCache
 }
 
 type ref struct{ source, id string }
@@ -85,8 +86,10 @@ func (x *Index) Result() (*correlate.Result, error) {
 	now := x.o.Now().UTC()
 	// The heads alone, and each incident not known as it is read on its own: reading
 	// every incident whole at once (the first computation) held the whole archive's
-	// latest versions in memory together — gigabytes at 10,000 sources.
-	heads, err := x.store.IncidentHeads(x.recent(now))
+	// latest versions in memory together — gigabytes at 10,000 sources. The heads of the
+	// sources not written since the last computation are those it kept: a change to one
+	// source does not decode the records of all the others again.
+	heads, err := x.store.CachedIncidentHeads(&x.heads, x.recent(now))
 	if err != nil {
 		return nil, err
 	}

@@ -32,9 +32,23 @@ func LoadMeta(incidents *bolt.Bucket, id string) (m codec.Meta, ok bool, err err
 	return m, true, nil
 }
 
-// PutMeta writes an incident's meta.
+// PutMeta writes an incident's meta, and counts the write (Writes).
 func PutMeta(incidents *bolt.Bucket, id string, m *codec.Meta) error {
-	return incidents.Put([]byte(id), m.Marshal())
+	if err := incidents.Put([]byte(id), m.Marshal()); err != nil {
+		return err
+	}
+	return countWrite(incidents)
+}
+
+// Writes is how many times the metas of a source's incidents bucket were written (the
+// bucket's sequence; 0 in an archive written before it was counted), so that a reader
+// keeping what it read of a source can tell whether it is still so.
+func Writes(incidents *bolt.Bucket) uint64 { return incidents.Sequence() }
+
+// countWrite counts a write of the bucket's metas: every write of a meta goes through
+// here, so a reader comparing Writes cannot miss one.
+func countWrite(incidents *bolt.Bucket) error {
+	return incidents.SetSequence(incidents.Sequence() + 1)
 }
 
 // EachMeta calls fn with the URL id and the meta of every incident of a source's
@@ -136,7 +150,7 @@ func Freeze(incidents *bolt.Bucket, at time.Time) (int, error) {
 		return 0, err
 	}
 	for _, e := range todo {
-		if err := incidents.Put(e.id, e.m.Marshal()); err != nil {
+		if err := PutMeta(incidents, string(e.id), &e.m); err != nil {
 			return 0, err
 		}
 	}
