@@ -24,7 +24,7 @@ func TestVersionOneChangeSetDerived(t *testing.T) {
 	var raw [][]byte
 	if err := ts.db.View(func(tx *bolt.Tx) error {
 		return layout.Sub(layout.Source(tx, "acme"), layout.BucketVersions).ForEach(func(_, v []byte) error {
-			raw = append(raw, recordJSON(t, v))
+			raw = append(raw, recordBlock(t, v))
 			return nil
 		})
 	}); err != nil {
@@ -33,11 +33,14 @@ func TestVersionOneChangeSetDerived(t *testing.T) {
 	if len(raw) != 2 {
 		t.Fatalf("stored versions: %d, want 2", len(raw))
 	}
-	if bytes.Contains(raw[0], []byte(`"op"`)) || !bytes.Contains(raw[0], []byte(`"changes":null`)) {
-		t.Errorf("version 1 stored with its change set: %s", raw[0])
+	// A change set restates the texts it changes: version 1's body twice (its update's id
+	// and body), version 2's new one more (the update's id and body, the change's after
+	// and its op).
+	if n := bytes.Count(raw[0], []byte("Investigating the API.")); n != 2 {
+		t.Errorf("version 1 stored with its change set: its body %d times in %q", n, raw[0])
 	}
-	if !bytes.Contains(raw[1], []byte(`"op"`)) {
-		t.Errorf("version 2 stored without its change set: %s", raw[1])
+	if n := bytes.Count(raw[1], []byte("Fixed.")); n < 3 {
+		t.Errorf("version 2 stored without its change set: its new body %d times in %q", n, raw[1])
 	}
 
 	vs := ts.versions("a")
@@ -53,12 +56,13 @@ func TestVersionOneChangeSetDerived(t *testing.T) {
 	}
 }
 
-// recordJSON is the version JSON inside a stored record.
-func recordJSON(t *testing.T, rec []byte) []byte {
+// recordBlock is the version inside a stored record, uncompressed.
+func recordBlock(t *testing.T, rec []byte) []byte {
 	t.Helper()
-	// A record: 0x01, the uvarint length of a header, the header, an S2 block (codec).
+	// A record: its form's byte (0x02 binary, 0x01 JSON before), the uvarint length of
+	// a header, the header, an S2 block (codec).
 	n, w := binary.Uvarint(rec[min(1, len(rec)):])
-	if len(rec) == 0 || rec[0] != 0x01 || w <= 0 || n > uint64(len(rec)-1-w) {
+	if len(rec) == 0 || rec[0] != 0x02 || w <= 0 || n > uint64(len(rec)-1-w) {
 		t.Fatalf("not a version record: %q", rec)
 	}
 	data, err := s2.Decode(nil, rec[1+w+int(n):])

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
-	"github.com/klauspost/compress/s2"
 
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -61,13 +60,13 @@ func EncodeComponentVersion(v *model.ComponentVersion, down map[string]time.Time
 	if err != nil {
 		return nil, err
 	}
-	return record(hdr, data), nil
+	return record(recordS2, hdr, data), nil
 }
 
 // splitComponentRecord returns a stored component version's header and block.
 func splitComponentRecord(data []byte) (hdr, block []byte, err error) {
-	hdr, block, ok, err := splitRecord(data)
-	if err == nil && !ok {
+	form, hdr, block, err := splitRecord(data)
+	if err == nil && form != recordS2 {
 		err = errors.New("not a component version record")
 	}
 	return hdr, block, err
@@ -94,16 +93,9 @@ func DecodeComponentVersion(data []byte) (*model.ComponentVersion, map[string]ti
 	if err := json.Unmarshal(hdr, &h, versionJSON); err != nil {
 		return nil, nil, err
 	}
-	n, err := s2.DecodedLen(block)
+	raw, err := decompress(block)
 	if err != nil {
-		return nil, nil, err
-	}
-	if n > maxBodySize {
-		return nil, nil, fmt.Errorf("component version claims %d bytes, more than %d", n, maxBodySize)
-	}
-	raw, err := s2.Decode(make([]byte, n), block)
-	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("component version: %w", err)
 	}
 	var set componentSet
 	if err := json.Unmarshal(raw, &set, versionJSON); err != nil {

@@ -89,18 +89,6 @@ func derivedChanges(v *model.Version) ([]model.Change, string) {
 	return c, diff.Summary(c)
 }
 
-// headerOf is the header a record of v holds.
-func headerOf(v *model.Version) Header {
-	h := Header{N: v.N, ObservedAt: v.ObservedAt, Snapshot: v.Snapshot}
-	if v.N != 1 {
-		h.Summary = v.Summary
-		for _, c := range v.Changes {
-			h.Fields = append(h.Fields, c.Field)
-		}
-	}
-	return h
-}
-
 // sameVersion reports whether a and b are the same version, times compared as instants
 // in the same offset.
 func sameVersion(a, b *model.Version) bool {

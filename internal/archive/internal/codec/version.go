@@ -45,11 +45,13 @@ func EncodeVersion(v *model.Version) ([]byte, error) {
 	return json.Marshal(v, versionJSON)
 }
 
-// A stored version is a record: recordS2, the uvarint length of a header, the header
-// (Header as JSON), then the version (EncodeVersion) as one S2 block. The header
-// is what a list of versions needs, read without decompressing or decoding the
-// incident; the block holds the rest. Records written before were the bare JSON, which
-// starts with '{' and still reads.
+// A stored version is a record: its form's byte, the uvarint length of a header, the
+// header, then the version as one S2 block. The header is what a list of versions
+// needs, read without decompressing or decoding the incident; the block holds the rest.
+// Records are written in the binary form (recordBin, binary.go). Those written before
+// are recordS2, whose header is Header as JSON and block the version as JSON
+// (EncodeVersion), and before those the bare JSON, which starts with '{': both still
+// read.
 const recordS2 = 0x01
 
 // Header is a stored version's header: its number, time, summary and snapshot, and the
@@ -90,14 +92,25 @@ func boundOps(changes []model.Change) []model.Change {
 	return out
 }
 
-// EncodeRecord is the stored form of v: header and compressed version (recordS2).
+// EncodeRecord is the stored form of v: a binary record (recordBin) of its header and
+// compressed version, version 1 without its change set (EncodeVersion).
 func EncodeRecord(v *model.Version) ([]byte, error) {
+	h := headerOf(v)
+	w := binWriter{b: make([]byte, 0, 256)}
+	w.header(&h)
+	hdr := w.b
 	c := *v
 	c.Changes = boundOps(v.Changes)
-	data, err := EncodeVersion(&c)
-	if err != nil {
-		return nil, err
+	if c.N == 1 {
+		c.Changes = nil
 	}
+	w.b = make([]byte, 0, versionSizeHint(&c))
+	w.version(&c)
+	return record(recordBin, hdr, w.b), nil
+}
+
+// headerOf is the header of v's record.
+func headerOf(v *model.Version) Header {
 	h := Header{N: v.N, ObservedAt: v.ObservedAt, Snapshot: v.Snapshot}
 	if v.N != 1 {
 		h.Summary = v.Summary
@@ -105,60 +118,104 @@ func EncodeRecord(v *model.Version) ([]byte, error) {
 			h.Fields = append(h.Fields, ch.Field)
 		}
 	}
-	hdr, err := json.Marshal(&h, versionJSON)
-	if err != nil {
-		return nil, err
-	}
-	return record(hdr, data), nil
+	return h
 }
 
-// record is recordS2, the uvarint length of hdr, hdr, and data as one S2 block.
-func record(hdr, data []byte) []byte {
+// versionSizeHint is about the size of v's binary form, its texts and a little for the
+// rest, so that writing it seldom grows the buffer.
+func versionSizeHint(v *model.Version) int {
+	n := 64 + len(v.Incident.Title) + len(v.Incident.URL) + 16*len(v.Incident.Components)
+	for _, u := range v.Incident.Updates {
+		n += 32 + len(u.ID) + len(u.Body) + len(u.HTML)
+	}
+	if pm := v.Incident.Postmortem; pm != nil {
+		n += 32 + len(pm.Body) + len(pm.HTML)
+	}
+	for _, c := range v.Changes {
+		n += 16 + len(c.Field)
+		if c.Before != nil {
+			n += len(*c.Before)
+		}
+		if c.After != nil {
+			n += len(*c.After)
+		}
+		for _, o := range c.Ops {
+			n += 2 + len(o.Text)
+		}
+	}
+	return n
+}
+
+// record is form (recordS2 or recordBin), the uvarint length of hdr, hdr, and data as
+// one S2 block.
+func record(form byte, hdr, data []byte) []byte {
 	out := make([]byte, 0, 1+binary.MaxVarintLen64+len(hdr)+s2.MaxEncodedLen(len(data)))
-	out = append(out, recordS2)
+	out = append(out, form)
 	out = binary.AppendUvarint(out, uint64(len(hdr)))
 	out = append(out, hdr...)
 	out = append(out, s2.Encode(out[len(out):cap(out)], data)...)
 	return slices.Clip(out)
 }
 
-// splitRecord returns a record's header and compressed version, ok false for a record
-// in the bare JSON of before.
-func splitRecord(data []byte) (hdr, block []byte, ok bool, err error) {
-	if len(data) == 0 || data[0] != recordS2 {
-		return nil, nil, false, nil
+// splitRecord returns a record's form (recordS2 or recordBin), header and compressed
+// version; form 0 for the bare JSON of before.
+func splitRecord(data []byte) (form byte, hdr, block []byte, err error) {
+	if len(data) == 0 || (data[0] != recordS2 && data[0] != recordBin) {
+		return 0, nil, nil, nil
 	}
 	n, w := binary.Uvarint(data[1:])
 	if w <= 0 || n > uint64(len(data)-1-w) {
-		return nil, nil, true, errors.New("damaged version record header")
+		return data[0], nil, nil, errors.New("damaged version record header")
 	}
 	hdr = data[1+w : 1+w+int(n)]
-	return hdr, data[1+w+int(n):], true, nil
+	return data[0], hdr, data[1+w+int(n):], nil
+}
+
+// decompress returns an S2 block's content.
+func decompress(block []byte) ([]byte, error) {
+	n, err := s2.DecodedLen(block)
+	if err != nil {
+		return nil, err
+	}
+	if n > maxBodySize {
+		return nil, fmt.Errorf("version claims %d bytes, more than %d", n, maxBodySize)
+	}
+	return s2.Decode(make([]byte, n), block)
 }
 
 // DecodeVersion reads a stored version, a record or the bare JSON of before, deriving
 // version 1's change set (EncodeVersion). A version 1 stored with its change set
 // (archives written before) keeps it.
 func DecodeVersion(data []byte) (*model.Version, error) {
-	_, block, ok, err := splitRecord(data)
+	form, hdr, block, err := splitRecord(data)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		n, err := s2.DecodedLen(block)
+	var v model.Version
+	switch form {
+	case recordBin:
+		h, err := decodeBinHeader(hdr)
 		if err != nil {
 			return nil, err
 		}
-		if n > maxBodySize {
-			return nil, fmt.Errorf("version claims %d bytes, more than %d", n, maxBodySize)
-		}
-		if data, err = s2.Decode(make([]byte, n), block); err != nil {
+		if data, err = decompress(block); err != nil {
 			return nil, err
 		}
-	}
-	var v model.Version
-	if err := json.Unmarshal(data, &v, versionJSON); err != nil {
-		return nil, err
+		r := binReader{s: string(data)}
+		r.version(&v)
+		if r.err != nil {
+			return nil, r.err
+		}
+		v.N, v.ObservedAt, v.Summary, v.Snapshot = h.N, h.ObservedAt, h.Summary, h.Snapshot
+	case recordS2:
+		if data, err = decompress(block); err != nil {
+			return nil, err
+		}
+		fallthrough
+	default:
+		if err := json.Unmarshal(data, &v, versionJSON); err != nil {
+			return nil, err
+		}
 	}
 	if v.N == 1 && v.Changes == nil {
 		v.Changes = diff.Changes(nil, &v.Incident)
@@ -167,16 +224,30 @@ func DecodeVersion(data []byte) (*model.Version, error) {
 	return &v, nil
 }
 
+// decodeBinHeader reads a binary record's header.
+func decodeBinHeader(hdr []byte) (Header, error) {
+	var h Header
+	r := binReader{s: string(hdr)}
+	r.header(&h)
+	if r.err == nil && r.s != "" {
+		r.fail()
+	}
+	return h, r.err
+}
+
 // DecodeHeader reads what a list of versions shows of a stored version without decoding
 // its incident: the record's header, or for the bare JSON of before a scan that skips
 // every value but the few it needs. derive reports a version 1 whose summary is left
 // to a full decode (EncodeVersion).
 func DecodeHeader(data []byte) (h Header, derive bool, err error) {
-	hdr, _, ok, err := splitRecord(data)
+	form, hdr, _, err := splitRecord(data)
 	switch {
 	case err != nil:
 		return h, false, err
-	case ok:
+	case form == recordBin:
+		h, err = decodeBinHeader(hdr)
+		return h, err == nil && h.N == 1, err
+	case form == recordS2:
 		err = json.Unmarshal(hdr, &h, versionJSON)
 		return h, err == nil && h.N == 1, err
 	}

@@ -69,29 +69,3 @@ func TestBoundOps(t *testing.T) {
 		t.Error("boundOps changed its argument")
 	}
 }
-
-// jsonOf is a version as the bare JSON of before, change set and all.
-func jsonOf(v *model.Version) ([]byte, error) {
-	return json.Marshal(v)
-}
-
-// FuzzVersionRecord: decoding a damaged or foreign version record, whole or its header
-// only, returns an error or a version and never panics; a record decodes to what was
-// encoded.
-func FuzzVersionRecord(f *testing.F) {
-	v := model.Version{N: 2, ObservedAt: t0, Incident: model.Incident{ID: "a", Title: "API down", Updates: []model.Update{{ID: "u1", Body: "Looking."}}}, Summary: "s", Snapshot: "x",
-		Changes: []model.Change{{Field: "title", Ops: []model.Op{{Op: model.OpEqual, Text: "t"}}}}}
-	rec, err := EncodeRecord(&v)
-	if err != nil {
-		f.Fatal(err)
-	}
-	js, _ := jsonOf(&v)
-	f.Add(rec)
-	f.Add(js)
-	f.Add([]byte(`{"version":1,"changes":[{"field":"a"},1]}`))
-	f.Add([]byte{recordS2, 0xff, 0xff, 0xff, 0xff, 0x0f})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _, _ = DecodeHeader(data)
-		_, _ = DecodeVersion(data)
-	})
-}
