@@ -110,8 +110,7 @@ func (w *binWriter) header(h *Header) {
 	w.strs(h.Fields)
 }
 
-var opCodes = map[string]byte{model.OpEqual: 0, model.OpInsert: 1, model.OpDelete: 2}
-
+// opOther is the code of an op that is none of opWords, its word written after it.
 const opOther = 3
 
 func (w *binWriter) version(v *model.Version) {
@@ -150,9 +149,14 @@ func (w *binWriter) version(v *model.Version) {
 		w.optStr(c.After)
 		w.list(len(c.Ops), c.Ops == nil)
 		for _, o := range c.Ops {
-			if code, ok := opCodes[o.Op]; ok {
-				w.b = append(w.b, code)
-			} else {
+			switch o.Op {
+			case model.OpEqual:
+				w.b = append(w.b, 0)
+			case model.OpInsert:
+				w.b = append(w.b, 1)
+			case model.OpDelete:
+				w.b = append(w.b, 2)
+			default:
 				w.b = append(w.b, opOther)
 				w.str(o.Op)
 			}
@@ -360,6 +364,7 @@ func (r *binReader) version(v *model.Version) {
 	}
 }
 
+// opWords are the ops by their code.
 var opWords = [...]string{model.OpEqual, model.OpInsert, model.OpDelete}
 
 func (r *binReader) op() string {
