@@ -73,6 +73,7 @@ func BenchmarkRecordChanged(b *testing.B) {
 	}
 	b.ReportAllocs()
 	n := 0
+	cpu := processCPU()
 	for b.Loop() {
 		n++
 		snap.FetchedAt = t0.Add(time.Duration(n) * time.Minute)
@@ -84,6 +85,7 @@ func BenchmarkRecordChanged(b *testing.B) {
 			b.Fatalf("Record: %+v, %v", res, err)
 		}
 	}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // benchComponents is a page of 300 components (one per data centre), the first bad of

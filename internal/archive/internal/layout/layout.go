@@ -12,8 +12,9 @@
 //	                              "health" → consecutive failures, last error, down flag
 //	    incidents/<url id>        → incident meta, a small binary record (codec.Meta)
 //	    versions/<url id>\x00<BE uint32 n> → version record: a small header (number, time, summary,
-//	                              fields) and the S2-compressed model.Version JSON, version 1 without
-//	                              its change set (codec.EncodeRecord); the bare JSON of before still reads
+//	                              fields) and the S2-compressed model.Version, both binary, version 1
+//	                              without its change set (codec.EncodeRecord); the records of JSON and
+//	                              the bare JSON of before still read
 //	    snapshots/<BE uint64 unix s, sign bit flipped><BE uint32 ns> → snapshot index JSON: fetch time,
 //	                              endpoint → body hash (layout 1: BE uint64 unix ns)
 //	    threads/<url id>          → Slack thread {channel, ts, edit} JSON (edit: the reply whose root update is owed)
