@@ -151,6 +151,17 @@ func TestVersionInfos(t *testing.T) {
 		}
 		check("bare JSON")
 	}
+
+	// A version recorded on top of them is a binary record, and the history reads
+	// across both forms.
+	ts.record(snap(at(4), inc("a", update("More."), update("Again."), status(model.StatusResolved))), all, nil)
+	if raw := ts.storedVersions("a"); len(raw) != 4 || raw[0][0] != '{' || raw[3][0] != 0x02 {
+		t.Fatalf("stored forms: got %d versions, the first %q, the last %q", len(raw), raw[0][:1], raw[len(raw)-1][:1])
+	}
+	if vs := ts.versions("a"); len(vs[3].Changes) == 0 || vs[3].Changes[0].After == nil {
+		t.Errorf("version 4's change set from a version 3 of bare JSON: %+v", vs[3].Changes)
+	}
+	check("bare JSON and a binary record")
 }
 
 // TestVersionInfosMemory: listing 140 versions of a 1 MB body allocates a small,
