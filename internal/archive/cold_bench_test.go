@@ -13,20 +13,7 @@ import (
 // coldSnapshot is the first poll of a Statuspage page of fleet seed: fakepage's 50
 // incidents of prose (eight updates each, one to four components), all new to the archive.
 func coldSnapshot(seed uint64, at time.Time) *model.Snapshot {
-	var incs []model.Incident
-	for _, v := range fakepage.VendorIncidents(seed, t0) {
-		in := model.Incident{ID: v.ID, Kind: model.KindIncident, Status: model.StatusResolved, Impact: model.ImpactMinor,
-			Title: v.Name, StartedAt: v.StartedAt}
-		for _, c := range v.Components {
-			in.Components = append(in.Components, c.Name)
-		}
-		for _, u := range v.Updates {
-			in.Updates = append(in.Updates, model.Update{ID: u.ID, Status: model.StatusResolved, Body: u.Body,
-				Format: model.FormatText, PostedAt: u.CreatedAt})
-		}
-		incs = append(incs, in)
-	}
-	return &model.Snapshot{FetchedAt: at, Listings: []model.Listing{{Kind: model.KindIncident}}, Incidents: incs}
+	return &model.Snapshot{FetchedAt: at, Listings: []model.Listing{{Kind: model.KindIncident}}, Incidents: fakepage.ModelIncidents(seed, t0)}
 }
 
 // BenchmarkRecordCold is a cold poll, a page's first: Record of 50 incidents new to an

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/model"
 )
 
 // FiftyIncidents builds a realistic Statuspage history: 50 resolved incidents of 6 updates
@@ -318,4 +320,23 @@ func (f *Fleet) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// ModelIncidents are VendorIncidents(seed, t0) as the archive's benchmarks record them:
+// resolved incidents of minor impact, their components by name, their updates as text.
+func ModelIncidents(seed uint64, t0 time.Time) []model.Incident {
+	var out []model.Incident
+	for _, v := range VendorIncidents(seed, t0) {
+		in := model.Incident{ID: v.ID, Kind: model.KindIncident, Status: model.StatusResolved, Impact: model.ImpactMinor,
+			Title: v.Name, StartedAt: v.StartedAt}
+		for _, c := range v.Components {
+			in.Components = append(in.Components, c.Name)
+		}
+		for _, u := range v.Updates {
+			in.Updates = append(in.Updates, model.Update{ID: u.ID, Status: model.StatusResolved, Body: u.Body,
+				Format: model.FormatText, PostedAt: u.CreatedAt})
+		}
+		out = append(out, in)
+	}
+	return out
 }

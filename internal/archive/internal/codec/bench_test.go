@@ -14,16 +14,7 @@ import (
 // prose, eight updates each) and as a changed round does: a version 2 with one update
 // more and its change set.
 func benchVersions() (first, second []model.Version) {
-	for _, v := range fakepage.VendorIncidents(7, t0) {
-		in := model.Incident{ID: v.ID, Kind: model.KindIncident, Status: model.StatusResolved, Impact: model.ImpactMinor,
-			Title: v.Name, StartedAt: v.StartedAt}
-		for _, c := range v.Components {
-			in.Components = append(in.Components, c.Name)
-		}
-		for _, u := range v.Updates {
-			in.Updates = append(in.Updates, model.Update{ID: u.ID, Status: model.StatusResolved, Body: u.Body,
-				Format: model.FormatText, PostedAt: u.CreatedAt})
-		}
+	for _, in := range fakepage.ModelIncidents(7, t0) {
 		first = append(first, model.Version{N: 1, ObservedAt: t0, Incident: in, Snapshot: "20260701T120000Z"})
 		next := in
 		next.Updates = append(in.Updates[:len(in.Updates):len(in.Updates)], model.Update{ID: "new", Status: model.StatusMonitoring,

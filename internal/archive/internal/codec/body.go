@@ -66,12 +66,9 @@ func (b *Bodies) Decompress(data []byte) ([]byte, error) {
 	if bytes.HasPrefix(data, zstdMagic) {
 		return b.dec.DecodeAll(data, nil)
 	}
-	n, err := s2.DecodedLen(data)
+	out, err := decompress(data)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("body: %w", err)
 	}
-	if n > maxBodySize {
-		return nil, fmt.Errorf("body claims %d bytes, more than %d", n, maxBodySize)
-	}
-	return s2.Decode(make([]byte, n), data)
+	return out, nil
 }

@@ -171,14 +171,15 @@ func splitRecord(data []byte) (form byte, hdr, block []byte, err error) {
 	return data[0], hdr, data[1+w+int(n):], nil
 }
 
-// decompress returns an S2 block's content.
+// decompress returns an S2 block's content: a stored version's, a component set's or a
+// raw body's, none past maxBodySize.
 func decompress(block []byte) ([]byte, error) {
 	n, err := s2.DecodedLen(block)
 	if err != nil {
 		return nil, err
 	}
 	if n > maxBodySize {
-		return nil, fmt.Errorf("version claims %d bytes, more than %d", n, maxBodySize)
+		return nil, fmt.Errorf("S2 block claims %d bytes, more than %d", n, maxBodySize)
 	}
 	return s2.Decode(make([]byte, n), block)
 }
