@@ -4,10 +4,15 @@
 // the fields watcher reads (the floor of a cold round). It is the yardstick for the
 // urlwatch ratios of docs/design.md §8 in BENCHMARKS.md: watcher's own round can only cost more.
 //
+// With -archive FILE a cold round also archives what watcher must keep of it, the least
+// way (archive.go): the floor under the cold-round budget of issue 18 (at most 1.5× the
+// fetch-hash-decode floor).
+//
 //	go run ./bench/fleet -serve /tmp/fleet -sources 500   # in another terminal
 //	go build -o /tmp/floor ./bench/floor
 //	/tmp/floor -config /tmp/fleet/watcher.yaml -mode cold -etags /tmp/etags   # then:
 //	/tmp/floor -config /tmp/fleet/watcher.yaml -mode warm -etags /tmp/etags
+//	/tmp/floor -config /tmp/fleet/watcher.yaml -mode cold -archive /tmp/floor.db -cpu-profile /tmp/floor.pprof
 //
 // It prints its own CPU (user+sys from getrusage, start-up included) at exit. It reads
 // the sources' URLs from the lines `url: …` of a watcher config and links nothing of
@@ -18,76 +23,137 @@ import (
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"flag"
 	"fmt"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/statuswatch/statuswatch/bench/internal/pages"
 )
 
-// The fields watcher's Statuspage adapter decodes (internal/fetch/statuspagev2).
+// The fields watcher's Statuspage adapter decodes (internal/fetch/statuspagev2), each
+// with its name: go-json-experiment matches names case-sensitively, so a field without
+// its tag would be skipped, not decoded.
 type doc struct {
-	Page      *struct{ Name string } `json:"page"`
-	Incidents *[]struct {
-		ID, Name, Status, Impact, Shortlink string
-		CreatedAt                           string `json:"created_at"`
-		StartedAt                           string `json:"started_at"`
-		ResolvedAt                          string `json:"resolved_at"`
-		ScheduledFor                        string `json:"scheduled_for"`
-		ScheduledUntil                      string `json:"scheduled_until"`
-		PostmortemBody                      string `json:"postmortem_body"`
-		Components                          []struct{ ID, Name string }
-		Updates                             []struct {
-			ID, Status, Body string
-			CreatedAt        string `json:"created_at"`
-			DisplayAt        string `json:"display_at"`
-		} `json:"incident_updates"`
-	} `json:"incidents"`
+	Page *struct {
+		Name string `json:"name"`
+	} `json:"page"`
+	Incidents *[]incident `json:"incidents"`
+}
+
+type incident struct {
+	ID             string `json:"id"`
+	Name           string `json:"name"`
+	Status         string `json:"status"`
+	Impact         string `json:"impact"`
+	Shortlink      string `json:"shortlink"`
+	CreatedAt      string `json:"created_at"`
+	StartedAt      string `json:"started_at"`
+	ResolvedAt     string `json:"resolved_at"`
+	ScheduledFor   string `json:"scheduled_for"`
+	ScheduledUntil string `json:"scheduled_until"`
+	PostmortemBody string `json:"postmortem_body"`
+	// Seen as a string, null or a boolean: kept as it came.
+	PostmortemPublishedAt jsontext.Value `json:"postmortem_published_at"`
+	Components            []component    `json:"components"`
+	Updates               []update       `json:"incident_updates"`
+}
+
+type component struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+type update struct {
+	ID                 string `json:"id"`
+	Status             string `json:"status"`
+	Body               string `json:"body"`
+	CreatedAt          string `json:"created_at"`
+	DisplayAt          string `json:"display_at"`
+	AffectedComponents []struct {
+		Code string `json:"code"`
+		Name string `json:"name"`
+	} `json:"affected_components"`
 }
 
 func main() {
-	config := flag.String("config", "", "watcher config whose `url:` lines name the pages")
-	mode := flag.String("mode", "cold", "cold: GET, hash and decode every incidents.json, saving ETags; warm: conditional GETs with the saved ETags")
-	etagFile := flag.String("etags", "/tmp/floor-etags", "where cold saves the ETags and warm reads them")
-	concurrency := flag.Int("concurrency", 32, "requests at a time")
-	caFile := flag.String("ca-file", "", "PEM CA bundle added to the system roots, for HTTPS pages")
+	var o options
+	flag.StringVar(&o.config, "config", "", "watcher config whose `url:` lines name the pages")
+	flag.StringVar(&o.mode, "mode", "cold", "cold: GET, hash and decode every incidents.json, saving ETags; warm: conditional GETs with the saved ETags")
+	flag.StringVar(&o.etagFile, "etags", "/tmp/floor-etags", "where cold saves the ETags and warm reads them")
+	flag.IntVar(&o.concurrency, "concurrency", 32, "requests at a time")
+	flag.StringVar(&o.caFile, "ca-file", "", "PEM CA bundle added to the system roots, for HTTPS pages")
+	flag.StringVar(&o.archive, "archive", "", "cold only: also archive the round into this bbolt `FILE` (made afresh): each raw body S2-compressed under its hash, each decoded incident once, one fdatasync at the end (the archiving floor)")
+	flag.StringVar(&o.form, "form", "binary", "with -archive: the stored form of an incident, binary (length-prefixed fields) or json (the decoded fields re-encoded)")
+	flag.IntVar(&o.batch, "batch", 32, "with -archive: pages per write transaction")
+	cpuProfile := flag.String("cpu-profile", "", "write a CPU profile of the round into this `FILE`")
 	flag.Parse()
-	if err := run(*config, *mode, *etagFile, *caFile, *concurrency); err != nil {
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "floor:", err)
+			os.Exit(1)
+		}
+	}
+	err := run(o)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	cpu := time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
-	fmt.Printf("%s round: CPU %v (user %v, sys %v)\n", *mode, cpu.Round(time.Millisecond),
+	label := o.mode
+	if o.archive != "" {
+		label += " archiving (" + o.form + ")"
+	}
+	fmt.Printf("%s round: CPU %v (user %v, sys %v)\n", label, cpu.Round(time.Millisecond),
 		time.Duration(syscall.TimevalToNsec(ru.Utime)).Round(time.Millisecond), time.Duration(syscall.TimevalToNsec(ru.Stime)).Round(time.Millisecond))
 }
 
-func run(config, mode, etagFile, caFile string, concurrency int) error {
-	urls, err := pages.Read(config)
+type options struct {
+	config, mode, etagFile, caFile string
+	concurrency                    int
+	archive, form                  string
+	batch                          int
+}
+
+func run(o options) error {
+	urls, err := pages.Read(o.config)
 	if err != nil {
 		return err
 	}
 	etags := make([]string, len(urls))
-	if mode == "warm" {
-		data, err := os.ReadFile(etagFile)
+	if o.mode == "warm" {
+		if o.archive != "" {
+			return fmt.Errorf("-archive is for -mode cold: a warm round of 304s archives nothing")
+		}
+		data, err := os.ReadFile(o.etagFile)
 		if err != nil {
 			return err
 		}
 		etags = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 		if len(etags) != len(urls) {
-			return fmt.Errorf("%s holds %d ETags for %d pages", etagFile, len(etags), len(urls))
+			return fmt.Errorf("%s holds %d ETags for %d pages", o.etagFile, len(etags), len(urls))
 		}
 	}
 	client := &http.Client{Timeout: 30 * time.Second}
-	if caFile != "" {
-		pemData, err := os.ReadFile(caFile)
+	if o.caFile != "" {
+		pemData, err := os.ReadFile(o.caFile)
 		if err != nil {
 			return err
 		}
@@ -100,32 +166,49 @@ func run(config, mode, etagFile, caFile string, concurrency int) error {
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
 		client.Transport = tr
 	}
-	if err := pages.Each(urls, concurrency, func(i int, u string) (err error) {
-		etags[i], err = fetch(client, u, etags[i])
+	var a *archiver
+	if o.archive != "" {
+		if a, err = openArchive(o.archive, o.form, o.batch); err != nil {
+			return err
+		}
+	}
+	err = pages.Each(urls, o.concurrency, func(i int, u string) (err error) {
+		etags[i], err = fetch(client, a, u, etags[i])
 		return err
-	}); err != nil {
+	})
+	if a != nil {
+		err = errors.Join(err, a.close())
+	}
+	if err != nil {
 		return err
 	}
-	if mode == "cold" {
-		return os.WriteFile(etagFile, []byte(strings.Join(etags, "\n")+"\n"), 0o644)
+	if o.mode == "cold" {
+		return os.WriteFile(o.etagFile, []byte(strings.Join(etags, "\n")+"\n"), 0o644)
 	}
 	return nil
 }
 
 // fetch polls page: a cold poll (no etag) hashes and decodes the body and returns its
-// ETag, a warm one wants a 304.
-func fetch(client *http.Client, page, etag string) (string, error) {
+// ETag, and hands it to the archiver if there is one; a warm one wants a 304.
+func fetch(client *http.Client, a *archiver, page, etag string) (string, error) {
 	body, etag, err := pages.Get(client, page, etag, etag == "")
 	if err != nil || body == nil {
 		return etag, err
 	}
-	sha256.Sum256(body)
+	hash := sha256.Sum256(body)
 	var d doc
 	if err := json.Unmarshal(body, &d); err != nil {
 		return "", fmt.Errorf("%s: %w", page, err)
 	}
 	if d.Incidents == nil || len(*d.Incidents) == 0 {
 		return "", fmt.Errorf("%s: no incidents", page)
+	}
+	if a != nil {
+		p, err := a.prepare(page, etag, hash, body, &d)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", page, err)
+		}
+		a.in <- p
 	}
 	return etag, nil
 }
