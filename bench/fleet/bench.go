@@ -221,6 +221,7 @@ type pollResult struct {
 	// bench/floor: the GETs (and, cold, a hash and a decode of each body) that any Go
 	// program must do, nothing archived.
 	FloorCold, FloorWarm usage
+	FloorArchive         usage                         // bench/floor -archive, cold: the archiving floor
 	Requests             map[string]reqCount           // by round label
 	Conns                map[string]fakepage.ConnStats // by round label: what the servers saw
 
@@ -313,6 +314,9 @@ func (b *bench) pollRun(ctx context.Context, r int) (*pollResult, error) {
 			b.logf("run %d: floor %s: CPU %v, wall %v; %v", r+1, phase, u.CPU.Round(time.Millisecond), u.Wall.Round(time.Millisecond), res.Requests["floor "+phase])
 			return err
 		})
+		if phase == "cold" {
+			steps = append(steps, b.floorArchiveStep(r, dir, cfg, res, round))
+		}
 		if uw != nil {
 			steps = append(steps, func() error {
 				u, err := round("urlwatch "+phase, uw.child())

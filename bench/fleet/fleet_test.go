@@ -41,7 +41,7 @@ func TestQuick(t *testing.T) {
 	}
 	var md bytes.Buffer
 	res.markdown(&md)
-	for _, want := range []string{"## Fleet", "| cold (empty archive/cache): CPU |", "unchanged rounds: archive bytes grown", "`watcher run`", "Reproduce: `go run ./bench/fleet"} {
+	for _, want := range []string{"## Fleet", "| cold (empty archive/cache): CPU |", "unchanged rounds: archive bytes grown", "against the floor", "`watcher run`", "Reproduce: `go run ./bench/fleet"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}

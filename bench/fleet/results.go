@@ -219,6 +219,7 @@ func (r *results) markdown(w io.Writer) {
 		}
 		fmt.Fprint(w, ".\n\n")
 		fmt.Fprintf(w, "Connections the servers saw in the last run: watcher cold %v; warm %v.\n\n", last.Conns["watcher cold"], last.Conns["watcher warm"])
+		r.floorTable(w)
 
 		fmt.Fprintf(w, "| archive, %d sources | median | budget |\n|---|---|---|\n", o.Sources)
 		fmt.Fprintf(w, "| archive file after the cold round | %s | |\n", r.over(func(p *pollResult) float64 { return mibs(p.ArchiveAfterCold) }).format(n, " MiB", 1))
