@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -77,9 +79,18 @@ func openArchive(path, form string, batch int) (*archiver, error) {
 	return a, nil
 }
 
+var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
+
 // prepare is a worker's share: compress the body and encode each incident.
 func (a *archiver) prepare(source, etag string, hash [sha256.Size]byte, body []byte, d *doc) (*archived, error) {
-	p := &archived{source: source, hash: hash, etag: etag, block: s2.Encode(nil, body)}
+	// Into a scratch buffer of the worker's, then copied at its size: s2.Encode(nil, …)
+	// would allocate (and zero) its worst case, more than the body, for every page.
+	scratch := scratchPool.Get().(*[]byte)
+	if n := s2.MaxEncodedLen(len(body)); cap(*scratch) < n {
+		*scratch = make([]byte, n)
+	}
+	p := &archived{source: source, hash: hash, etag: etag, block: bytes.Clone(s2.Encode((*scratch)[:cap(*scratch)], body))}
+	scratchPool.Put(scratch)
 	for i := range *d.Incidents {
 		inc := &(*d.Incidents)[i]
 		var v []byte
@@ -89,7 +100,7 @@ func (a *archiver) prepare(source, etag string, hash [sha256.Size]byte, body []b
 				return nil, err
 			}
 		} else {
-			v = appendIncident(nil, inc)
+			v = appendIncident(make([]byte, 0, incidentSize(inc)), inc)
 		}
 		p.incidents = append(p.incidents, [2][]byte{[]byte(source + "\x00" + inc.ID), v})
 	}
@@ -179,6 +190,26 @@ func appendIncident(b []byte, inc *incident) []byte {
 		}
 	}
 	return b
+}
+
+// incidentSize is the length of appendIncident's form, so that it is allocated once.
+func incidentSize(inc *incident) int {
+	n := 0
+	for _, s := range [...]string{inc.ID, inc.Name, inc.Status, inc.Impact, inc.Shortlink, inc.CreatedAt, inc.StartedAt,
+		inc.ResolvedAt, inc.ScheduledFor, inc.ScheduledUntil, inc.PostmortemBody, string(inc.PostmortemPublishedAt)} {
+		n += binary.MaxVarintLen64 + len(s)
+	}
+	n += 2 * binary.MaxVarintLen64
+	for _, c := range inc.Components {
+		n += 2*binary.MaxVarintLen64 + len(c.ID) + len(c.Name)
+	}
+	for _, u := range inc.Updates {
+		n += 6*binary.MaxVarintLen64 + len(u.ID) + len(u.Status) + len(u.Body) + len(u.CreatedAt) + len(u.DisplayAt)
+		for _, c := range u.AffectedComponents {
+			n += 2*binary.MaxVarintLen64 + len(c.Code) + len(c.Name)
+		}
+	}
+	return n
 }
 
 func appendString(b []byte, s string) []byte {
