@@ -18,6 +18,14 @@
 //
 // It links nothing of watcher's: the transport is net/http's own, with a session cache
 // as large as the fleet and HTTP/2 where offered.
+//
+// With -reconnect N it serves its own hosts instead, from a child process (serve.go), and
+// measures N runs of warm polls that reconnect because the servers close idle
+// connections (plain HTTP; HTTPS resuming its TLS session; the same with X25519 alone;
+// over HTTP/1.1) beside polls on kept connections: the floor under the budget "a warm
+// HTTPS poll at most 2× a warm plain one" where servers close (reconnect.go).
+//
+//	go run ./bench/pollfloor -reconnect 5 -hosts 2000
 package main
 
 import (
@@ -46,8 +54,29 @@ func main() {
 	duration := flag.Duration("duration", time.Minute, "the measured phase")
 	h1 := flag.Bool("http1", false, "HTTP/1.1 only (default: HTTP/2 where offered)")
 	heapFile := flag.String("heap-profile", "", "write a heap profile at the end into this file")
+	reconnectRuns := flag.Int("reconnect", 0, "instead: serve -hosts hosts from a child process and measure, this many runs, warm polls that reconnect where the servers close (plain, HTTPS resumed, X25519 alone, HTTP/1.1) and on kept connections (plain, HTTPS); -duration per phase (default here 8s)")
+	hosts := flag.Int("hosts", 2000, "with -reconnect: the hosts served")
+	serverIdle := flag.Duration("server-idle", 2*time.Second, "with -reconnect: the servers that close, close connections idle this long")
+	serveChildFlag := flag.Bool("serve-child", false, "internal to -reconnect: be its server child")
+	serveTLS := flag.Bool("serve-tls", false, "internal to -reconnect")
+	serveDir := flag.String("serve-dir", "", "internal to -reconnect")
 	flag.Parse()
-	if err := run(*config, *caFile, *mode, *rate, *duration, *h1, *heapFile); err != nil {
+	var err error
+	switch {
+	case *serveChildFlag:
+		err = serveChild(*hosts, *serveTLS, *serverIdle, *serveDir)
+	case *reconnectRuns > 0:
+		d := 8 * time.Second
+		flag.Visit(func(f *flag.Flag) {
+			if f.Name == "duration" {
+				d = *duration
+			}
+		})
+		err = reconnect(os.Stdout, *hosts, *reconnectRuns, *rate, d, *serverIdle)
+	default:
+		err = run(*config, *caFile, *mode, *rate, *duration, *h1, *heapFile)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "pollfloor:", err)
 		os.Exit(1)
 	}
@@ -66,28 +95,7 @@ func run(config, caFile, mode string, rate float64, duration time.Duration, h1 b
 		}
 		pool.AppendCertsFromPEM(pemData)
 	}
-	tr := &http.Transport{
-		TLSClientConfig: &tls.Config{
-			RootCAs:            pool,
-			ClientSessionCache: tls.NewLRUClientSessionCache(len(urls)),
-		},
-		ForceAttemptHTTP2:   !h1,
-		MaxIdleConns:        len(urls),
-		MaxIdleConnsPerHost: 1,
-		IdleConnTimeout:     time.Hour,
-		DisableKeepAlives:   mode == "resumed",
-		// The daemon's bounds (internal/fetch): smaller windows and header tables than
-		// the defaults, for less memory a connection.
-		HTTP2: &http.HTTP2Config{
-			MaxReceiveBufferPerConnection: 1 << 20,
-			MaxReceiveBufferPerStream:     1 << 20,
-			MaxDecoderHeaderTableSize:     4 << 10,
-			MaxEncoderHeaderTableSize:     4 << 10,
-		},
-	}
-	if h1 {
-		tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
-	}
+	tr := newTransport(pool, len(urls), h1, mode == "resumed")
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 
 	runtime.GC()
@@ -111,30 +119,7 @@ func run(config, caFile, mode string, rate float64, duration time.Duration, h1 b
 	runtime.GC()
 	afterCold := heapInUse()
 
-	// The measured phase: polls started at the rate, at most 64 in flight.
-	cpu0, start := cpuTime(), time.Now()
-	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
-	defer tick.Stop()
-	polls, failed := 0, 0
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	inflight := make(chan struct{}, 64)
-	for time.Since(start) < duration {
-		<-tick.C
-		i := polls % len(urls)
-		polls++
-		inflight <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-inflight }()
-			if _, _, err := pages.Get(client, urls[i], etags[i], false); err != nil {
-				mu.Lock()
-				failed++
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	cpu, wall := cpuTime()-cpu0, time.Since(start)
+	polls, failed, cpu, wall := measure(client, urls, etags, rate, duration)
 	runtime.GC()
 	end := heapInUse()
 
@@ -153,6 +138,64 @@ func run(config, caFile, mode string, rate float64, duration time.Duration, h1 b
 	}
 	defer f.Close()
 	return pprof.WriteHeapProfile(f)
+}
+
+// newTransport is net/http's transport as the daemon configures it for hosts hosts: a
+// session cache as large as the fleet, HTTP/2 where offered (unless h1), one idle
+// connection kept per host for as long as the server allows (unless reconnect: a new
+// connection for every poll).
+func newTransport(pool *x509.CertPool, hosts int, h1, reconnect bool) *http.Transport {
+	tr := &http.Transport{
+		TLSClientConfig: &tls.Config{
+			RootCAs:            pool,
+			ClientSessionCache: tls.NewLRUClientSessionCache(hosts),
+		},
+		ForceAttemptHTTP2:   !h1,
+		MaxIdleConns:        hosts,
+		MaxIdleConnsPerHost: 1,
+		IdleConnTimeout:     time.Hour,
+		DisableKeepAlives:   reconnect,
+		// The daemon's bounds (internal/fetch): smaller windows and header tables than
+		// the defaults, for less memory a connection.
+		HTTP2: &http.HTTP2Config{
+			MaxReceiveBufferPerConnection: 1 << 20,
+			MaxReceiveBufferPerStream:     1 << 20,
+			MaxDecoderHeaderTableSize:     4 << 10,
+			MaxEncoderHeaderTableSize:     4 << 10,
+		},
+	}
+	if h1 {
+		tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	}
+	return tr
+}
+
+// measure polls the pages in turn with If-None-Match for duration, polls started at rate
+// a second and at most 64 in flight, and returns the polls, those that failed, and this
+// process's CPU and the wall time over them.
+func measure(client *http.Client, urls, etags []string, rate float64, duration time.Duration) (polls, failed int, cpu, wall time.Duration) {
+	cpu0, start := cpuTime(), time.Now()
+	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
+	defer tick.Stop()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	inflight := make(chan struct{}, 64)
+	for time.Since(start) < duration {
+		<-tick.C
+		i := polls % len(urls)
+		polls++
+		inflight <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-inflight }()
+			if _, _, err := pages.Get(client, urls[i], etags[i], false); err != nil {
+				mu.Lock()
+				failed++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return polls, failed, cpuTime() - cpu0, time.Since(start)
 }
 
 func cpuTime() time.Duration {
