@@ -81,7 +81,7 @@ func (s *Store) CachedIncidentHeads(cache *HeadCache, keep func(*IncidentHead) b
 			// A walk over every source's incident records touches pages all over the file:
 			// they are let go of as it goes (ReleasePages), or a 10,000-source archive would
 			// leave a gigabyte of them in the daemon's RSS.
-			if walked++; walked%releaseHeadsEvery == 0 {
+			if walked++; walked%releaseSourcesEvery == 0 {
 				if err := s.releaseMapped(tx); err != nil {
 					return err
 				}
@@ -120,6 +120,6 @@ func (c *HeadCache) get(source string) (cachedHeads, bool) {
 	return h, ok
 }
 
-// releaseHeadsEvery is how many sources a walk over all of them reads between two releases of
-// the pages it mapped.
-const releaseHeadsEvery = 256
+// releaseSourcesEvery is how many sources a walk over all of them reads between two releases
+// of the pages it mapped (IncidentHeads, PollStates).
+const releaseSourcesEvery = 256

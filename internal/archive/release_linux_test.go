@@ -2,7 +2,9 @@ package archive
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
 )
 
 // rssFile is this process's resident file-backed memory, in KiB.
@@ -97,5 +100,69 @@ func TestReleasePages(t *testing.T) {
 	}
 	if err := read(); err != nil {
 		t.Fatalf("read after release: %v", err)
+	}
+}
+
+// TestPollStatesReleasePages: the walk over every source's poll state (the daemon's start
+// reads every source's page name through it) lets go of the pages it mapped as it goes,
+// and reads the same states as a walk that keeps them.
+func TestPollStatesReleasePages(t *testing.T) {
+	ts := MustOpen(t)
+	const n = 600
+	names := make([]string, n)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range names {
+		names[i] = fmt.Sprintf("s%04d", i)
+		state := model.FetchState{"incidents": {ETag: fmt.Sprintf(`"etag-%d"`, i)}}
+		state.SetPageTitle(fmt.Sprintf("Vendor %d", i))
+		s := snap(t0, inc("i1"))
+		s.Source = names[i]
+		raw := make([]byte, 16<<10) // a body that does not compress: the sources' states pages apart
+		for j := range raw {
+			raw[j] = byte(rnd.Uint32())
+		}
+		if _, err := ts.Record(names[i], s, state, []model.Body{body("incidents", raw)}, all); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ts.ReleasePages(); err != nil {
+		t.Fatal(err)
+	}
+
+	before := rssFile(t)
+	want := map[string]PollState{}
+	if err := ts.view(func(tx *bolt.Tx) error {
+		for _, name := range names {
+			ps, err := readPollState(tx, name)
+			if err != nil {
+				return err
+			}
+			want[name] = ps
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	kept := rssFile(t) - before
+	if kept < 2<<10 {
+		t.Skipf("a walk over %d sources' states mapped only %d KiB", n, kept)
+	}
+	if err := ts.ReleasePages(); err != nil {
+		t.Fatal(err)
+	}
+
+	before = rssFile(t)
+	got, err := ts.PollStates(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left := rssFile(t) - before; left > kept/2 {
+		t.Errorf("PollStates over %d sources left %d KiB of the archive mapped; a walk that keeps its pages maps %d KiB", n, left, kept)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PollStates read other states than one read transaction without releases")
+	}
+	if got["s0599"].Fetch.PageTitle() != "Vendor 599" {
+		t.Errorf("s0599's page title: %q", got["s0599"].Fetch.PageTitle())
 	}
 }

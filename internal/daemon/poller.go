@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
@@ -36,6 +37,9 @@ type Poller struct {
 	// again. It relies on this Poller being the only writer of its sources' state, which
 	// it is: the daemon holds the archive, and every poll goes through its Poller.
 	states map[string]archive.PollState
+	// stateReads counts the polls that read their state from the archive rather than from
+	// states: every releaseStateReadsEvery of them the archive's mapped pages are released.
+	stateReads atomic.Int64
 }
 
 // Outcome is what one poll of a source did.
@@ -100,6 +104,9 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 		var err error
 		if ps, err = p.Store.PollState(src.Name); err != nil {
 			return out, fmt.Errorf("read fetch state: %w", err)
+		}
+		if p.stateReads.Add(1)%releaseStateReadsEvery == 0 {
+			p.releasePages()
 		}
 	}
 	out.wasFailing = ps.Failures > 0

@@ -29,9 +29,16 @@ type SourceKey struct {
 // the pages it mapped (the Store's ReleasePages), so that its peak RSS stays small.
 const ReleaseEvery = 64
 
+// releaseBodiesEvery is how many bodies the walk over their keys reads between two
+// releases: a body of more than a page is a leaf of its own, so each key is on pages of
+// its own, and the kernel maps tens of KB around each (a 1,000-source archive's keys
+// mapped 50 MB at once).
+const releaseBodiesEvery = 256
+
 // Find finds what a cutoff lets go: per source, every snapshot fetched before cutoff but
 // the latest of them, which is still the payload in force at cutoff; and every body no
-// remaining snapshot uses. It calls release every ReleaseEvery sources.
+// remaining snapshot uses. It calls release every ReleaseEvery sources and every
+// releaseBodiesEvery bodies.
 func Find(tx *bolt.Tx, cutoff time.Time, release func() error) (*Prunable, error) {
 	p := &Prunable{}
 	used := map[string]bool{}
@@ -80,7 +87,13 @@ func Find(tx *bolt.Tx, cutoff time.Time, release func() error) (*Prunable, error
 	if err != nil {
 		return nil, err
 	}
+	n = 0
 	err = tx.Bucket(layout.BucketBodies).ForEach(func(k, _ []byte) error {
+		if n++; n%releaseBodiesEvery == 0 {
+			if err := release(); err != nil {
+				return err
+			}
+		}
 		if !used[string(k)] {
 			p.Bodies = append(p.Bodies, bytes.Clone(k))
 		}

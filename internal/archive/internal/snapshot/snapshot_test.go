@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -65,6 +66,50 @@ func TestPutAtFind(t *testing.T) {
 			t.Errorf("Find: %d snapshots, %d bodies, %d releases", len(p.Snapshots), len(p.Bodies), released)
 		}
 		return p.Delete(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFindReleasesAsItWalksBodies: the walk over every body's key lets go of the pages it
+// mapped every releaseBodiesEvery bodies (each large body is a leaf of its own), and
+// finds the same bodies as before.
+func TestFindReleasesAsItWalksBodies(t *testing.T) {
+	db := layouttest.Open(t, t0, "acme")
+	c, err := codec.NewBodies()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	const n = 600
+	err = db.Update(func(tx *bolt.Tx) error {
+		src := layout.Source(tx, "acme")
+		for i := range n {
+			bs := []model.Body{{Endpoint: "b", Data: fmt.Appendf(nil, "body %d", i)}}
+			if err := Put(tx, src.Bucket(layout.BucketSnapshots), t0.Add(time.Duration(i)*time.Minute), bs, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *bolt.Tx) error {
+		released := 0
+		// The cutoff lets every snapshot but the last two go, and their bodies with them.
+		p, err := Find(tx, t0.Add((n-1)*time.Minute), func() error { released++; return nil })
+		if err != nil {
+			return err
+		}
+		if len(p.Snapshots) != n-2 || len(p.Bodies) != n-2 {
+			t.Errorf("Find: %d snapshots, %d bodies; want %d of each", len(p.Snapshots), len(p.Bodies), n-2)
+		}
+		if want := n / releaseBodiesEvery; released != want {
+			t.Errorf("Find over %d bodies released the pages %d times, want %d", n, released, want)
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
