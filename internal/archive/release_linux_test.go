@@ -5,34 +5,20 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/testbin"
 	bolt "go.etcd.io/bbolt"
 )
 
 // rssFile is this process's resident file-backed memory, in KiB.
 func rssFile(t *testing.T) int {
 	t.Helper()
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "RssFile:"); ok {
-			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Skip("no RssFile in /proc/self/status")
-	return 0
+	return int(testbin.ProcStatus(t, os.Getpid(), "RssFile") >> 10)
 }
 
 // TestReleasePages reads a 20 MB archive through its mapping, releases the pages while

@@ -7,33 +7,18 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/testbin"
 )
 
 // rssFile is this process's resident file-backed memory, in KiB.
 func rssFile(t *testing.T) int {
 	t.Helper()
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "RssFile:"); ok {
-			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Skip("no RssFile in /proc/self/status")
-	return 0
+	return int(testbin.ProcStatus(t, os.Getpid(), "RssFile") >> 10)
 }
 
 // TestPollerStateReadsReleasePages: every releaseStateReadsEvery-th poll that reads its

@@ -1,0 +1,30 @@
+package testbin
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ProcStatus is a field of /proc/PID/status in bytes ("RssFile", "VmHWM"); the test is
+// skipped where the kernel does not report it.
+func ProcStatus(tb testing.TB, pid int, field string) int64 {
+	tb.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		tb.Skip(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				tb.Fatalf("%s: %q: %v", field, line, err)
+			}
+			return kb << 10
+		}
+	}
+	tb.Skipf("no %s in /proc/%d/status", field, pid)
+	return 0
+}
