@@ -12,19 +12,28 @@ import (
 // skipped where the kernel does not report it.
 func ProcStatus(tb testing.TB, pid int, field string) int64 {
 	tb.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	n, err := ReadProcStatus(pid, field)
 	if err != nil {
 		tb.Skip(err)
+	}
+	return n
+}
+
+// ReadProcStatus is a field of /proc/PID/status in bytes, for a test that fails rather
+// than skips without it.
+func ReadProcStatus(pid int, field string) (int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		if v, ok := strings.CutPrefix(line, field+":"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			if err != nil {
-				tb.Fatalf("%s: %q: %v", field, line, err)
+				return 0, fmt.Errorf("%s: %q: %w", field, line, err)
 			}
-			return kb << 10
+			return kb << 10, nil
 		}
 	}
-	tb.Skipf("no %s in /proc/%d/status", field, pid)
-	return 0
+	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
 }
