@@ -57,6 +57,12 @@ func Check(path string, timeout time.Duration) (problems []string, fileLayout in
 	n := 0
 	err = s.protect(func() error {
 		return s.db.View(func(tx *bolt.Tx) error {
+			// bbolt's check reads the freelist in a goroutine of its own, where a page
+			// past the end of a truncated file is a fault no recover catches.
+			if tx.Size() > fi.Size() {
+				problems = append(problems, fmt.Sprintf("the file is truncated: it has %d bytes, its pages need %d", fi.Size(), tx.Size()))
+				return nil
+			}
 			for e := range tx.Check() {
 				if n++; n <= maxCheckProblems {
 					problems = append(problems, strings.TrimPrefix(e.Error(), "panic: "))

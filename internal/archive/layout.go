@@ -37,8 +37,9 @@ func (s *Store) migrate(readOnly bool) error {
 		// Layout 2 only rewrote the snapshot keys, and layout 3 the fetch states: a
 		// read-only open reads layout 1's keys as they are, and every fetch state is
 		// read in either form (codec.DecodeFetchState), so browse commands keep working until
-		// the daemon migrates. Layout 4 added the search index, which is then missing:
-		// Search says so (ErrNoIndex) and every other read works.
+		// the daemon migrates. Layout 4 added the search index, which is then missing,
+		// and layout 5 changed its form, which is then the old one: either way Search
+		// says so (ErrNoIndex) and every other read works.
 		s.legacyTimeKeys = from == 1
 		return nil
 	case readOnly:

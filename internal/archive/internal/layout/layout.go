@@ -3,9 +3,9 @@
 // this one. Values are internal/archive/internal/codec's; internal/archive reads and
 // writes them here.
 //
-// Layout 4 (every key sorts; "BE" is big-endian):
+// Layout 5 (every key sorts; "BE" is big-endian):
 //
-//	meta                          "layout" → BE uint32 (4); "created" → RFC 3339 time
+//	meta                          "layout" → BE uint32 (5); "created" → RFC 3339 time
 //	sources/<name>/               one nested bucket per source
 //	    state/                    "first" → time of the first Record (first-poll policy)
 //	                              "fetch" → model.FetchState JSON (validators, body hashes, AWS episodes)
@@ -29,7 +29,9 @@
 //	search/                       the inverted index of every version (internal/archive/internal/searchindex)
 //
 // Layout 4 added the search index; after its migration the versions already archived are
-// indexed a chunk per transaction (BuildSearch).
+// indexed a chunk per transaction (BuildSearch). Layout 5 changed the index's postings
+// from a key per term and incident to blocks of many incidents; its migration builds the
+// index again in the same way.
 //
 // The components bucket and the "components" state key came with layout 3 unchanged: a
 // source gets them with its first component version, and a reader that finds neither
@@ -102,11 +104,12 @@ var migrations = []func(tx *bolt.Tx, now time.Time) error{
 	migrateTo2,
 	migrateTo3,
 	migrateTo4,
+	migrateTo5,
 }
 
 // Current is the layout version this build writes and reads. It always equals
 // len(migrations); a test holds them together.
-const Current = 4
+const Current = 5
 
 // migrateTo1 creates the top-level buckets of a new archive.
 func migrateTo1(tx *bolt.Tx, now time.Time) error {
@@ -213,6 +216,11 @@ func migrateTo4(tx *bolt.Tx, _ time.Time) error {
 	}
 	return searchindex.SetPending(tx, []byte{0})
 }
+
+// migrateTo5 builds the search index again in the form of layout 5, whose keys hold the
+// postings of many incidents each; layout 4's held one incident's. Nothing is kept of
+// the old index: the versions are all there to index again.
+func migrateTo5(tx *bolt.Tx, now time.Time) error { return migrateTo4(tx, now) }
 
 // BuildSearch indexes, in tx, the versions of a pending search index from where the build
 // stands, incident by incident, in source and key order, stopping after the incident

@@ -10,10 +10,12 @@
 //	                             sighting, each BE int64 Unix seconds + BE uint32 ns, then
 //	                             source \x00 URL id: each incident indexed gets a number
 //	ids/<source>\x00<URL id>   → BE uint32 doc
-//	terms/<term>\x00<BE uint32 doc> → spans: (field byte, uvarint from, uvarint to)…, to 0
-//	                             while the term is still in the incident's latest version
+//	postings/<term>\x00<BE uint32 doc> → a block of the term's postings: for each of the
+//	                             docs from doc on (postings.go), its spans: (field byte,
+//	                             uvarint from, uvarint to)…, to 0 while the term is still
+//	                             in the incident's latest version
 //
-// A term's keys are adjacent and in doc order, and a query term is a key prefix, so a
+// A term's blocks are adjacent and in doc order, and a query term is a key prefix, so a
 // search reads one contiguous run of keys per query term. A new version writes only the
 // terms that came or went in a field whose text changed: a version that only changes a
 // status writes nothing here.
@@ -26,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,10 +38,12 @@ import (
 
 // Bucket names of the tree in the package comment.
 var (
-	Bucket      = []byte("search")
-	bucketDocs  = []byte("docs")
-	bucketIDs   = []byte("ids")
-	bucketTerms = []byte("terms")
+	Bucket     = []byte("search")
+	bucketDocs = []byte("docs")
+	bucketIDs  = []byte("ids")
+	// bucketPostings holds the blocks of postings.go. Layout 4's index kept a key per
+	// term and incident in "terms"; an index that has that bucket instead is rebuilt.
+	bucketPostings = []byte("postings")
 )
 
 // Field is where in an incident a term was found.
@@ -102,7 +107,7 @@ func Create(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range [][]byte{bucketDocs, bucketIDs, bucketTerms} {
+	for _, name := range [][]byte{bucketDocs, bucketIDs, bucketPostings} {
 		if _, err := b.CreateBucketIfNotExists(name); err != nil {
 			return err
 		}
@@ -175,35 +180,92 @@ func Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, prev, cur *mo
 // after the one before. The writes of one term and incident are applied in version
 // order, so a batch may hold several versions of an incident, given in order.
 type Batch struct {
+	*batch // from batchPool once the first write is gathered
+}
+
+type batch struct {
 	ops []termOp
-	// keys holds the ops' keys, a chunk at a time (bbolt copies a key it puts, so the
-	// chunks serve again after Flush).
-	keys []byte
+	// The terms of the ops, each once: a term's number is its place in terms. Ops are
+	// ordered by their terms' ranks, so that the strings are compared once per term, not
+	// once per op.
+	ids   map[string]int32
+	terms []string
+	// last is, by term number, the place in ops of the term's last op: a term already
+	// added in the field being gathered is not added twice.
+	last   []int32
+	tokens []string // scratch for a field's tokens
+	sorted []termOp // scratch for Flush
+	key    []byte   // scratch for Flush
 }
 
-// termOp opens (add) or ends a span of a field at version n under key. fresh says the
-// doc of key got its number in this batch, so no key of it is in the index yet: Flush
-// does not look the key up.
+// termOp opens (add) or ends a span of a field at version n of a term and doc.
 type termOp struct {
-	key   []byte
-	pre   uint64 // the key's first 8 bytes, big-endian, zeros after a shorter key
-	field Field
+	term  int32
+	doc   uint32
 	n     uint32
+	field Field
 	add   bool
-	fresh bool
 }
 
-// key returns a term key with room for a doc number, from the batch's chunk.
-func (b *Batch) key(term string) []byte {
-	n := len(term) + 5
-	if cap(b.keys)-len(b.keys) < n {
-		// Small for a Record that changes a word, doubling for a first poll's thousands.
-		b.keys = make([]byte, 0, max(n, 256, min(2*cap(b.keys), 64<<10)))
+// batchPool keeps the gathering state of flushed batches, so that a first poll's
+// thousands of term writes do not grow new slices and a new map each Record; the large
+// ones of a build are not kept.
+var batchPool = sync.Pool{New: func() any { return &batch{ids: map[string]int32{}} }}
+
+const maxPooledOps = 1 << 14
+
+// op gathers a write of term.
+func (b *batch) op(term string, f Field, n uint32, add bool) {
+	id, ok := b.ids[term]
+	if !ok {
+		id = int32(len(b.terms))
+		b.ids[term] = id
+		b.terms = append(b.terms, term)
+		b.last = append(b.last, -1)
 	}
-	from := len(b.keys)
-	b.keys = append(b.keys, term...)
-	b.keys = append(b.keys, 0, 0, 0, 0, 0)
-	return b.keys[from:len(b.keys):len(b.keys)]
+	b.last[id] = int32(len(b.ops))
+	b.ops = append(b.ops, termOp{term: id, field: f, n: n, add: add})
+}
+
+// addField gathers a span opened at version n for each term of field f of cur, an
+// incident the index has no version of, without sorting them into a set: the batch's
+// ops are ordered anyway. It reports false, and gathers nothing, when the field has more
+// distinct terms than a field keeps (then only those that sort first are kept).
+func (b *batch) addField(cur *model.Incident, f Field, n uint32) bool {
+	toks := b.tokens[:0]
+	switch f {
+	case FieldTitle:
+		toks = fieldTokens(toks, cur.Title)
+	case FieldUpdates:
+		for i := range cur.Updates {
+			toks = fieldTokens(toks, cur.Updates[i].Body)
+		}
+	case FieldPostmortem:
+		if cur.Postmortem != nil {
+			toks = fieldTokens(toks, cur.Postmortem.Body)
+		}
+	case FieldComponents:
+		for _, c := range cur.Components {
+			toks = fieldTokens(toks, c)
+		}
+	}
+	b.tokens = toks[:0]
+	start := int32(len(b.ops))
+	for _, t := range toks {
+		if id, ok := b.ids[t]; ok && b.last[id] >= start {
+			continue // in this field already
+		}
+		b.op(t, f, n, true)
+	}
+	clear(toks) // the pooled scratch must not keep vendor text alive
+	if len(b.ops)-int(start) <= maxFieldTerms {
+		return true
+	}
+	for _, o := range b.ops[start:] {
+		b.last[o.term] = -1 // no op of it since start is left, and none before matters
+	}
+	b.ops = b.ops[:start]
+	return false
 }
 
 // Index is the package's Index, its term writes kept for Flush. The doc record is
@@ -213,112 +275,167 @@ func (b *Batch) Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, pr
 	if root == nil {
 		return errors.New("search index: no index bucket")
 	}
-	// The term writes' keys get the doc number once it is known: a version that changes
+	if b.batch == nil {
+		b.batch = batchPool.Get().(*batch)
+	}
+	// The term writes get the doc number once it is known: a version that changes
 	// neither a text nor the listing time (a status) does not look it up.
 	first := len(b.ops)
 	for f := Field(1); f <= numFields; f++ {
 		if prev != nil && sameField(prev, cur, f) {
 			continue
 		}
+		if prev == nil && b.addField(cur, f, n) {
+			continue
+		}
 		diffSorted(termsOf(prev, f), termsOf(cur, f), func(term string, added bool) {
-			if b.ops == nil {
-				b.ops = (*opsPool.Get().(*[]termOp))[:0]
-			}
-			b.ops = append(b.ops, termOp{key: b.key(term), field: f, n: n, add: added})
+			b.op(term, f, n, added)
 		})
 	}
 	listed := prev != nil && prev.StartedAt.Equal(cur.StartedAt) && prev.ScheduledFor.Equal(cur.ScheduledFor)
 	if listed && len(b.ops) == first {
 		return nil
 	}
-	doc, fresh, err := docOf(root, source, id, at, cur, listed)
+	doc, err := docOf(root, source, id, at, cur, listed)
 	if err != nil {
 		return fmt.Errorf("search index: %s/%s: %w", source, id, err)
 	}
+	d := binary.BigEndian.Uint32(doc)
 	for i := first; i < len(b.ops); i++ {
-		o := &b.ops[i]
-		copy(o.key[len(o.key)-4:], doc)
-		o.fresh = fresh
-		var pre [8]byte
-		copy(pre[:], o.key)
-		o.pre = binary.BigEndian.Uint64(pre[:])
+		b.ops[i].doc = d
 	}
 	return nil
 }
 
 // Len is the number of term writes waiting.
-func (b *Batch) Len() int { return len(b.ops) }
+func (b *Batch) Len() int {
+	if b.batch == nil {
+		return 0
+	}
+	return len(b.ops)
+}
+
+// order returns the batch's ops in key order (term, doc), each doc's in version then
+// field order: a counting sort by the terms' ranks, then each term's run sorted by doc
+// where it is not already (a batch gathers versions in order, and new docs in order).
+func (b *batch) order() []termOp {
+	byName := make([]int32, len(b.terms))
+	for i := range byName {
+		byName[i] = int32(i)
+	}
+	slices.SortFunc(byName, func(x, y int32) int { return strings.Compare(b.terms[x], b.terms[y]) })
+	// starts[rank] is where the run of the term of that rank begins in sorted.
+	rank := make([]int32, len(b.terms))
+	for r, id := range byName {
+		rank[id] = int32(r)
+	}
+	starts := make([]int32, len(b.terms)+1)
+	for _, o := range b.ops {
+		starts[rank[o.term]+1]++
+	}
+	for r := 1; r < len(starts); r++ {
+		starts[r] += starts[r-1]
+	}
+	sorted := slices.Grow(b.sorted[:0], len(b.ops))[:len(b.ops)]
+	next := starts[:len(starts)-1]
+	for _, o := range b.ops {
+		r := rank[o.term]
+		sorted[next[r]] = o
+		next[r]++
+	}
+	byDoc := func(x, y termOp) int {
+		return cmp.Or(cmp.Compare(x.doc, y.doc), cmp.Compare(x.n, y.n), cmp.Compare(x.field, y.field))
+	}
+	for from := 0; from < len(sorted); {
+		to := from + 1
+		for to < len(sorted) && sorted[to].term == sorted[from].term {
+			to++
+		}
+		if run := sorted[from:to]; !slices.IsSortedFunc(run, byDoc) {
+			slices.SortFunc(run, byDoc)
+		}
+		from = to
+	}
+	b.sorted = sorted
+	return sorted
+}
 
 // Flush applies the term writes gathered, in key order, and empties the batch.
 func (b *Batch) Flush(tx *bolt.Tx) error {
+	if b.batch == nil {
+		return nil
+	}
+	defer b.reset()
 	if len(b.ops) == 0 {
 		return nil
 	}
-	slices.SortFunc(b.ops, func(x, y termOp) int {
-		// The prefixes order most pairs; equal ones compare the whole keys.
-		if x.pre != y.pre {
-			return cmp.Compare(x.pre, y.pre)
-		}
-		return cmp.Or(bytes.Compare(x.key, y.key), cmp.Compare(x.n, y.n), cmp.Compare(x.field, y.field))
-	})
-	terms := tx.Bucket(Bucket).Bucket(bucketTerms)
-	// One cursor for every look-up: a Get makes one each time.
-	c := terms.Cursor()
-	// The values put: bbolt keeps them until the commit, so each is a part of one arena
-	// that is never written over (a new one is made when it is full).
+	ops := b.order()
+	c := tx.Bucket(Bucket).Bucket(bucketPostings).Cursor()
+	// The values and new keys put: bbolt keeps values until the commit, so each is a
+	// part of one arena that is never written over (a new one is made when it is full).
 	var arena []byte
+	var ents []entry
 	var spans []Span
-	changed := false
-	for i, o := range b.ops {
-		// Several ops of one key (fields of one version) are applied together.
-		if i == 0 || !bytes.Equal(b.ops[i-1].key, o.key) {
-			spans, changed = spans[:0], false
-			// A group's ops are in version order, so its first is the doc's first in
-			// the batch: fresh, the key is not in the index.
-			if !o.fresh {
-				if k, v := c.Seek(o.key); bytes.Equal(k, o.key) {
-					spans = appendSpans(spans, v)
-				}
-			}
+	for i := 0; i < len(ops); {
+		// The ops of one term that fall in one block are applied together.
+		term := ops[i].term
+		key := append(append(b.key[:0], b.terms[term]...), 0)
+		prefix := key[:len(key):len(key)]
+		key = binary.BigEndian.AppendUint32(key, ops[i].doc)
+		b.key = key
+		bkey, bval, limit := locate(c, key, prefix)
+		first := uint32(0)
+		if bkey != nil {
+			first = blockDoc(bkey)
 		}
-		if o.add {
-			spans, changed = append(spans, Span{Field: o.field, From: o.n}), true
-		} else {
-			// A term cut off by a bound when it came has no span to end.
-			for j := range spans {
-				if spans[j].Field == o.field && spans[j].To == 0 {
-					spans[j].To, changed = o.n, true
-				}
-			}
+		spans = spans[:0]
+		ents = decodeBlock(ents[:0], &spans, first, bval)
+		j := i + 1
+		for j < len(ops) && ops[j].term == term && uint64(ops[j].doc) < limit {
+			j++
 		}
-		if changed && (i+1 == len(b.ops) || !bytes.Equal(b.ops[i+1].key, o.key)) {
-			if cap(arena)-len(arena) < len(spans)*(1+2*binary.MaxVarintLen32) {
-				arena = make([]byte, 0, max(256, len(spans)*(1+2*binary.MaxVarintLen32)))
+		var changed bool
+		ents, changed = applyOps(ents, ops[i:j])
+		i = j
+		if !changed {
+			continue
+		}
+		if bkey == nil {
+			first = ents[0].doc // a new first block of the term
+			bkey = binary.BigEndian.AppendUint32(prefix, first)
+		}
+		bkey = bytes.Clone(bkey) // it may be the transaction's memory, which a Put moves
+		for rest := ents; len(rest) > 0; {
+			if cap(arena)-len(arena) < maxBlockBytes+64 {
+				arena = make([]byte, 0, 64<<10)
 			}
 			from := len(arena)
-			arena = appendEncoded(arena, spans)
-			if err := terms.Put(o.key, arena[from:len(arena):len(arena)]); err != nil {
+			var n int
+			arena, n = appendBlock(arena, first, rest)
+			if err := c.Bucket().Put(bkey, arena[from:len(arena):len(arena)]); err != nil {
 				return fmt.Errorf("search index: %w", err)
 			}
+			if rest = rest[n:]; len(rest) > 0 {
+				first = rest[0].doc
+				bkey = binary.BigEndian.AppendUint32(append(bkey[:0:0], prefix...), first)
+			}
 		}
-	}
-	b.keys = b.keys[:0]
-	if cap(b.ops) <= maxPooledOps {
-		clear(b.ops)
-		ops := b.ops[:0]
-		opsPool.Put(&ops)
-		b.ops = nil
-	} else {
-		b.ops = b.ops[:0]
 	}
 	return nil
 }
 
-// opsPool holds the op slices of flushed batches, so that a first poll's thousands of
-// term writes do not grow a new one each Record; the large ones of a build are not kept.
-var opsPool = sync.Pool{New: func() any { s := make([]termOp, 0, 8); return &s }}
-
-const maxPooledOps = 1 << 14
+// reset gives the batch's state back to batchPool, emptied, unless it grew too large.
+func (b *Batch) reset() {
+	s := b.batch
+	b.batch = nil
+	if cap(s.ops) > maxPooledOps || len(s.terms) > maxPooledOps {
+		return
+	}
+	clear(s.ids) // the terms are vendor text: keep none of it alive
+	clear(s.terms)
+	s.ops, s.terms, s.last, s.sorted = s.ops[:0], s.terms[:0], s.last[:0], s.sorted[:0]
+	batchPool.Put(s)
+}
 
 // diffSorted calls fn with every term of after not in before (added) and of before not
 // in after; both are sorted sets.
@@ -342,13 +459,13 @@ func diffSorted(before, after []string, fn func(term string, added bool)) {
 // docOf returns the doc number of an incident, giving it one if it has none, and keeps
 // its doc record's listing time that of cur; listed says the record has it already (the
 // version before had the same start and scheduled start), so that only the number is
-// looked up. fresh says the number is new.
-func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incident, listed bool) (doc []byte, fresh bool, err error) {
+// looked up.
+func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incident, listed bool) (doc []byte, err error) {
 	ids := root.Bucket(bucketIDs)
 	name := docName(source, id)
 	d := ids.Get(name)
 	if listed && len(d) == 4 {
-		return bytes.Clone(d), false, nil
+		return bytes.Clone(d), nil
 	}
 	docs := root.Bucket(bucketDocs)
 	when := cur.StartedAt
@@ -359,32 +476,32 @@ func docOf(root *bolt.Bucket, source, id string, at time.Time, cur *model.Incide
 		d = bytes.Clone(d)
 		old := docs.Get(d)
 		if len(old) < docHeader {
-			return nil, false, errors.New("damaged doc record")
+			return nil, errors.New("damaged doc record")
 		}
 		first := decodeTime(old[12:])
 		if when.IsZero() {
 			when = first
 		}
 		if rec := docRecord(when, first, name); !bytes.Equal(rec, old) {
-			return d, false, docs.Put(d, rec)
+			return d, docs.Put(d, rec)
 		}
-		return d, false, nil
+		return d, nil
 	}
 	seq, err := docs.NextSequence()
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if seq > 1<<32-1 {
-		return nil, false, errors.New("out of doc numbers")
+		return nil, errors.New("out of doc numbers")
 	}
 	d = binary.BigEndian.AppendUint32(nil, uint32(seq))
 	if when.IsZero() {
 		when = at
 	}
 	if err := docs.Put(d, docRecord(when, at, name)); err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	return d, true, ids.Put(name, d)
+	return d, ids.Put(name, d)
 }
 
 // docHeader is the length of a doc record's two times.
@@ -411,13 +528,6 @@ func docName(source, id string) []byte {
 	k = append(k, source...)
 	k = append(k, 0)
 	return append(k, id...)
-}
-
-func termKey(term string, doc []byte) []byte {
-	k := make([]byte, 0, len(term)+5)
-	k = append(k, term...)
-	k = append(k, 0)
-	return append(k, doc...)
 }
 
 // Span is a run of versions in which a term was in a field: From up to, not including,

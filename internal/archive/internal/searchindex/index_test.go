@@ -1,6 +1,8 @@
 package searchindex
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -190,7 +192,7 @@ func TestIndexWordBack(t *testing.T) {
 	}
 	err := db.View(func(tx *bolt.Tx) error {
 		doc := tx.Bucket(Bucket).Bucket(bucketIDs).Get(docName("acme", "inc-1"))
-		spans := appendSpans(nil, tx.Bucket(Bucket).Bucket(bucketTerms).Get(termKey("dns", doc)))
+		spans := postingsOf(tx)[string(termKey("dns", doc))]
 		if want := []Span{{FieldUpdates, 1, 2}, {FieldUpdates, 3, 4}}; !slices.Equal(spans, want) {
 			t.Errorf("spans of dns = %+v, want %+v", spans, want)
 		}
@@ -252,13 +254,10 @@ func TestBatchAsIndex(t *testing.T) {
 		{incident("Outage", "caused by dns"), incident("Outage", "cause unknown"), incident("Outage dns", "caused by dns again")},
 		{incident("결제 장애", "복구 중"), incident("결제 지연", "복구 완료")},
 	}
-	dump := func(db *bolt.DB) map[string]string {
-		out := map[string]string{}
+	dump := func(db *bolt.DB) (out map[string][]Span) {
 		db.View(func(tx *bolt.Tx) error {
-			return tx.Bucket(Bucket).Bucket(bucketTerms).ForEach(func(k, v []byte) error {
-				out[string(k)] = string(v)
-				return nil
-			})
+			out = postingsOf(tx)
+			return nil
 		})
 		return out
 	}
@@ -292,7 +291,7 @@ func TestBatchAsIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got, want := dump(batched), dump(one); !reflect.DeepEqual(got, want) || len(want) == 0 {
-			t.Errorf("flushed after version %d: batched index differs:\n%q\nwant\n%q", flushAt, got, want)
+			t.Errorf("flushed after version %d: batched index differs:\n%v\nwant\n%v", flushAt, got, want)
 		}
 	}
 }
@@ -347,4 +346,23 @@ func FuzzSearch(f *testing.F) {
 			t.Fatalf("Search(%q): %v", q, err)
 		}
 	})
+}
+
+// postingsOf is every posting of tx's index, by term key (term \x00 BE doc), whatever
+// blocks hold them.
+func postingsOf(tx *bolt.Tx) map[string][]Span {
+	out := map[string][]Span{}
+	tx.Bucket(Bucket).Bucket(bucketPostings).ForEach(func(k, v []byte) error {
+		prefix := k[:len(k)-4]
+		eachEntry(blockDoc(k), v, func(doc uint32, spans []byte) bool {
+			out[string(binary.BigEndian.AppendUint32(bytes.Clone(prefix), doc))] = appendSpans(nil, spans)
+			return true
+		})
+		return nil
+	})
+	return out
+}
+
+func termKey(term string, doc []byte) []byte {
+	return append(append([]byte(term), 0), doc...)
 }

@@ -125,7 +125,7 @@ func (f *found) hit(spans [][]Span) Hit {
 // release once done with them.
 func scan(tx *bolt.Tx, q, source string, partial *bool, fn func(*found) error) ([]*list, error) {
 	root := tx.Bucket(Bucket)
-	if root == nil || root.Get(keyPending) != nil {
+	if root == nil || root.Get(keyPending) != nil || root.Bucket(bucketPostings) == nil {
 		return nil, ErrNoIndex
 	}
 	terms := QueryTerms(q)
@@ -135,7 +135,7 @@ func scan(tx *bolt.Tx, q, source string, partial *bool, fn func(*found) error) (
 	budget := maxPostings
 	var lists []*list
 	for _, t := range terms {
-		l, cut := read(root.Bucket(bucketTerms), t, &budget)
+		l, cut := read(root.Bucket(bucketPostings), t, &budget)
 		*partial = *partial || cut
 		lists = append(lists, l)
 		if len(l.postings) == 0 {
@@ -196,7 +196,7 @@ func release(lists []*list) {
 
 // read returns, in doc order, the spans of every doc with an index term that term is
 // (exactly, for a short term) a prefix of; partial when the budget ran out.
-func read(terms *bolt.Bucket, term string, budget *int) (l *list, partial bool) {
+func read(postings *bolt.Bucket, term string, budget *int) (l *list, partial bool) {
 	l = getList()
 	exact := utf8.RuneCountInString(term) < minPrefixRunes
 	if r, _ := utf8.DecodeRuneInString(term); isCJK(r) {
@@ -207,28 +207,31 @@ func read(terms *bolt.Bucket, term string, budget *int) (l *list, partial bool) 
 		prefix = append(prefix, 0)
 	}
 	sorted := true
-	c := terms.Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+	c := postings.Cursor()
+	add := func(doc uint32, spans []byte) bool {
 		if *budget <= 0 {
 			partial = true
-			break
+			return false
 		}
 		*budget--
-		if len(k) < 5 || k[len(k)-5] != 0 {
-			continue
-		}
-		doc := binary.BigEndian.Uint32(k[len(k)-4:])
 		from := int32(len(l.spans))
-		l.spans = appendSpans(l.spans, v)
+		l.spans = appendSpans(l.spans, spans)
 		end := int32(len(l.spans))
 		if n := len(l.postings); n > 0 && l.postings[n-1].doc >= doc {
 			if l.postings[n-1].doc == doc && l.postings[n-1].to == from {
 				l.postings[n-1].to = end
-				continue
+				return true
 			}
 			sorted = false
 		}
 		l.postings = append(l.postings, posting{doc: doc, from: from, to: end})
+		return true
+	}
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && !partial; k, v = c.Next() {
+		if len(k) < 5 || k[len(k)-5] != 0 {
+			continue
+		}
+		eachEntry(blockDoc(k), v, add)
 	}
 	if !sorted {
 		// Several index terms began with term: merge their runs into one arena.

@@ -1,0 +1,172 @@
+package searchindex
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// A term's postings are kept in blocks of many incidents, not one key each: the first
+// poll of a page writes the same common words for each of its fifty incidents, and one
+// key per word and incident made that a bbolt Put (a seek from the root, an insert, a
+// key copy) for each — nine tenths of a cold Record. A block of a term is
+//
+//	postings/<term>\x00<BE uint32 doc> → entries, in doc order, of the docs from doc up
+//	                                     to the first doc of the term's next block:
+//	                                     uvarint doc − the doc before (the key's doc
+//	                                     before the first), uvarint length, spans
+//
+// Doc numbers only grow, so a new incident's terms go at the end of each term's last
+// block, and a block that outgrows its bounds is cut into blocks of its own keys.
+const (
+	maxBlockDocs  = 128
+	maxBlockBytes = 2048
+)
+
+// entry is one doc's spans in a block being rewritten.
+type entry struct {
+	doc   uint32
+	spans []Span
+}
+
+// isBlockOf reports whether k is a block key of the term of prefix (the term and its 0).
+func isBlockOf(k, prefix []byte) bool {
+	return len(k) == len(prefix)+4 && bytes.HasPrefix(k, prefix)
+}
+
+// blockDoc is the first doc a block key covers.
+func blockDoc(k []byte) uint32 { return binary.BigEndian.Uint32(k[len(k)-4:]) }
+
+// locate finds, with c, the block of prefix's term that doc belongs in: the last whose
+// key's doc is doc or before it, none (nil) when doc comes before every block of the
+// term. limit is the first doc of the term's block after that one, 1<<32 when there is
+// none. key is prefix and doc.
+func locate(c *bolt.Cursor, key, prefix []byte) (bkey, bval []byte, limit uint64) {
+	limit = 1 << 32
+	k, v := c.Seek(key)
+	next := k
+	if k != nil && bytes.Equal(k, key) {
+		bkey, bval = k, v
+		next, _ = c.Next()
+	} else {
+		var pk, pv []byte
+		if k == nil {
+			pk, pv = c.Last()
+		} else {
+			pk, pv = c.Prev()
+		}
+		if isBlockOf(pk, prefix) {
+			bkey, bval = pk, pv
+		}
+	}
+	if isBlockOf(next, prefix) {
+		limit = uint64(blockDoc(next))
+	}
+	return bkey, bval, limit
+}
+
+// eachEntry calls fn with the doc and encoded spans of each entry of block v, whose
+// key's doc is first, in order, until fn returns false. A damaged tail is dropped.
+func eachEntry(first uint32, v []byte, fn func(doc uint32, spans []byte) bool) {
+	doc := uint64(first)
+	for len(v) > 0 {
+		delta, n := binary.Uvarint(v)
+		if n <= 0 {
+			return
+		}
+		v = v[n:]
+		size, n := binary.Uvarint(v)
+		if n <= 0 || size > uint64(len(v)-n) || doc+delta > 1<<32-1 {
+			return
+		}
+		doc += delta
+		if !fn(uint32(doc), v[n:n+int(size)]) {
+			return
+		}
+		v = v[n+int(size):]
+	}
+}
+
+// decodeBlock appends to dst the entries of block v, whose key's doc is first; each
+// entry's spans are a part of *arena that is full (an append copies it).
+func decodeBlock(dst []entry, arena *[]Span, first uint32, v []byte) []entry {
+	eachEntry(first, v, func(doc uint32, spans []byte) bool {
+		from := len(*arena)
+		*arena = appendSpans(*arena, spans)
+		dst = append(dst, entry{doc: doc, spans: (*arena)[from:len(*arena):len(*arena)]})
+		return true
+	})
+	return dst
+}
+
+// spansLen is the length of appendEncoded's encoding of spans.
+func spansLen(spans []Span) int {
+	n := 0
+	for _, s := range spans {
+		n += 1 + uvarintLen(uint64(s.From)) + uvarintLen(uint64(s.To))
+	}
+	return n
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
+
+// appendBlock appends to b the encoding of the entries of ents a block starting at
+// first takes: at least one, and as many more as keep it within its bounds. It returns
+// how many it took.
+func appendBlock(b []byte, first uint32, ents []entry) ([]byte, int) {
+	start, prev := len(b), uint64(first)
+	n := 0
+	for n < len(ents) && n < maxBlockDocs {
+		e := &ents[n]
+		size := spansLen(e.spans)
+		if n > 0 && len(b)-start+2*binary.MaxVarintLen32+size > maxBlockBytes {
+			break
+		}
+		b = binary.AppendUvarint(b, uint64(e.doc)-prev)
+		b = binary.AppendUvarint(b, uint64(size))
+		b = appendEncoded(b, e.spans)
+		prev = uint64(e.doc)
+		n++
+	}
+	return b, n
+}
+
+// applyOps applies ops, all of one term and in doc then version order, to the entries of
+// its block, and reports whether any changed.
+func applyOps(ents []entry, ops []termOp) ([]entry, bool) {
+	changed := false
+	p := 0
+	for i := range ops {
+		o := &ops[i]
+		doc := o.doc
+		for p < len(ents) && ents[p].doc < doc {
+			p++
+		}
+		if p == len(ents) || ents[p].doc != doc {
+			if !o.add {
+				continue // a term cut off by a bound when it came has no span to end
+			}
+			ents = slices.Insert(ents, p, entry{doc: doc})
+		}
+		e := &ents[p]
+		if o.add {
+			e.spans, changed = append(e.spans, Span{Field: o.field, From: o.n}), true
+			continue
+		}
+		for j := range e.spans {
+			if e.spans[j].Field == o.field && e.spans[j].To == 0 {
+				e.spans[j].To, changed = o.n, true
+			}
+		}
+	}
+	return ents, changed
+}
