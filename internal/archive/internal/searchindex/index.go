@@ -395,7 +395,7 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 			j++
 		}
 		var changed bool
-		ents, changed = applyOps(ents, ops[i:j])
+		ents, changed = applyOps(ents, &spans, ops[i:j])
 		i = j
 		if !changed {
 			continue

@@ -141,8 +141,9 @@ func appendBlock(b []byte, first uint32, ents []entry) ([]byte, int) {
 }
 
 // applyOps applies ops, all of one term and in doc then version order, to the entries of
-// its block, and reports whether any changed.
-func applyOps(ents []entry, ops []termOp) ([]entry, bool) {
+// its block, and reports whether any changed. A span added goes with a copy of the
+// entry's spans at the end of *arena, not in an allocation of its own.
+func applyOps(ents []entry, arena *[]Span, ops []termOp) ([]entry, bool) {
 	changed := false
 	p := 0
 	for i := range ops {
@@ -159,7 +160,9 @@ func applyOps(ents []entry, ops []termOp) ([]entry, bool) {
 		}
 		e := &ents[p]
 		if o.add {
-			e.spans, changed = append(e.spans, Span{Field: o.field, From: o.n}), true
+			from := len(*arena)
+			*arena = append(append(*arena, e.spans...), Span{Field: o.field, From: o.n})
+			e.spans, changed = (*arena)[from:len(*arena):len(*arena)], true
 			continue
 		}
 		for j := range e.spans {
