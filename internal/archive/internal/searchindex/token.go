@@ -39,6 +39,24 @@ func tokens(text string, dst []string, max int) []string {
 		if max >= 0 && len(dst)-start >= max {
 			break
 		}
+		if c := text[i]; c < utf8.RuneSelf {
+			// Most vendor text is ASCII: a word of it that ends in ASCII needs no rune
+			// decoded and no table looked up.
+			if !isASCIIWord(c) {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < len(text) && isASCIIWord(text[j]) {
+				j++
+			}
+			if j == len(text) || text[j] < utf8.RuneSelf {
+				dst = append(dst, cut(lowerASCII(text[i:j])))
+				i = j
+				continue
+			}
+			// A letter or mark that is not ASCII goes on the word: the general path.
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
@@ -96,6 +114,8 @@ func isCJK(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
 		r == 0x30FC || 0x3099 <= r && r <= 0x309C || r == 0xFF70 || r == 0xFF9E || r == 0xFF9F
 }
+
+func isASCIIWord(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
 
 func isWord(r rune) bool {
 	if r < utf8.RuneSelf {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestTokens(t *testing.T) {
@@ -83,10 +85,16 @@ func TestQueryTerms(t *testing.T) {
 // FuzzTokens checks that no text makes the tokeniser fail, and that what it gives are
 // valid, bounded terms that the tokeniser gives back unchanged.
 func FuzzTokens(f *testing.F) {
-	for _, s := range []string{"Elevated errors", "결제 서비스장애", "決済サービス", "cafe\u0301", "\xff\xfe", "ｻｰﾋﾞｽ", "½ ﬁle"} {
+	for _, s := range []string{"Elevated errors", "Café au lait, naïve", "a\u0301b c-d", "x9 Ü", "결제 서비스장애", "決済サービス", "cafe\u0301", "\xff\xfe", "ｻｰﾋﾞｽ", "½ ﬁle"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := Tokens(text, nil), tokensGeneral(text, nil, -1); !slices.Equal(got, want) {
+			t.Fatalf("Tokens(%q) = %q, without the ASCII fast path %q", text, got, want)
+		}
+		if got, want := tokens(text, nil, 3), tokensGeneral(text, nil, 3); !slices.Equal(got, want) {
+			t.Fatalf("tokens(%q, 3) = %q, without the ASCII fast path %q", text, got, want)
+		}
 		for _, term := range Tokens(text, nil) {
 			if term == "" || len(term) > maxTermBytes || !utf8.ValidString(term) || strings.ContainsRune(term, 0) {
 				t.Fatalf("Tokens(%q): bad term %q", text, term)
@@ -100,4 +108,52 @@ func FuzzTokens(f *testing.F) {
 			t.Fatalf("fieldTerms(%q): %d terms, sorted %v", text, len(terms), slices.IsSorted(terms))
 		}
 	})
+}
+
+// tokensGeneral is tokens without its ASCII fast path: every rune through the general
+// one. FuzzTokens holds the two to the same terms.
+func tokensGeneral(text string, dst []string, max int) []string {
+	start := len(dst)
+	i := 0
+	for i < len(text) {
+		if max >= 0 && len(dst)-start >= max {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			i += max1(size)
+		case isCJK(r):
+			j := i + size
+			for j < len(text) {
+				r, size := utf8.DecodeRuneInString(text[j:])
+				if !isCJK(r) && !isMark(r) {
+					break
+				}
+				j += size
+			}
+			dst = bigrams(norm.NFKC.String(text[i:j]), dst)
+			i = j
+		case isWord(r):
+			j := i + size
+			ascii := r < utf8.RuneSelf
+			for j < len(text) {
+				r, size := utf8.DecodeRuneInString(text[j:])
+				if r == utf8.RuneError && size <= 1 || isCJK(r) || !isWord(r) && !isMark(r) {
+					break
+				}
+				ascii = ascii && r < utf8.RuneSelf
+				j += size
+			}
+			if ascii {
+				dst = append(dst, cut(lowerASCII(text[i:j])))
+			} else {
+				dst = fold(text[i:j], dst)
+			}
+			i = j
+		default:
+			i += size
+		}
+	}
+	return dst
 }
