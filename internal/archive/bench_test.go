@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/cputime"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -73,7 +74,7 @@ func BenchmarkRecordChanged(b *testing.B) {
 	}
 	b.ReportAllocs()
 	n := 0
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		n++
 		snap.FetchedAt = t0.Add(time.Duration(n) * time.Minute)
@@ -85,7 +86,7 @@ func BenchmarkRecordChanged(b *testing.B) {
 			b.Fatalf("Record: %+v, %v", res, err)
 		}
 	}
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // benchComponents is a page of 300 components (one per data centre), the first bad of

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/cputime"
 	"github.com/statuswatch/statuswatch/internal/fakepage"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
@@ -48,9 +49,9 @@ func BenchmarkRecordCold(b *testing.B) {
 		name := fmt.Sprintf("src%04d", n)
 		n++
 		b.StartTimer()
-		c := processCPU()
+		c := cputime.Process()
 		res, err := s.Record(name, sn, nil, nil, Policy{FirstPoll: FirstPollNone})
-		cpu += processCPU() - c
+		cpu += cputime.Process() - c
 		if err != nil || res.Changed != 50 {
 			b.Fatalf("Record: %+v, %v", res, err)
 		}

@@ -12,10 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/cputime"
 	"github.com/statuswatch/statuswatch/internal/model"
 )
 
@@ -84,14 +84,6 @@ func etagServerWith(tb testing.TB, useTLS, closeIdle bool, body []byte) (*httpte
 	}
 	tb.Cleanup(srv.Close)
 	return srv, cc
-}
-
-// processCPU is this process's user+sys CPU so far, in nanoseconds (both sides of the
-// benchmark's exchanges).
-func processCPU() int64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)
 }
 
 // caFile writes srv's certificate as a PEM bundle, for ClientOptions.CAFile.
@@ -213,11 +205,11 @@ func BenchmarkWarmPoll(b *testing.B) {
 			warmPolls(b, c, srv.URL, 2) // the cold poll, and the first connection
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			warmPolls(b, c, srv.URL, b.N)
 			b.StopTimer()
 			// CPU rather than wall time: on a loaded machine a poll waits for the CPU.
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 			conns, resumed, requests, _ := cc.snapshot()
 			b.ReportMetric(float64(conns)/float64(requests), "conns/op")
 			b.ReportMetric(float64(resumed)/float64(requests), "resumed/op")

@@ -12,13 +12,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	xhtml "golang.org/x/net/html"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
+	"github.com/statuswatch/statuswatch/internal/cputime"
 	"github.com/statuswatch/statuswatch/internal/fetch"
 	"github.com/statuswatch/statuswatch/internal/fetch/fetchtest/fakehttp"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -269,16 +269,10 @@ func MustTime(s string) time.Time {
 // shared machine wall time per op swings with the neighbours' load, CPU time much less.
 // It counts every thread of the process (GC included).
 func CPUMeter(b *testing.B) func() {
-	start := cpuTime()
+	start := cputime.Process()
 	return func() {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // MustJSON marshals v, failing the test on error.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/statuswatch/statuswatch/internal/cputime"
 	"github.com/statuswatch/statuswatch/internal/diff"
 	"github.com/statuswatch/statuswatch/internal/fakepage"
 	"github.com/statuswatch/statuswatch/internal/model"
@@ -45,12 +46,12 @@ func jsonRecord(v *model.Version) []byte {
 // per call (cpu-ns/op), which the machine's load does not inflate as it does ns/op.
 func each(b *testing.B, fn func(i int)) {
 	b.ReportAllocs()
-	c, i := processCPU(), 0
+	c, i := cputime.Process(), 0
 	for b.Loop() {
 		fn(i)
 		i++
 	}
-	b.ReportMetric(float64(processCPU()-c)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-c)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkVersionRecord: encoding and decoding a version, as the JSON record of before

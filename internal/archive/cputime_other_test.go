@@ -1,8 +1,0 @@
-//go:build !linux
-
-package archive
-
-import "time"
-
-// processCPU is not measured here: the benchmarks report 0.
-func processCPU() time.Duration { return 0 }

@@ -1,8 +1,0 @@
-//go:build !linux
-
-package codec
-
-import "time"
-
-// processCPU is not measured here: the benchmarks report 0.
-func processCPU() time.Duration { return 0 }
