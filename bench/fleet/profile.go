@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"syscall"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
 	"github.com/statuswatch/statuswatch/internal/config"
+	"github.com/statuswatch/statuswatch/internal/cputime"
 	"github.com/statuswatch/statuswatch/internal/daemon"
 	"github.com/statuswatch/statuswatch/internal/fetch"
 )
@@ -65,7 +65,7 @@ func profile(ctx context.Context, o options, dir string) error {
 			return err
 		}
 		defer f.Close()
-		cpu0 := selfCPU()
+		cpu0 := cputime.Process()
 		start := time.Now()
 		if err := pprof.StartCPUProfile(f); err != nil {
 			return err
@@ -74,7 +74,7 @@ func profile(ctx context.Context, o options, dir string) error {
 		pprof.StopCPUProfile()
 		// This process also serves the pages: its CPU includes theirs.
 		fmt.Fprintf(os.Stderr, "%s: wall %v, CPU of this process (pages included) %v -> %s\n",
-			name, time.Since(start).Round(time.Millisecond), (selfCPU() - cpu0).Round(time.Millisecond), f.Name())
+			name, time.Since(start).Round(time.Millisecond), (cputime.Process() - cpu0).Round(time.Millisecond), f.Name())
 		for _, r := range results {
 			if r.Err != nil {
 				return fmt.Errorf("%s: %s: %w", name, r.Source, r.Err)
@@ -99,15 +99,6 @@ func profile(ctx context.Context, o options, dir string) error {
 		fleet.Change(i % o.Sources)
 	}
 	return round("changed")
-}
-
-// selfCPU is this process's user+sys CPU so far.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
 }
 
 // serve serves o.Sources pages and writes configs for them into dir until ctx ends.

@@ -40,10 +40,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/statuswatch/statuswatch/bench/internal/pages"
+	"github.com/statuswatch/statuswatch/internal/cputime"
 )
 
 func main() {
@@ -174,7 +174,7 @@ func newTransport(pool *x509.CertPool, hosts int, h1, reconnect bool) *http.Tran
 // a second and at most 64 in flight, and returns the polls, those that failed, and this
 // process's CPU and the wall time over them.
 func measure(client *http.Client, urls, etags []string, rate float64, duration time.Duration) (polls, failed int, cpu, wall time.Duration) {
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, start := cputime.Process(), time.Now()
 	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer tick.Stop()
 	var wg sync.WaitGroup
@@ -195,13 +195,7 @@ func measure(client *http.Client, urls, etags []string, rate float64, duration t
 		})
 	}
 	wg.Wait()
-	return polls, failed, cpuTime() - cpu0, time.Since(start)
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
+	return polls, failed, cputime.Process() - cpu0, time.Since(start)
 }
 
 func heapInUse() int64 {

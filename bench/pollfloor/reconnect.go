@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/statuswatch/statuswatch/bench/internal/pages"
+	"github.com/statuswatch/statuswatch/internal/cputime"
 )
 
 // -reconnect: the floor under "a daemon's warm HTTPS poll costs at most 2× a warm
@@ -203,11 +204,11 @@ func runPhase(self string, ph phase, hosts int, rate float64, duration, serverId
 	if err != nil {
 		return phaseResult{}, err
 	}
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	var res phaseResult
 	res.polls, res.failed, _, res.wall = measure(client, urls, etags, rate, duration)
 	time.Sleep(tail)
-	res.cpu = cpuTime() - cpu0
+	res.cpu = cputime.Process() - cpu0
 	res.server, err = stats()
 	res.server.cpu -= before.cpu // the child's CPU is its total since start
 	if res.failed > 0 {

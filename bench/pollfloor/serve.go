@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/statuswatch/statuswatch/internal/cputime"
 )
 
 // The pages of -reconnect are served by a child process of this same binary
@@ -116,7 +118,7 @@ func serveChild(hosts int, useTLS bool, idle time.Duration, dir string) error {
 		s := st
 		st = serveStats{}
 		mu.Unlock()
-		fmt.Printf("%d %d %d %d %d %d\n", cpuTime(), s.conns, s.handshakes, s.resumed, s.h1, s.h2)
+		fmt.Printf("%d %d %d %d %d %d\n", cputime.Process(), s.conns, s.handshakes, s.resumed, s.h1, s.h2)
 	}
 	return sc.Err()
 }
