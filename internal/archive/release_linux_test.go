@@ -24,6 +24,7 @@ func rssFile(t *testing.T) int {
 // other goroutines keep reading, and checks the mapping left the RSS and every read still
 // sees the right data.
 func TestReleasePages(t *testing.T) {
+	testbin.RequireMappedRssFile(t, t.TempDir())
 	ts := MustOpen(t)
 	// Random letters: versions are stored S2-compressed, and repetitive bodies (400 of
 	// "wordN " repeated) shrank to some 600 KiB of archive, too little mapped for the test
@@ -65,7 +66,7 @@ func TestReleasePages(t *testing.T) {
 	}
 	mapped := rssFile(t) - before
 	if mapped < 10<<10 {
-		t.Skipf("reading the archive mapped only %d KiB", mapped)
+		t.Fatalf("reading the archive mapped only %d KiB: the release before it left the pages mapped, or the archive is smaller than its 20 MB", mapped)
 	}
 
 	var wg sync.WaitGroup
@@ -109,6 +110,7 @@ func TestReleasePages(t *testing.T) {
 // reads every source's page name through it) lets go of the pages it mapped as it goes,
 // and reads the same states as a walk that keeps them.
 func TestPollStatesReleasePages(t *testing.T) {
+	testbin.RequireMappedRssFile(t, t.TempDir())
 	ts := MustOpen(t)
 	const n = 600
 	names := make([]string, n)
@@ -147,7 +149,7 @@ func TestPollStatesReleasePages(t *testing.T) {
 	}
 	kept := rssFile(t) - before
 	if kept < 2<<10 {
-		t.Skipf("a walk over %d sources' states mapped only %d KiB", n, kept)
+		t.Fatalf("a walk over %d sources' states mapped only %d KiB: the release before it left their pages mapped?", n, kept)
 	}
 	if err := ts.ReleasePages(); err != nil {
 		t.Fatal(err)
