@@ -12,6 +12,7 @@ import (
 
 	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/archive/internal/searchindex"
+	"github.com/statuswatch/statuswatch/internal/cputime"
 	"github.com/statuswatch/statuswatch/internal/model"
 	bolt "go.etcd.io/bbolt"
 )
@@ -115,7 +116,7 @@ func BenchmarkSearch100k(b *testing.B) {
 			}
 			var hits int
 			var partial bool
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for b.Loop() {
 				pg, err := s.SearchFirst(q.q, "", nil, nil, 100)
 				if err != nil {
@@ -128,7 +129,7 @@ func BenchmarkSearch100k(b *testing.B) {
 			}
 			// The CPU time of the whole process (the collector's included) an operation:
 			// on a shared machine, wall time is as much the others' load.
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(hits), "hits")
 			b.ReportMetric(float64(old), "hits-not-latest")
 			if partial {

@@ -115,7 +115,9 @@ func isCJK(r rune) bool {
 		r == 0x30FC || 0x3099 <= r && r <= 0x309C || r == 0xFF70 || r == 0xFF9E || r == 0xFF9F
 }
 
-func isASCIIWord(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
+func isASCIIWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
 
 func isWord(r rune) bool {
 	if r < utf8.RuneSelf {
