@@ -407,7 +407,9 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 		bkey = bytes.Clone(bkey) // it may be the transaction's memory, which a Put moves
 		for rest := ents; len(rest) > 0; {
 			if cap(arena)-len(arena) < maxBlockBytes+64 {
-				arena = make([]byte, 0, 64<<10)
+				// Small for a Record that changes a word, growing for a first poll's
+				// thousands of terms.
+				arena = make([]byte, 0, min(max(4*(maxBlockBytes+64), 2*cap(arena)), 256<<10))
 			}
 			from := len(arena)
 			var n int
