@@ -373,9 +373,7 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 	c := tx.Bucket(Bucket).Bucket(bucketPostings).Cursor()
 	// The values and new keys put: bbolt keeps values until the commit, so each is a
 	// part of one arena that is never written over (a new one is made when it is full).
-	var arena []byte
-	var ents []entry
-	var spans []Span
+	w := blockWriter{put: c.Bucket().Put}
 	for i := 0; i < len(ops); {
 		// The ops of one term that fall in one block are applied together.
 		term := ops[i].term
@@ -384,43 +382,80 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 		key = binary.BigEndian.AppendUint32(key, ops[i].doc)
 		b.key = key
 		bkey, bval, limit := locate(c, key, prefix)
-		first := uint32(0)
-		if bkey != nil {
-			first = blockDoc(bkey)
-		}
-		spans = spans[:0]
-		ents = decodeBlock(ents[:0], &spans, first, bval)
 		j := i + 1
 		for j < len(ops) && ops[j].term == term && uint64(ops[j].doc) < limit {
 			j++
 		}
-		var changed bool
-		ents, changed = applyOps(ents, &spans, ops[i:j])
+		if err := w.write(prefix, bkey, bval, ops[i:j]); err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
 		i = j
-		if !changed {
-			continue
+	}
+	return nil
+}
+
+// blockWriter applies the ops of a block and puts what comes of it.
+type blockWriter struct {
+	put func(k, v []byte) error
+	// arena holds the values put: bbolt keeps them until the commit, so each is a part
+	// of it that is never written over (a new one is made when it is full).
+	arena []byte
+	ents  []entry
+	spans []Span
+}
+
+// write applies ops, all of the term of prefix and in doc order, to the block bkey
+// (none: the ops come before every block of the term) whose value is bval, and puts the
+// blocks that come of it.
+func (w *blockWriter) write(prefix, bkey, bval []byte, ops []termOp) error {
+	w.spans = w.spans[:0]
+	first, last, have := uint32(0), uint32(0), 0
+	if bkey != nil {
+		first = blockDoc(bkey)
+		last, have = blockTail(first, bval)
+	}
+	// The docs of a first poll are newer than any in the index: the block's bytes stay
+	// as they are, and the new entries go after them.
+	appending := bkey != nil && have > 0 && ops[0].doc > last
+	if !appending {
+		w.ents = decodeBlock(w.ents[:0], &w.spans, first, bval)
+		have, last = 0, first
+	} else {
+		w.ents = w.ents[:0]
+	}
+	var changed bool
+	w.ents, changed = applyOps(w.ents, &w.spans, ops)
+	if !changed || len(w.ents) == 0 {
+		return nil
+	}
+	if bkey == nil {
+		first = w.ents[0].doc // a new first block of the term
+		bkey, last = binary.BigEndian.AppendUint32(prefix, first), first
+	}
+	bkey = bytes.Clone(bkey) // it may be the transaction's memory, which a Put moves
+	for rest := w.ents; len(rest) > 0; {
+		if cap(w.arena)-len(w.arena) < len(bval)+maxBlockBytes+64 {
+			// Small for a Record that changes a word, growing for a first poll's
+			// thousands of terms.
+			w.arena = make([]byte, 0, min(max(4*(maxBlockBytes+64), 2*cap(w.arena)), 256<<10))
 		}
-		if bkey == nil {
-			first = ents[0].doc // a new first block of the term
-			bkey = binary.BigEndian.AppendUint32(prefix, first)
+		from := len(w.arena)
+		if appending {
+			w.arena = append(w.arena, bval...)
 		}
-		bkey = bytes.Clone(bkey) // it may be the transaction's memory, which a Put moves
-		for rest := ents; len(rest) > 0; {
-			if cap(arena)-len(arena) < maxBlockBytes+64 {
-				// Small for a Record that changes a word, growing for a first poll's
-				// thousands of terms.
-				arena = make([]byte, 0, min(max(4*(maxBlockBytes+64), 2*cap(arena)), 256<<10))
+		var n int
+		w.arena, n = appendBlock(w.arena, from, have, last, rest)
+		if n > 0 {
+			if err := w.put(bkey, w.arena[from:len(w.arena):len(w.arena)]); err != nil {
+				return err
 			}
-			from := len(arena)
-			var n int
-			arena, n = appendBlock(arena, first, rest)
-			if err := c.Bucket().Put(bkey, arena[from:len(arena):len(arena)]); err != nil {
-				return fmt.Errorf("search index: %w", err)
-			}
-			if rest = rest[n:]; len(rest) > 0 {
-				first = rest[0].doc
-				bkey = binary.BigEndian.AppendUint32(append(bkey[:0:0], prefix...), first)
-			}
+		} else {
+			w.arena = w.arena[:from] // the block was full: it stays as it is
+		}
+		if rest = rest[n:]; len(rest) > 0 {
+			first = rest[0].doc
+			bkey = binary.BigEndian.AppendUint32(append(bkey[:0:0], prefix...), first)
+			appending, have, last = false, 0, first
 		}
 	}
 	return nil

@@ -119,25 +119,36 @@ func uvarintLen(x uint64) int {
 	return n
 }
 
-// appendBlock appends to b the encoding of the entries of ents a block starting at
-// first takes: at least one, and as many more as keep it within its bounds. It returns
-// how many it took.
-func appendBlock(b []byte, first uint32, ents []entry) ([]byte, int) {
-	start, prev := len(b), uint64(first)
+// appendBlock appends to b, which holds from start on a block of have entries whose
+// last doc is prev (its key's doc when it has none), as many of ents as keep it within
+// its bounds: at least one when the block is empty. It returns how many it took.
+func appendBlock(b []byte, start, have int, prev uint32, ents []entry) ([]byte, int) {
+	last := uint64(prev)
 	n := 0
-	for n < len(ents) && n < maxBlockDocs {
+	for n < len(ents) && have+n < maxBlockDocs {
 		e := &ents[n]
 		size := spansLen(e.spans)
-		if n > 0 && len(b)-start+2*binary.MaxVarintLen32+size > maxBlockBytes {
+		if have+n > 0 && len(b)-start+2*binary.MaxVarintLen32+size > maxBlockBytes {
 			break
 		}
-		b = binary.AppendUvarint(b, uint64(e.doc)-prev)
+		b = binary.AppendUvarint(b, uint64(e.doc)-last)
 		b = binary.AppendUvarint(b, uint64(size))
 		b = appendEncoded(b, e.spans)
-		prev = uint64(e.doc)
+		last = uint64(e.doc)
 		n++
 	}
 	return b, n
+}
+
+// blockTail is the last doc of block v, whose key's doc is first, and its number of
+// entries, read without decoding a span.
+func blockTail(first uint32, v []byte) (last uint32, n int) {
+	last = first
+	eachEntry(first, v, func(doc uint32, _ []byte) bool {
+		last, n = doc, n+1
+		return true
+	})
+	return last, n
 }
 
 // applyOps applies ops, all of one term and in doc then version order, to the entries of
