@@ -124,18 +124,18 @@ func termsOf(inc *model.Incident, f Field) []string {
 	var terms []string
 	switch f {
 	case FieldTitle:
-		terms = fieldTokens(terms, inc.Title)
+		terms = fieldTokens(terms, inc.Title, nil)
 	case FieldUpdates:
 		for i := range inc.Updates {
-			terms = fieldTokens(terms, inc.Updates[i].Body)
+			terms = fieldTokens(terms, inc.Updates[i].Body, nil)
 		}
 	case FieldPostmortem:
 		if inc.Postmortem != nil {
-			terms = fieldTokens(terms, inc.Postmortem.Body)
+			terms = fieldTokens(terms, inc.Postmortem.Body, nil)
 		}
 	case FieldComponents:
 		for _, c := range inc.Components {
-			terms = fieldTokens(terms, c)
+			terms = fieldTokens(terms, c, nil)
 		}
 	}
 	return termSet(terms)
@@ -194,6 +194,7 @@ type batch struct {
 	// added in the field being gathered is not added twice.
 	last   []int32
 	tokens []string // scratch for a field's tokens
+	low    lowerer  // over ids and terms
 	sorted []termOp // scratch for Flush
 	key    []byte   // scratch for Flush
 }
@@ -210,7 +211,11 @@ type termOp struct {
 // batchPool keeps the gathering state of flushed batches, so that a first poll's
 // thousands of term writes do not grow new slices and a new map each Record; the large
 // ones of a build are not kept.
-var batchPool = sync.Pool{New: func() any { return &batch{ids: map[string]int32{}} }}
+var batchPool = sync.Pool{New: func() any {
+	b := &batch{ids: map[string]int32{}}
+	b.low = lowerer{known: b.ids, terms: &b.terms}
+	return b
+}}
 
 const maxPooledOps = 1 << 14
 
@@ -235,18 +240,18 @@ func (b *batch) addField(cur *model.Incident, f Field, n uint32) bool {
 	toks := b.tokens[:0]
 	switch f {
 	case FieldTitle:
-		toks = fieldTokens(toks, cur.Title)
+		toks = fieldTokens(toks, cur.Title, &b.low)
 	case FieldUpdates:
 		for i := range cur.Updates {
-			toks = fieldTokens(toks, cur.Updates[i].Body)
+			toks = fieldTokens(toks, cur.Updates[i].Body, &b.low)
 		}
 	case FieldPostmortem:
 		if cur.Postmortem != nil {
-			toks = fieldTokens(toks, cur.Postmortem.Body)
+			toks = fieldTokens(toks, cur.Postmortem.Body, &b.low)
 		}
 	case FieldComponents:
 		for _, c := range cur.Components {
-			toks = fieldTokens(toks, c)
+			toks = fieldTokens(toks, c, &b.low)
 		}
 	}
 	b.tokens = toks[:0]

@@ -28,11 +28,12 @@ const (
 // character gives that character, so a query of two or more such characters finds the
 // text wherever it occurs. It never fails: invalid UTF-8 separates terms.
 func Tokens(text string, dst []string) []string {
-	return tokens(text, dst, -1)
+	return tokens(text, dst, -1, nil)
 }
 
-// tokens is Tokens that stops after max terms (never, when max is negative).
-func tokens(text string, dst []string, max int) []string {
+// tokens is Tokens that stops after max terms (never, when max is negative), its ASCII
+// words lower-cased by low (a new string each when nil).
+func tokens(text string, dst []string, max int, low *lowerer) []string {
 	start := len(dst)
 	i := 0
 	for i < len(text) {
@@ -51,7 +52,7 @@ func tokens(text string, dst []string, max int) []string {
 				j++
 			}
 			if j == len(text) || text[j] < utf8.RuneSelf {
-				dst = append(dst, cut(lowerASCII(text[i:j])))
+				dst = append(dst, low.lower(cut(text[i:j])))
 				i = j
 				continue
 			}
@@ -84,7 +85,7 @@ func tokens(text string, dst []string, max int) []string {
 				j += size
 			}
 			if ascii {
-				dst = append(dst, cut(lowerASCII(text[i:j])))
+				dst = append(dst, low.lower(cut(text[i:j])))
 			} else {
 				dst = fold(text[i:j], dst)
 			}
@@ -137,6 +138,38 @@ func lowerASCII(s string) string {
 		}
 	}
 	return s
+}
+
+// lowerer lower-cases ASCII words for a batch: a capitalised word ("We", "The") the
+// batch holds a term of already is given that term, not a new string.
+type lowerer struct {
+	buf   []byte
+	known map[string]int32 // the batch's terms, by string
+	terms *[]string        // and by number
+}
+
+// lower is lowerASCII, through l's terms when l is not nil.
+func (l *lowerer) lower(s string) string {
+	if l == nil {
+		return lowerASCII(s)
+	}
+	upper := false
+	for i := 0; i < len(s) && !upper; i++ {
+		upper = 'A' <= s[i] && s[i] <= 'Z'
+	}
+	if !upper {
+		return s
+	}
+	l.buf = append(l.buf[:0], s...)
+	for i, c := range l.buf {
+		if 'A' <= c && c <= 'Z' {
+			l.buf[i] = c + 'a' - 'A'
+		}
+	}
+	if id, ok := l.known[string(l.buf)]; ok { // a look-up by bytes makes no string
+		return (*l.terms)[id]
+	}
+	return string(l.buf)
 }
 
 // fold turns a word with non-ASCII letters into terms: compatibility-decomposed, its
@@ -211,18 +244,18 @@ func cut(t string) string {
 func fieldTerms(texts ...string) []string {
 	var terms []string
 	for _, t := range texts {
-		terms = fieldTokens(terms, t)
+		terms = fieldTokens(terms, t, nil)
 	}
 	return termSet(terms)
 }
 
 // fieldTokens appends the tokens of one of a field's texts to those of the texts before
 // it, up to maxFieldTokens in all.
-func fieldTokens(terms []string, text string) []string {
+func fieldTokens(terms []string, text string, low *lowerer) []string {
 	if len(terms) >= maxFieldTokens {
 		return terms
 	}
-	return tokens(text, terms, maxFieldTokens-len(terms))
+	return tokens(text, terms, maxFieldTokens-len(terms), low)
 }
 
 // termSet sorts a field's tokens into the set of its terms, at most maxFieldTerms.

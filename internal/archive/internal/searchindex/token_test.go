@@ -92,8 +92,19 @@ func FuzzTokens(f *testing.F) {
 		if got, want := Tokens(text, nil), tokensGeneral(text, nil, -1); !slices.Equal(got, want) {
 			t.Fatalf("Tokens(%q) = %q, without the ASCII fast path %q", text, got, want)
 		}
-		if got, want := tokens(text, nil, 3), tokensGeneral(text, nil, 3); !slices.Equal(got, want) {
+		if got, want := tokens(text, nil, 3, nil), tokensGeneral(text, nil, 3); !slices.Equal(got, want) {
 			t.Fatalf("tokens(%q, 3) = %q, without the ASCII fast path %q", text, got, want)
+		}
+		// Through a batch's lowerer that knows every other term of the text already.
+		low := lowerer{known: map[string]int32{}, terms: new([]string)}
+		for i, term := range Tokens(text, nil) {
+			if i%2 == 0 {
+				low.known[term] = int32(len(*low.terms))
+				*low.terms = append(*low.terms, term)
+			}
+		}
+		if got, want := tokens(text, nil, -1, &low), Tokens(text, nil); !slices.Equal(got, want) {
+			t.Fatalf("tokens(%q) through a lowerer = %q, want %q", text, got, want)
 		}
 		for _, term := range Tokens(text, nil) {
 			if term == "" || len(term) > maxTermBytes || !utf8.ValidString(term) || strings.ContainsRune(term, 0) {
