@@ -291,3 +291,39 @@ func TestDaemonNotifyReloadAndMetrics(t *testing.T) {
 
 	d.stop(t)
 }
+
+// TestDaemonBuildsSearchIndexOfOlderArchive starts `watcher run` on an archive of layout 4
+// (its index in the old form): before READY=1 it tells the service manager that it is
+// building the index, extending the start timeout, and once ready a search through the
+// API finds the words the vendor removed.
+func TestDaemonBuildsSearchIndexOfOlderArchive(t *testing.T) {
+	dir := t.TempDir()
+	cfg := daemonConfig(t, dir, map[string]string{"src-0": "http://127.0.0.1:1/unused"})
+	testbin.Gunzip(t, "../../internal/archive/testdata/search-layout-4.db.gz", filepath.Join(dir, "watcher.db"))
+	sock := newNotifySocket(t)
+	d := startDaemon(t, cfg, "NOTIFY_SOCKET="+sock.path)
+	sock.waitFor(t, "READY=1", 30*time.Second)
+	sock.mu.Lock()
+	got := append([]string(nil), sock.got...)
+	sock.mu.Unlock()
+	extended := false
+	for _, msg := range got {
+		if msg == "READY=1" {
+			break
+		}
+		extended = extended || strings.HasPrefix(msg, "EXTEND_TIMEOUT_USEC=60000000\nSTATUS=building the search index: ")
+	}
+	if !extended {
+		t.Errorf("no EXTEND_TIMEOUT_USEC with a STATUS before READY=1: %q", got)
+	}
+	var hits []struct {
+		Source  string `json:"source"`
+		Matched struct {
+			Field string `json:"field"`
+		} `json:"matched"`
+	}
+	if code := getJSON(t, d.url("/api/v1/incidents?q=renamed"), &hits); code != 200 || len(hits) == 0 || hits[0].Matched.Field != "title" {
+		t.Errorf("search after the build: %d, %+v", code, hits)
+	}
+	d.stop(t)
+}

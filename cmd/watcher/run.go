@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -36,7 +37,12 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	}
 	raiseFileLimit(log, cfg)
 	servePprof(log)
-	store, err := archive.Open(cfg.Database, archive.Options{})
+	store, err := archive.Open(cfg.Database, archive.Options{Progress: func(indexed int) {
+		// An archive of an older layout has its search index built before READY=1: a
+		// large one takes longer than TimeoutStartSec, so each part extends it.
+		log.Info("building the search index of the archived versions", "indexed", indexed)
+		sddaemon.SdNotify(false, fmt.Sprintf("EXTEND_TIMEOUT_USEC=%d\nSTATUS=building the search index: %d versions indexed", 60*time.Second/time.Microsecond, indexed))
+	}})
 	if err != nil {
 		return e.fail(err)
 	}

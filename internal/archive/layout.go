@@ -72,9 +72,11 @@ func (s *Store) timeKey(t time.Time) []byte {
 var searchChunk = 20000 // a variable for the tests
 
 // buildSearch finishes building a search index that a migration left pending (the
-// versions archived before the index existed), a chunk per write transaction, so that an
-// interrupted build goes on where it stopped at the next open.
-func (s *Store) buildSearch() error {
+// versions archived before it existed), a chunk per write transaction, so that an
+// interrupted build goes on where it stopped at the next open. progress, when not nil,
+// hears the versions indexed so far after each chunk.
+func (s *Store) buildSearch(progress func(indexed int)) error {
+	total := 0
 	for {
 		var pending bool
 		if err := s.view(func(tx *bolt.Tx) error {
@@ -84,12 +86,16 @@ func (s *Store) buildSearch() error {
 			return err
 		}
 		var done bool
+		var n int
 		err := s.update(func(tx *bolt.Tx) (err error) {
-			done, err = layout.BuildSearch(tx, searchChunk)
+			n, done, err = layout.BuildSearch(tx, searchChunk)
 			return err
 		})
 		if err != nil {
 			return fmt.Errorf("archive %s: search index: %w", s.path, err)
+		}
+		if total += n; progress != nil {
+			progress(total)
 		}
 		if done {
 			return nil

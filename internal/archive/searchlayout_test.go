@@ -6,16 +6,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/fakepage"
 	"github.com/statuswatch/statuswatch/internal/model"
+	"github.com/statuswatch/statuswatch/internal/testbin"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -165,7 +166,7 @@ func TestGenerateSearchLayout4(t *testing.T) {
 // the answers layout 4 gave.
 func TestSearchLayout4(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "watcher.db")
-	gunzipFile(t, searchLayout4, path)
+	testbin.Gunzip(t, searchLayout4, path)
 	var want map[string][]string
 	data, err := os.ReadFile(searchLayout4Answers)
 	if err != nil {
@@ -189,7 +190,22 @@ func TestSearchLayout4(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s := mustOpenPath(t, path, Options{NoSync: true})
+	// In parts, each heard of: the daemon tells systemd it is still starting.
+	defer func(n int) { searchChunk = n }(searchChunk)
+	searchChunk = 64
+	var progress []int
+	s := mustOpenPath(t, path, Options{NoSync: true, Progress: func(n int) { progress = append(progress, n) }})
+	incs, err := s.Incidents("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := 0
+	for _, in := range incs {
+		versions += in.Versions
+	}
+	if len(progress) < 3 || !slices.IsSorted(progress) || progress[len(progress)-1] != versions {
+		t.Errorf("progress of the build: %v, want several parts up to the %d versions", progress, versions)
+	}
 	if got := searchAnswers(t, s); !reflect.DeepEqual(got, want) {
 		for q, w := range want {
 			if g := got[q]; !reflect.DeepEqual(g, w) {
@@ -210,27 +226,4 @@ func TestSearchLayout4(t *testing.T) {
 		}
 		return nil
 	})
-}
-
-func gunzipFile(t *testing.T, from, to string) {
-	t.Helper()
-	f, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := os.Create(to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, zr); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -52,6 +52,10 @@ type Options struct {
 	NoSync bool
 	// Now is the clock for message and bookkeeping times; nil means time.Now.
 	Now func() time.Time
+	// Progress, when set, is called after each part of a search index's build (an
+	// archive of an older layout opened read-write), with the versions indexed so far:
+	// on a large archive Open then takes minutes, and a supervisor must hear of it.
+	Progress func(indexed int)
 }
 
 // Store is an open archive. Its methods are safe for concurrent use; bbolt serialises the
@@ -134,7 +138,7 @@ func Open(path string, o Options) (*Store, error) {
 		return nil, err
 	}
 	if !o.ReadOnly {
-		if err := s.buildSearch(); err != nil {
+		if err := s.buildSearch(o.Progress); err != nil {
 			_ = db.Close()
 			return nil, err
 		}

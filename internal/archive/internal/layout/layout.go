@@ -224,18 +224,17 @@ func migrateTo5(tx *bolt.Tx, now time.Time) error { return migrateTo4(tx, now) }
 
 // BuildSearch indexes, in tx, the versions of a pending search index from where the build
 // stands, incident by incident, in source and key order, stopping after the incident
-// that reaches max versions. done is true when every version is indexed and the index is
-// no longer pending. A Record meanwhile is impossible: the build runs while the store
-// opens, and bbolt admits one process.
-func BuildSearch(tx *bolt.Tx, max int) (done bool, err error) {
+// that reaches max versions, and returns how many it indexed. done is true when every
+// version is indexed and the index is no longer pending. A Record meanwhile is
+// impossible: the build runs while the store opens, and bbolt admits one process.
+func BuildSearch(tx *bolt.Tx, max int) (n int, done bool, err error) {
 	at, pending := searchindex.Pending(tx)
 	if !pending {
-		return true, nil
+		return 0, true, nil
 	}
 	// at is source \x00 version key of the first version not indexed ({0}: the start).
 	startSource, startKey, _ := bytes.Cut(at, []byte{0})
 	var batch searchindex.Batch
-	n := 0
 	var next []byte
 	err = tx.Bucket(BucketSources).ForEachBucket(func(name []byte) error {
 		if next != nil || bytes.Compare(name, startSource) < 0 {
@@ -277,12 +276,12 @@ func BuildSearch(tx *bolt.Tx, max int) (done bool, err error) {
 		return nil
 	})
 	if err != nil {
-		return false, err
+		return n, false, err
 	}
 	if err := batch.Flush(tx); err != nil {
-		return false, err
+		return n, false, err
 	}
-	return next == nil, searchindex.SetPending(tx, next)
+	return n, next == nil, searchindex.SetPending(tx, next)
 }
 
 // ErrNotFound is wrapped by the errors of a read or an outbox operation that finds no
