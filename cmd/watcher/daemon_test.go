@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -313,8 +314,8 @@ func TestDaemonBuildsSearchIndexOfOlderArchive(t *testing.T) {
 		}
 		extended = extended || strings.HasPrefix(msg, "EXTEND_TIMEOUT_USEC=60000000\nSTATUS=building the search index: ")
 	}
-	if !extended {
-		t.Errorf("no EXTEND_TIMEOUT_USEC with a STATUS before READY=1: %q", got)
+	if !extended || !slices.Contains(got, "STATUS=") {
+		t.Errorf("no EXTEND_TIMEOUT_USEC with a STATUS before READY=1, or that STATUS not cleared: %q", got)
 	}
 	var hits []struct {
 		Source  string `json:"source"`

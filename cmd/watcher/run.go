@@ -37,7 +37,9 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	}
 	raiseFileLimit(log, cfg)
 	servePprof(log)
+	built := false
 	store, err := archive.Open(cfg.Database, archive.Options{Progress: func(indexed int) {
+		built = true
 		// An archive of an older layout has its search index built before READY=1: a
 		// large one takes longer than TimeoutStartSec, so each part extends it.
 		log.Info("building the search index of the archived versions", "indexed", indexed)
@@ -47,6 +49,9 @@ func runRun(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer store.Close() // last, after the daemon has stopped
+	if built {
+		sddaemon.SdNotify(false, "STATUS=") // an empty status clears the build's
+	}
 
 	wd := 10 * time.Second
 	if every, err := sddaemon.SdWatchdogEnabled(false); err == nil && every > 0 {

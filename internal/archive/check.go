@@ -59,8 +59,10 @@ func Check(path string, timeout time.Duration) (problems []string, fileLayout in
 		return s.db.View(func(tx *bolt.Tx) error {
 			// bbolt's check reads the freelist in a goroutine of its own, where a page
 			// past the end of a truncated file is a fault no recover catches.
-			if tx.Size() > fi.Size() {
-				problems = append(problems, fmt.Sprintf("the file is truncated: it has %d bytes, its pages need %d", fi.Size(), tx.Size()))
+			// The size is read again: a daemon may have grown the file while Open
+			// waited for its lock.
+			if now, err := os.Stat(path); err == nil && tx.Size() > now.Size() {
+				problems = append(problems, fmt.Sprintf("the file is truncated: it has %d bytes, its pages need %d", now.Size(), tx.Size()))
 				return nil
 			}
 			for e := range tx.Check() {

@@ -378,7 +378,7 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 	c := tx.Bucket(Bucket).Bucket(bucketPostings).Cursor()
 	// The values and new keys put: bbolt keeps values until the commit, so each is a
 	// part of one arena that is never written over (a new one is made when it is full).
-	w := blockWriter{put: c.Bucket().Put}
+	w := blockWriter{put: c.Bucket().Put, del: c.Bucket().Delete}
 	for i := 0; i < len(ops); {
 		// The ops of one term that fall in one block are applied together.
 		term := ops[i].term
@@ -386,12 +386,12 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 		prefix := key[:len(key):len(key)]
 		key = binary.BigEndian.AppendUint32(key, ops[i].doc)
 		b.key = key
-		bkey, bval, limit := locate(c, key, prefix)
+		bkey, bval, before, limit := locate(c, key, prefix)
 		j := i + 1
 		for j < len(ops) && ops[j].term == term && uint64(ops[j].doc) < limit {
 			j++
 		}
-		if err := w.write(prefix, bkey, bval, ops[i:j]); err != nil {
+		if err := w.write(prefix, bkey, bval, before, ops[i:j]); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
 		i = j
@@ -402,6 +402,7 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 // blockWriter applies the ops of a block and puts what comes of it.
 type blockWriter struct {
 	put func(k, v []byte) error
+	del func(k []byte) error
 	// arena holds the values put: bbolt keeps them until the commit, so each is a part
 	// of it that is never written over (a new one is made when it is full).
 	arena []byte
@@ -410,18 +411,19 @@ type blockWriter struct {
 }
 
 // write applies ops, all of the term of prefix and in doc order, to the block bkey
-// (none: the ops come before every block of the term) whose value is bval, and puts the
-// blocks that come of it.
-func (w *blockWriter) write(prefix, bkey, bval []byte, ops []termOp) error {
+// (none: the term has no block yet) whose value is bval, and puts the blocks that come
+// of it. before says the ops' docs come before bkey's: the block gets a key of its first
+// doc.
+func (w *blockWriter) write(prefix, bkey, bval []byte, before bool, ops []termOp) error {
 	w.spans = w.spans[:0]
-	first, last, have := uint32(0), uint32(0), 0
+	first, last, have, whole := uint32(0), uint32(0), 0, false
 	if bkey != nil {
 		first = blockDoc(bkey)
-		last, have = blockTail(first, bval)
+		last, have, whole = blockTail(first, bval)
 	}
 	// The docs of a first poll are newer than any in the index: the block's bytes stay
 	// as they are, and the new entries go after them.
-	appending := bkey != nil && have > 0 && ops[0].doc > last
+	appending := !before && have > 0 && whole && ops[0].doc > last
 	if !appending {
 		w.ents = decodeBlock(w.ents[:0], &w.spans, first, bval)
 		have, last = 0, first
@@ -433,11 +435,24 @@ func (w *blockWriter) write(prefix, bkey, bval []byte, ops []termOp) error {
 	if !changed || len(w.ents) == 0 {
 		return nil
 	}
-	if bkey == nil {
-		first = w.ents[0].doc // a new first block of the term
+	if bkey == nil || before {
+		if before {
+			if err := w.del(bkey); err != nil {
+				return err
+			}
+		}
+		first = w.ents[0].doc
 		bkey, last = binary.BigEndian.AppendUint32(prefix, first), first
 	}
 	bkey = bytes.Clone(bkey) // it may be the transaction's memory, which a Put moves
+	// A block rewritten that outgrows its bounds is cut into blocks of even size, so that
+	// docs added to it later find room; appended entries fill the block they go after.
+	docs := maxBlockDocs
+	if !appending {
+		if k := blocksFor(w.ents); k > 1 {
+			docs = (len(w.ents) + k - 1) / k
+		}
+	}
 	for rest := w.ents; len(rest) > 0; {
 		if cap(w.arena)-len(w.arena) < len(bval)+maxBlockBytes+64 {
 			// Small for a Record that changes a word, growing for a first poll's
@@ -449,7 +464,7 @@ func (w *blockWriter) write(prefix, bkey, bval []byte, ops []termOp) error {
 			w.arena = append(w.arena, bval...)
 		}
 		var n int
-		w.arena, n = appendBlock(w.arena, from, have, last, rest)
+		w.arena, n = appendBlock(w.arena, from, have, last, rest, docs)
 		if n > 0 {
 			if err := w.put(bkey, w.arena[from:len(w.arena):len(w.arena)]); err != nil {
 				return err
@@ -475,6 +490,8 @@ func (b *Batch) reset() {
 	}
 	clear(s.ids) // the terms are vendor text: keep none of it alive
 	clear(s.terms)
+	clear(s.key)
+	clear(s.low.buf)
 	s.ops, s.terms, s.last, s.sorted = s.ops[:0], s.terms[:0], s.last[:0], s.sorted[:0]
 	batchPool.Put(s)
 }

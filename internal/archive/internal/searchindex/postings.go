@@ -40,53 +40,67 @@ func isBlockOf(k, prefix []byte) bool {
 func blockDoc(k []byte) uint32 { return binary.BigEndian.Uint32(k[len(k)-4:]) }
 
 // locate finds, with c, the block of prefix's term that doc belongs in: the last whose
-// key's doc is doc or before it, none (nil) when doc comes before every block of the
-// term. limit is the first doc of the term's block after that one, 1<<32 when there is
-// none. key is prefix and doc.
-func locate(c *bolt.Cursor, key, prefix []byte) (bkey, bval []byte, limit uint64) {
+// key's doc is doc or before it. When doc comes before every block of the term, it is
+// the term's first block (before says so: it takes the doc and a new key), and none
+// (nil) when the term has no block. limit is the first doc of the term's block after
+// the one found, 1<<32 when there is none. key is prefix and doc.
+func locate(c *bolt.Cursor, key, prefix []byte) (bkey, bval []byte, before bool, limit uint64) {
 	limit = 1 << 32
 	k, v := c.Seek(key)
 	next := k
-	if k != nil && bytes.Equal(k, key) {
+	switch {
+	case k != nil && bytes.Equal(k, key):
 		bkey, bval = k, v
 		next, _ = c.Next()
-	} else {
+	default:
 		var pk, pv []byte
 		if k == nil {
 			pk, pv = c.Last()
 		} else {
 			pk, pv = c.Prev()
 		}
-		if isBlockOf(pk, prefix) {
+		switch {
+		case isBlockOf(pk, prefix):
 			bkey, bval = pk, pv
+		case isBlockOf(k, prefix):
+			// A doc older than the term's first block joins it rather than starting
+			// a block of its own: terms added to old incidents one by one would
+			// otherwise leave a block per incident.
+			bkey, bval, before = k, v, true
+			c.Seek(k)
+			next, _ = c.Next()
 		}
 	}
 	if isBlockOf(next, prefix) {
 		limit = uint64(blockDoc(next))
 	}
-	return bkey, bval, limit
+	return bkey, bval, before, limit
 }
 
 // eachEntry calls fn with the doc and encoded spans of each entry of block v, whose
-// key's doc is first, in order, until fn returns false. A damaged tail is dropped.
-func eachEntry(first uint32, v []byte, fn func(doc uint32, spans []byte) bool) {
+// key's doc is first, in order, until fn returns false. A damaged tail is dropped. It
+// returns the length of the entries read.
+func eachEntry(first uint32, v []byte, fn func(doc uint32, spans []byte) bool) int {
 	doc := uint64(first)
-	for len(v) > 0 {
-		delta, n := binary.Uvarint(v)
+	read := 0
+	for read < len(v) {
+		rest := v[read:]
+		delta, n := binary.Uvarint(rest)
 		if n <= 0 {
-			return
+			break
 		}
-		v = v[n:]
-		size, n := binary.Uvarint(v)
-		if n <= 0 || size > uint64(len(v)-n) || doc+delta > 1<<32-1 {
-			return
+		size, m := binary.Uvarint(rest[n:])
+		if m <= 0 || size > uint64(len(rest)-n-m) || doc+delta > 1<<32-1 {
+			break
 		}
 		doc += delta
-		if !fn(uint32(doc), v[n:n+int(size)]) {
-			return
+		end := n + m + int(size)
+		if !fn(uint32(doc), rest[n+m:end]) {
+			break
 		}
-		v = v[n+int(size):]
+		read += end
 	}
+	return read
 }
 
 // decodeBlock appends to dst the entries of block v, whose key's doc is first; each
@@ -119,13 +133,27 @@ func uvarintLen(x uint64) int {
 	return n
 }
 
+// blocksFor is about how many blocks appendBlock cuts ents into (at least as many).
+func blocksFor(ents []entry) int {
+	blocks, size, n := 0, 0, 0
+	for i := range ents {
+		es := 2*binary.MaxVarintLen32 + spansLen(ents[i].spans)
+		if n == 0 || n == maxBlockDocs || size+es > maxBlockBytes {
+			blocks, size, n = blocks+1, 0, 0
+		}
+		size, n = size+es, n+1
+	}
+	return blocks
+}
+
 // appendBlock appends to b, which holds from start on a block of have entries whose
 // last doc is prev (its key's doc when it has none), as many of ents as keep it within
-// its bounds: at least one when the block is empty. It returns how many it took.
-func appendBlock(b []byte, start, have int, prev uint32, ents []entry) ([]byte, int) {
+// its bounds and at most docs entries: at least one when the block is empty. It returns
+// how many it took.
+func appendBlock(b []byte, start, have int, prev uint32, ents []entry, docs int) ([]byte, int) {
 	last := uint64(prev)
 	n := 0
-	for n < len(ents) && have+n < maxBlockDocs {
+	for n < len(ents) && have+n < min(docs, maxBlockDocs) {
 		e := &ents[n]
 		size := spansLen(e.spans)
 		if have+n > 0 && len(b)-start+2*binary.MaxVarintLen32+size > maxBlockBytes {
@@ -141,14 +169,14 @@ func appendBlock(b []byte, start, have int, prev uint32, ents []entry) ([]byte, 
 }
 
 // blockTail is the last doc of block v, whose key's doc is first, and its number of
-// entries, read without decoding a span.
-func blockTail(first uint32, v []byte) (last uint32, n int) {
+// entries, read without decoding a span; whole is false when v has a damaged tail.
+func blockTail(first uint32, v []byte) (last uint32, n int, whole bool) {
 	last = first
-	eachEntry(first, v, func(doc uint32, _ []byte) bool {
+	read := eachEntry(first, v, func(doc uint32, _ []byte) bool {
 		last, n = doc, n+1
 		return true
 	})
-	return last, n
+	return last, n, read == len(v)
 }
 
 // applyOps applies ops, all of one term and in doc then version order, to the entries of
