@@ -76,12 +76,19 @@ func TestGenerateLayout1(t *testing.T) {
 	if err := os.Remove(layout1); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
-	src, err := bolt.Open(tmp, 0o600, &bolt.Options{ReadOnly: true})
+	compactFile(t, tmp, layout1)
+}
+
+// compactFile writes a compacted copy of the bbolt file from to the new file to, for the
+// archives committed as testdata: no pages freed by the transactions that wrote them.
+func compactFile(t *testing.T, from, to string) {
+	t.Helper()
+	src, err := bolt.Open(from, 0o600, &bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	dst, err := bolt.Open(layout1, 0o644, nil)
+	dst, err := bolt.Open(to, 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

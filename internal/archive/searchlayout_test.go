@@ -126,21 +126,7 @@ func TestGenerateSearchLayout4(t *testing.T) {
 	}
 	// Compacted, so that the file holds no freed pages, then compressed.
 	compacted := filepath.Join(t.TempDir(), "compact.db")
-	src, err := bolt.Open(tmp, 0o600, &bolt.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := bolt.Open(compacted, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := bolt.Compact(dst, src, 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
-	}
+	compactFile(t, tmp, compacted)
 	raw, err := os.ReadFile(compacted)
 	if err != nil {
 		t.Fatal(err)
