@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/model"
 	"github.com/statuswatch/statuswatch/internal/testbin"
 	bolt "go.etcd.io/bbolt"
@@ -168,5 +170,66 @@ func TestPollStatesReleasePages(t *testing.T) {
 	}
 	if got["s0599"].Fetch.PageTitle() != "Vendor 599" {
 		t.Errorf("s0599's page title: %q", got["s0599"].Fetch.PageTitle())
+	}
+}
+
+// TestCachedIncidentHeadsReleasePages: a walk of CachedIncidentHeads whose every source is
+// cached still opens each source's bucket to read its write count; it lets go of those
+// pages as it goes, as a walk that decodes them does.
+func TestCachedIncidentHeadsReleasePages(t *testing.T) {
+	testbin.RequireMappedRssFile(t, t.TempDir())
+	ts := MustOpen(t)
+	const n = 600
+	names := make([]string, n)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for i := range names {
+		names[i] = fmt.Sprintf("s%04d", i)
+		s := snap(t0, inc("i1"), inc("i2"))
+		s.Source = names[i]
+		raw := make([]byte, 16<<10) // a body that does not compress: the sources' pages apart
+		for j := range raw {
+			raw[j] = byte(rnd.Uint32())
+		}
+		if _, err := ts.Record(names[i], s, nil, []model.Body{body("incidents", raw)}, all); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var cache HeadCache
+	want, err := ts.CachedIncidentHeads(&cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.ReleasePages(); err != nil {
+		t.Fatal(err)
+	}
+
+	// What the cached walk reads, in one transaction without releases.
+	before := rssFile(t)
+	if err := ts.view(func(tx *bolt.Tx) error {
+		for _, name := range names {
+			incident.Writes(layout.Sub(layout.Source(tx, name), layout.BucketIncidents))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	kept := rssFile(t) - before
+	if kept < 2<<10 {
+		t.Fatalf("reading %d sources' write counts mapped only %d KiB: the release before it left their pages mapped?", n, kept)
+	}
+	if err := ts.ReleasePages(); err != nil {
+		t.Fatal(err)
+	}
+
+	before = rssFile(t)
+	got, err := ts.CachedIncidentHeads(&cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left := rssFile(t) - before; left > kept/2 {
+		t.Errorf("CachedIncidentHeads, every source cached, left %d KiB of the archive mapped; a walk that keeps its pages maps %d KiB", left, kept)
+	}
+	if !reflect.DeepEqual(got, want) || len(got) != 2*n {
+		t.Errorf("the cached walk gave %d heads, want the %d of the first", len(got), len(want))
 	}
 }
