@@ -115,22 +115,11 @@ func TestPollStatesReleasePages(t *testing.T) {
 	testbin.RequireMappedRssFile(t, t.TempDir())
 	ts := MustOpen(t)
 	const n = 600
-	names := make([]string, n)
-	rnd := rand.New(rand.NewPCG(1, 2))
-	for i := range names {
-		names[i] = fmt.Sprintf("s%04d", i)
+	names := recordSourcesApart(t, ts, n, rand.New(rand.NewPCG(1, 2)), func(i int) (model.FetchState, []model.Incident) {
 		state := model.FetchState{"incidents": {ETag: fmt.Sprintf(`"etag-%d"`, i)}}
 		state.SetPageTitle(fmt.Sprintf("Vendor %d", i))
-		s := snap(t0, inc("i1"))
-		s.Source = names[i]
-		raw := make([]byte, 16<<10) // a body that does not compress: the sources' states pages apart
-		for j := range raw {
-			raw[j] = byte(rnd.Uint32())
-		}
-		if _, err := ts.Record(names[i], s, state, []model.Body{body("incidents", raw)}, all); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return state, []model.Incident{inc("i1")}
+	})
 	if err := ts.ReleasePages(); err != nil {
 		t.Fatal(err)
 	}
@@ -180,20 +169,9 @@ func TestCachedIncidentHeadsReleasePages(t *testing.T) {
 	testbin.RequireMappedRssFile(t, t.TempDir())
 	ts := MustOpen(t)
 	const n = 600
-	names := make([]string, n)
-	rnd := rand.New(rand.NewPCG(3, 4))
-	for i := range names {
-		names[i] = fmt.Sprintf("s%04d", i)
-		s := snap(t0, inc("i1"), inc("i2"))
-		s.Source = names[i]
-		raw := make([]byte, 16<<10) // a body that does not compress: the sources' pages apart
-		for j := range raw {
-			raw[j] = byte(rnd.Uint32())
-		}
-		if _, err := ts.Record(names[i], s, nil, []model.Body{body("incidents", raw)}, all); err != nil {
-			t.Fatal(err)
-		}
-	}
+	names := recordSourcesApart(t, ts, n, rand.New(rand.NewPCG(3, 4)), func(int) (model.FetchState, []model.Incident) {
+		return nil, []model.Incident{inc("i1"), inc("i2")}
+	})
 	var cache HeadCache
 	want, err := ts.CachedIncidentHeads(&cache, nil)
 	if err != nil {
@@ -232,4 +210,26 @@ func TestCachedIncidentHeadsReleasePages(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || len(got) != 2*n {
 		t.Errorf("the cached walk gave %d heads, want the %d of the first", len(got), len(want))
 	}
+}
+
+// recordSourcesApart records n sources, s0000 on, each a first poll of the state and
+// incidents page(i) gives with a raw body that does not compress, so that the sources'
+// pages lie apart in the file and a walk over them maps pages all over it.
+func recordSourcesApart(t *testing.T, ts *testStore, n int, rnd *rand.Rand, page func(i int) (model.FetchState, []model.Incident)) []string {
+	t.Helper()
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("s%04d", i)
+		state, incs := page(i)
+		s := snap(t0, incs...)
+		s.Source = names[i]
+		raw := make([]byte, 16<<10)
+		for j := range raw {
+			raw[j] = byte(rnd.Uint32())
+		}
+		if _, err := ts.Record(names[i], s, state, []model.Body{body("incidents", raw)}, all); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return names
 }

@@ -121,24 +121,29 @@ func termsOf(inc *model.Incident, f Field) []string {
 	if inc == nil {
 		return nil
 	}
-	var terms []string
+	return termSet(tokensOf(nil, inc, f, nil))
+}
+
+// tokensOf appends to dst the tokens of field f's texts of inc (fieldTokens), its ASCII
+// words lower-cased by low.
+func tokensOf(dst []string, inc *model.Incident, f Field, low *lowerer) []string {
 	switch f {
 	case FieldTitle:
-		terms = fieldTokens(terms, inc.Title, nil)
+		dst = fieldTokens(dst, inc.Title, low)
 	case FieldUpdates:
 		for i := range inc.Updates {
-			terms = fieldTokens(terms, inc.Updates[i].Body, nil)
+			dst = fieldTokens(dst, inc.Updates[i].Body, low)
 		}
 	case FieldPostmortem:
 		if inc.Postmortem != nil {
-			terms = fieldTokens(terms, inc.Postmortem.Body, nil)
+			dst = fieldTokens(dst, inc.Postmortem.Body, low)
 		}
 	case FieldComponents:
 		for _, c := range inc.Components {
-			terms = fieldTokens(terms, c, nil)
+			dst = fieldTokens(dst, c, low)
 		}
 	}
-	return termSet(terms)
+	return dst
 }
 
 // sameField reports whether a field's text is the same in a and b, cheaply, so that an
@@ -237,23 +242,7 @@ func (b *batch) op(term string, f Field, n uint32, add bool) {
 // ops are ordered anyway. It reports false, and gathers nothing, when the field has more
 // distinct terms than a field keeps (then only those that sort first are kept).
 func (b *batch) addField(cur *model.Incident, f Field, n uint32) bool {
-	toks := b.tokens[:0]
-	switch f {
-	case FieldTitle:
-		toks = fieldTokens(toks, cur.Title, &b.low)
-	case FieldUpdates:
-		for i := range cur.Updates {
-			toks = fieldTokens(toks, cur.Updates[i].Body, &b.low)
-		}
-	case FieldPostmortem:
-		if cur.Postmortem != nil {
-			toks = fieldTokens(toks, cur.Postmortem.Body, &b.low)
-		}
-	case FieldComponents:
-		for _, c := range cur.Components {
-			toks = fieldTokens(toks, c, &b.low)
-		}
-	}
+	toks := tokensOf(b.tokens[:0], cur, f, &b.low)
 	b.tokens = toks[:0]
 	start := int32(len(b.ops))
 	for _, t := range toks {
@@ -312,14 +301,6 @@ func (b *Batch) Index(tx *bolt.Tx, source, id string, n uint32, at time.Time, pr
 	return nil
 }
 
-// Len is the number of term writes waiting.
-func (b *Batch) Len() int {
-	if b.batch == nil {
-		return 0
-	}
-	return len(b.ops)
-}
-
 // order returns the batch's ops in key order (term, doc), each doc's in version then
 // field order: a counting sort by the terms' ranks, then each term's run sorted by doc
 // where it is not already (a batch gathers versions in order, and new docs in order).
@@ -376,8 +357,6 @@ func (b *Batch) Flush(tx *bolt.Tx) error {
 	}
 	ops := b.order()
 	c := tx.Bucket(Bucket).Bucket(bucketPostings).Cursor()
-	// The values and new keys put: bbolt keeps values until the commit, so each is a
-	// part of one arena that is never written over (a new one is made when it is full).
 	w := blockWriter{put: c.Bucket().Put, del: c.Bucket().Delete}
 	for i := 0; i < len(ops); {
 		// The ops of one term that fall in one block are applied together.
