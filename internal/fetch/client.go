@@ -136,8 +136,9 @@ type ClientOptions struct {
 	// schedules, so a warm poll finds the connection the last one left where the server
 	// allows it (no new handshake at all).
 	IdleTimeout time.Duration
-	// MaxIdle bounds the idle HTTP/1 connections kept over all hosts (the least recently
-	// used one is closed first); zero: Concurrency × 2. Each costs memory on both sides.
+	// MaxIdle bounds the connections kept between polls over all hosts, HTTP/1 and HTTP/2:
+	// the first ones the client had room for, while they last; any other is closed once
+	// idle for a moment. Zero: Concurrency × 2. Each costs memory on both sides.
 	MaxIdle int
 	// Sessions is the size of the TLS client session cache (one entry per host; LRU):
 	// where a connection was not kept, the next handshake resumes the session instead
@@ -242,7 +243,9 @@ func newTransport(o ClientOptions, pool *connPool) (*http.Transport, error) {
 		ResponseHeaderTimeout: min(responseHeaderTimeout, o.Timeout),
 		IdleConnTimeout:       min(idle, MaxIdleTimeout),
 		ExpectContinueTimeout: time.Second,
-		MaxIdleConns:          o.MaxIdle,
+		// No bound of the transport's own: its least recently used HTTP/1 connection would
+		// be the pool's kept one (connPool), which bounds them all.
+		MaxIdleConns: 0,
 		// One idle connection per host is all a poller reuses: a source's endpoints are
 		// read one after the other.
 		MaxIdleConnsPerHost: min(o.PerHost, 2),

@@ -20,32 +20,49 @@ const (
 	bigLinger = 2 * time.Second
 )
 
+// visitLinger is how long a connection the pool does not keep stays open once idle: long
+// enough for the rest of its poll (a source's endpoints are read one after another), far
+// shorter than any schedule.
+const visitLinger = 250 * time.Millisecond
+
 // connPool bounds the connections kept between polls. The transport's MaxIdleConns
 // counts only HTTP/1 connections: an HTTP/2 connection stays open, with its buffers and
 // its reading goroutine, until its idle timeout, however many hosts there are. The pool
 // sees every connection the client dials (trackDial) and which exchanges use it
-// (httptrace's GotConn), and closes the least recently used idle ones beyond max. The
-// transport learns of such a close only when its read loop sees it: a request it hands
+// (httptrace's GotConn).
+//
+// It keeps at most max connections, the first ones released while it had room, for as
+// long as they live; any other is closed once idle for visitLinger. Evicting the least
+// recently used instead would keep nothing useful where a fleet has more hosts than max:
+// a daemon visits its hosts in turn, once an interval each, so the least recently used
+// connection is always the next one needed, and each would be closed just before its
+// host's next poll. Kept this way, max hosts reuse their connection at every poll and the
+// others resume their TLS session, as all of them would under eviction.
+//
+// The transport learns of a close only when its read loop sees it: a request it hands
 // the connection before then fails with net.ErrClosed, and Client.do sends it once more.
 type connPool struct {
 	max    int
 	linger time.Duration // how long a connection that carried a big body stays idle before it is closed
+	visit  time.Duration // how long one the pool does not keep stays idle before it is closed
 
 	mu    sync.Mutex
+	kept  int                      // connections with kept set, idle or in use
 	conns map[net.Conn]*pooledConn // by the dialled connection
-	idle  *list.List               // of *pooledConn, most recently used first
+	idle  *list.List               // the kept ones not in use, most recently used first
 }
 
 type pooledConn struct {
 	conn  *trackedConn
 	inUse int
-	elem  *list.Element // in idle while inUse == 0
+	kept  bool          // one of the pool's max: stays open while idle, until its idle timeout
+	elem  *list.Element // in idle while kept and inUse == 0
 	big   bool          // it carried a big body over TLS: closed once idle for linger
 	uses  int           // exchanges released so far, to tell a later use from the one a timer is for
 }
 
 func newConnPool(max int) *connPool {
-	return &connPool{max: max, linger: bigLinger, conns: map[net.Conn]*pooledConn{}, idle: list.New()}
+	return &connPool{max: max, linger: bigLinger, visit: visitLinger, conns: map[net.Conn]*pooledConn{}, idle: list.New()}
 }
 
 // trackedConn is a dialled connection that leaves the pool when closed, by whoever
@@ -61,7 +78,8 @@ func (c *trackedConn) Close() error {
 	return c.Conn.Close()
 }
 
-// trackDial wraps a dialer so that every connection it makes joins the pool, idle.
+// trackDial wraps a dialer so that every connection it makes joins the pool. One that no
+// exchange ever gets (a cancelled request's) is closed by the transport's idle timeout.
 func (p *connPool) trackDial(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		conn, err := dial(ctx, network, addr)
@@ -70,9 +88,7 @@ func (p *connPool) trackDial(dial func(ctx context.Context, network, addr string
 		}
 		tc := &trackedConn{Conn: conn, pool: p}
 		p.mu.Lock()
-		pc := &pooledConn{conn: tc}
-		pc.elem = p.idle.PushFront(pc)
-		p.conns[tc] = pc
+		p.conns[tc] = &pooledConn{conn: tc}
 		p.mu.Unlock()
 		return tc, nil
 	}
@@ -102,10 +118,10 @@ func (p *connPool) acquire(c net.Conn) {
 	pc.inUse++
 }
 
-// release ends an exchange over conns (one per hop of its redirects): each goes back to
-// the idle list, most recently used first; one that ever carried a big body over TLS is
-// closed once it has stayed idle for linger. Then the least recently used idle
-// connections beyond max are closed.
+// release ends an exchange over conns (one per hop of its redirects). A connection the
+// pool keeps, or now has room to keep, goes back to the idle list; one that ever carried
+// a big body over TLS is closed once it has stayed idle for linger, and one the pool does
+// not keep once it has stayed idle for visit.
 func (p *connPool) release(conns []net.Conn, big bool) {
 	var closing []*trackedConn
 	p.mu.Lock()
@@ -128,18 +144,20 @@ func (p *connPool) release(conns []net.Conn, big bool) {
 			closing = append(closing, pc.conn)
 			continue
 		}
-		if pc.elem == nil {
+		if !pc.kept && (p.max <= 0 || p.kept < p.max) {
+			pc.kept = true
+			p.kept++
+		}
+		uses := pc.uses
+		switch {
+		case pc.big:
+			time.AfterFunc(p.linger, func() { p.closeIfIdle(pc, uses) })
+		case !pc.kept:
+			time.AfterFunc(p.visit, func() { p.closeIfIdle(pc, uses) })
+		}
+		if pc.kept && pc.elem == nil {
 			pc.elem = p.idle.PushFront(pc)
 		}
-		if pc.big {
-			uses := pc.uses
-			time.AfterFunc(p.linger, func() { p.closeIfIdle(pc, uses) })
-		}
-	}
-	for p.max > 0 && p.idle.Len() > p.max {
-		pc := p.idle.Remove(p.idle.Back()).(*pooledConn)
-		pc.elem = nil
-		closing = append(closing, pc.conn)
 	}
 	p.mu.Unlock()
 	for _, c := range closing {
@@ -165,13 +183,16 @@ func (p *connPool) forget(c *trackedConn) {
 		if pc.elem != nil {
 			p.idle.Remove(pc.elem)
 		}
+		if pc.kept {
+			p.kept--
+		}
 		delete(p.conns, c)
 	}
 }
 
-// open is the number of connections open and idle, for tests.
-func (p *connPool) open() (open, idle int) {
+// open is the number of connections open, and of them kept, for tests.
+func (p *connPool) open() (open, kept int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.conns), p.idle.Len()
+	return len(p.conns), p.kept
 }
