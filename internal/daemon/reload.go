@@ -144,8 +144,8 @@ const (
 	idleMargin = 30 * time.Second
 	// maxIdleConns bounds the connections kept idle over all hosts. An idle HTTPS
 	// connection holds its TLS and HTTP buffers and a reading goroutine (tens of KB):
-	// beyond this many hosts the least recently used is closed, and its next poll
-	// resumes the TLS session from the cache instead of a full handshake.
+	// beyond this many hosts the others' connections are closed after their poll, and
+	// their next poll resumes the TLS session from the cache instead of a full handshake.
 	maxIdleConns = 1024
 )
 
