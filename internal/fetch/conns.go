@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"container/list"
 	"context"
 	"crypto/tls"
 	"net"
@@ -50,20 +49,18 @@ type connPool struct {
 	mu    sync.Mutex
 	kept  int                      // connections with kept set, idle or in use
 	conns map[net.Conn]*pooledConn // by the dialled connection
-	idle  *list.List               // the kept ones not in use, most recently used first
 }
 
 type pooledConn struct {
 	conn  *trackedConn
 	inUse int
-	kept  bool          // one of the pool's max: stays open while idle, until its idle timeout
-	elem  *list.Element // in idle while kept and inUse == 0
-	big   bool          // it carried a big body over TLS: closed once idle for linger
-	uses  int           // exchanges released so far, to tell a later use from the one a timer is for
+	kept  bool // one of the pool's max: stays open while idle, until its idle timeout
+	big   bool // it carried a big body over TLS: closed once idle for linger
+	uses  int  // exchanges released so far, to tell a later use from the one a timer is for
 }
 
 func newConnPool(max int) *connPool {
-	return &connPool{max: max, linger: bigLinger, visit: visitLinger, conns: map[net.Conn]*pooledConn{}, idle: list.New()}
+	return &connPool{max: max, linger: bigLinger, visit: visitLinger, conns: map[net.Conn]*pooledConn{}}
 }
 
 // trackedConn is a dialled connection that leaves the pool when closed, by whoever
@@ -112,15 +109,11 @@ func (p *connPool) acquire(c net.Conn) {
 	if pc == nil {
 		return // not ours (a test's transport)
 	}
-	if pc.elem != nil {
-		p.idle.Remove(pc.elem)
-		pc.elem = nil
-	}
 	pc.inUse++
 }
 
 // release ends an exchange over conns (one per hop of its redirects). A connection the
-// pool keeps, or now has room to keep, goes back to the idle list; one that ever carried
+// pool keeps, or now has room to keep, stays open; one that ever carried
 // a big body over TLS is closed once it has stayed idle for linger, and one the pool does
 // not keep once it has stayed idle for visit.
 func (p *connPool) release(conns []net.Conn, big bool) {
@@ -156,9 +149,6 @@ func (p *connPool) release(conns []net.Conn, big bool) {
 		case !pc.kept:
 			time.AfterFunc(p.visit, func() { p.closeIfIdle(pc, uses) })
 		}
-		if pc.kept && pc.elem == nil {
-			pc.elem = p.idle.PushFront(pc)
-		}
 	}
 	p.mu.Unlock()
 	for _, c := range closing {
@@ -181,9 +171,6 @@ func (p *connPool) forget(c *trackedConn) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if pc := p.conns[c]; pc != nil {
-		if pc.elem != nil {
-			p.idle.Remove(pc.elem)
-		}
 		if pc.kept {
 			p.kept--
 		}
