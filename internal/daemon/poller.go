@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,7 +27,6 @@ type Poller struct {
 	Log         *slog.Logger
 	Now         func() time.Time
 
-	mu sync.Mutex
 	// states holds the poll state of sources whose last poll wrote nothing, as the
 	// archive still has it: the next poll starts without a read transaction, and an
 	// unchanged poll touches no archive page at all. A poll takes its source's entry out
@@ -36,7 +34,7 @@ type Poller struct {
 	// new validators, a failure, a detected kind — makes the next poll read the archive
 	// again. It relies on this Poller being the only writer of its sources' state, which
 	// it is: the daemon holds the archive, and every poll goes through its Poller.
-	states map[string]archive.PollState
+	states stateCache
 	// stateReads counts the polls that read their state from the archive rather than from
 	// states: every releaseStateReadsEvery of them the archive's mapped pages are released.
 	stateReads atomic.Int64
@@ -99,7 +97,7 @@ func (p *Poller) Poll(ctx context.Context, src *config.Source) (Outcome, error) 
 
 func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) {
 	var out Outcome
-	ps, ok := p.takeState(src.Name)
+	ps, ok := p.states.take(src.Name)
 	if !ok {
 		var err error
 		if ps, err = p.Store.PollState(src.Name); err != nil {
@@ -153,7 +151,7 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 			out.Changes, out.Messages, out.Wrote = r.Changed, r.Messages, true
 			return out, err
 		}
-		p.keepState(src.Name, ps)
+		p.states.keep(src.Name, ps)
 		return out, nil
 	}
 	if res.Snapshot == nil {
@@ -167,29 +165,6 @@ func (p *Poller) poll(ctx context.Context, src *config.Source) (Outcome, error) 
 	}
 	out.Changes, out.Messages = r.Changed, r.Messages
 	return out, nil
-}
-
-// takeState takes a source's remembered poll state out of the cache (see states).
-func (p *Poller) takeState(source string) (archive.PollState, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	ps, ok := p.states[source]
-	delete(p.states, source)
-	return ps, ok
-}
-
-// keepState remembers the poll state of a poll that wrote nothing. A failing source's is
-// not kept: its success is about to be written.
-func (p *Poller) keepState(source string, ps archive.PollState) {
-	if ps.Failures > 0 || ps.Unreadable > 0 {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.states == nil {
-		p.states = map[string]archive.PollState{}
-	}
-	p.states[source] = ps
 }
 
 // redetectAfter is how many polls in a row must fail to parse before a kind: auto source

@@ -207,12 +207,7 @@ func BenchmarkPollNewBytesSameMeaning(b *testing.B) {
 func TestPollerRemembersStateOfUnchangedPolls(t *testing.T) {
 	e := newBenchEnv(t, true, false)
 	ctx := context.Background()
-	cached := func() bool {
-		e.poller.mu.Lock()
-		defer e.poller.mu.Unlock()
-		_, ok := e.poller.states["bench"]
-		return ok
-	}
+	cached := func() bool { return e.poller.states.has("bench") }
 	if cached() {
 		t.Fatal("state cached after the first poll, which wrote versions")
 	}

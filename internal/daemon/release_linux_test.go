@@ -31,9 +31,7 @@ func TestPollerStateReadsReleasePages(t *testing.T) {
 	ctx := context.Background()
 	poll := func() {
 		t.Helper()
-		e.poller.mu.Lock()
-		delete(e.poller.states, e.src.Name) // as a source's first poll: its state read from the archive
-		e.poller.mu.Unlock()
+		e.poller.states.take(e.src.Name) // as a source's first poll: its state read from the archive
 		if _, err := e.poller.Poll(ctx, e.src); err != nil {
 			t.Fatal(err)
 		}

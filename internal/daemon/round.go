@@ -35,14 +35,9 @@ func (p *Poller) Round(ctx context.Context, sources []*config.Source, limit int)
 		names[i] = src.Name
 	}
 	if states, err := p.Store.PollStates(names); err == nil {
-		p.mu.Lock()
-		if p.states == nil {
-			p.states = make(map[string]archive.PollState, len(states))
-		}
 		for name, ps := range states {
-			p.states[name] = ps
+			p.states.keep(name, ps)
 		}
-		p.mu.Unlock()
 	}
 
 	results := make([]SourceResult, len(sources))
