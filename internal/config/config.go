@@ -111,6 +111,7 @@ type HTTP struct {
 	Concurrency int    // polls in flight at once
 	PerHost     int    // polls in flight per host:port
 	CAFile      string // extra PEM CA bundle; empty: the system roots only
+	PostQuantum bool   // offer the hybrid X25519MLKEM768 key exchange first
 }
 
 // Web configures the UI and API served on Listen.

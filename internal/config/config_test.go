@@ -262,6 +262,7 @@ http:
   max_body: 512KiB
   concurrency: 8
   per_host: 2
+  post_quantum: true
 retention:
   raw_snapshots: 1d12h
 slack:
@@ -284,6 +285,7 @@ web:
 		{"max_body", cfg.HTTP.MaxBody, int64(512 << 10)},
 		{"concurrency", cfg.HTTP.Concurrency, 8},
 		{"per_host", cfg.HTTP.PerHost, 2},
+		{"post_quantum", cfg.HTTP.PostQuantum, true},
 		{"raw_snapshots", cfg.Retention.RawSnapshots, 36 * time.Hour},
 		{"webhook_url", cfg.Slack.WebhookURL.Value(), "https://hooks.slack.test/services/T/B/X"},
 		{"api_url", cfg.Slack.APIURL, "http://127.0.0.1:9/api/"},

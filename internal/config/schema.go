@@ -59,8 +59,9 @@ func (d *decoder) root(cfg *Config, m *meta, n *yaml.Node) error {
 				}
 				return n, err
 			}),
-			"concurrency": typed(d, &h.Concurrency, nil, atLeast(1)),
-			"per_host":    typed(d, &h.PerHost, nil, atLeast(1)),
+			"concurrency":  typed(d, &h.Concurrency, nil, atLeast(1)),
+			"per_host":     typed(d, &h.PerHost, nil, atLeast(1)),
+			"post_quantum": typed(d, &h.PostQuantum, nil, parseBool),
 			"ca_file": func(path string, v *yaml.Node) error {
 				s, _, err := d.scalar(path, v)
 				h.CAFile = d.path(s)

@@ -18,6 +18,7 @@ func TestClientOptionsFromSchedules(t *testing.T) {
 	cfg, err := config.Parse([]byte(`listen: ""
 http:
   concurrency: 8
+  post_quantum: true
 sources:
   - name: a
     url: https://a.example.com
@@ -45,6 +46,9 @@ sources:
 	}
 	if o.Sessions != 3 || o.MaxIdle != 16 {
 		t.Errorf("%d sessions, %d idle connections; want 3 (one per host) and 16 (2 × concurrency)", o.Sessions, o.MaxIdle)
+	}
+	if !o.PostQuantum {
+		t.Error("http.post_quantum not passed on to the client")
 	}
 }
 

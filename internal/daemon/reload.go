@@ -175,6 +175,7 @@ func ClientOptions(cfg *config.Config) fetch.ClientOptions {
 		Concurrency: cfg.HTTP.Concurrency,
 		PerHost:     cfg.HTTP.PerHost,
 		CAFile:      cfg.HTTP.CAFile,
+		PostQuantum: cfg.HTTP.PostQuantum,
 		Sessions:    max(len(hosts), 1),
 		MaxIdle:     min(max(len(hosts), 2*cfg.HTTP.Concurrency), maxIdleConns),
 	}

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"container/list"
 	"crypto/tls"
 	"sync"
@@ -60,7 +61,10 @@ func (c *sessionCache) Put(key string, cs *tls.ClientSessionState) {
 	var e *sessionEntry
 	if ticket, state, err := cs.ResumptionState(); err == nil && state != nil {
 		if b, err := state.Bytes(); err == nil {
-			e = &sessionEntry{key: key, ticket: ticket, state: b}
+			// Copies of their own size: the encoding is built by doubling (up to twice
+			// its length in capacity), and the ticket is a slice of the message it came
+			// in, which would be kept whole.
+			e = &sessionEntry{key: key, ticket: bytes.Clone(ticket), state: bytes.Clone(b)}
 		}
 	}
 	c.mu.Lock()

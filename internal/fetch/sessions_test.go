@@ -88,3 +88,25 @@ func (r *recordingCache) Put(_ string, cs *tls.ClientSessionState) {
 		r.put = cs
 	}
 }
+
+// An entry holds copies of its own size: not the message buffer its ticket is a slice
+// of, nor the spare capacity of the encoding.
+func TestSessionCacheEntriesHoldTheirBytesOnly(t *testing.T) {
+	ss, err := tls.ParseSessionState(validClientSession(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	copy(buf, "ticket")
+	cs, err := tls.NewResumptionState(buf[:6], ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newSessionCache(1)
+	c.Put("a", cs)
+	e := c.entries["a"].Value.(*sessionEntry)
+	if cap(e.ticket) > 64 || cap(e.state) > len(e.state)+len(e.state)/8 {
+		t.Errorf("ticket of %d bytes holds %d, state of %d holds %d; want them copied to their size",
+			len(e.ticket), cap(e.ticket), len(e.state), cap(e.state))
+	}
+}
