@@ -39,6 +39,7 @@ var phases = []phase{
 	{name: "HTTPS, server closes: a new connection per poll, TLS session resumed (HTTP/2)", tls: true, closes: true},
 	{name: "the same, X25519 alone as the key exchange", tls: true, closes: true, x25519: true},
 	{name: "the same as HTTPS resumed, HTTP/1.1", tls: true, closes: true, h1: true},
+	{name: "the same, X25519 alone and HTTP/1.1 (the daemon's connections it does not keep)", tls: true, closes: true, x25519: true, h1: true},
 	{name: "plain HTTP, connection kept", closes: false},
 	{name: "HTTPS, connection kept (HTTP/2)", tls: true, closes: false},
 }

@@ -246,9 +246,13 @@ func newTransport(o ClientOptions, pool *connPool) (*http.Transport, error) {
 	if sessions <= 0 {
 		sessions = defaultSessions
 	}
+	tracked := pool.trackDial(guardDial(dial))
 	tr := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           pool.trackDial(guardDial(dial)),
+		Proxy:       http.ProxyFromEnvironment,
+		DialContext: tracked,
+		// Through a proxy the transport runs TLS itself, over the tunnel, with
+		// TLSClientConfig; a direct HTTPS connection goes through DialTLSContext
+		// (connPool.tlsDial), set below once that config is complete.
 		TLSHandshakeTimeout:   tlsHandshakeTimeout,
 		ResponseHeaderTimeout: min(responseHeaderTimeout, o.Timeout),
 		IdleConnTimeout:       min(idle, MaxIdleTimeout),
@@ -298,6 +302,7 @@ func newTransport(o ClientOptions, pool *connPool) (*http.Transport, error) {
 		}
 		tr.TLSClientConfig.RootCAs = roots
 	}
+	tr.DialTLSContext = pool.tlsDial(tracked, tr.TLSClientConfig, tlsHandshakeTimeout)
 	return tr, nil
 }
 
