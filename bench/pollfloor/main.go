@@ -54,7 +54,7 @@ func main() {
 	duration := flag.Duration("duration", time.Minute, "the measured phase")
 	h1 := flag.Bool("http1", false, "HTTP/1.1 only (default: HTTP/2 where offered)")
 	heapFile := flag.String("heap-profile", "", "write a heap profile at the end into this file")
-	reconnectRuns := flag.Int("reconnect", 0, "instead: serve -hosts hosts from a child process and measure, this many runs, warm polls that reconnect where the servers close (plain, HTTPS resumed, X25519 alone, HTTP/1.1) and on kept connections (plain, HTTPS); -duration per phase (default here 8s)")
+	reconnectRuns := flag.Int("reconnect", 0, "instead: serve -hosts hosts from a child process and measure, this many runs, warm polls that reconnect where the servers close (plain, HTTPS resumed, X25519 alone, HTTP/1.1, both) and on kept connections (plain, HTTPS); -duration per phase (default here 8s)")
 	hosts := flag.Int("hosts", 2000, "with -reconnect: the hosts served")
 	serverIdle := flag.Duration("server-idle", 2*time.Second, "with -reconnect: the servers that close, close connections idle this long")
 	serveChildFlag := flag.Bool("serve-child", false, "internal to -reconnect: be its server child")
