@@ -97,3 +97,11 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 	}
 	return res, nil
 }
+
+// PackFetchState packs st into one byte slice of a few hundred bytes, for a poll state
+// kept in memory between polls (the daemon keeps every unchanged source's): a decoded
+// FetchState is a map of ~1.5 KB. UnpackFetchState reads it back.
+func PackFetchState(st model.FetchState) []byte { return codec.PackFetchState(st) }
+
+// UnpackFetchState reads what PackFetchState packed.
+func UnpackFetchState(b []byte) (model.FetchState, error) { return codec.UnpackFetchState(b) }

@@ -53,6 +53,7 @@ const recordBin = 0x02
 type binWriter struct{ b []byte }
 
 func (w *binWriter) uint(n uint64) { w.b = binary.AppendUvarint(w.b, n) }
+func (w *binWriter) int(n int64)   { w.b = binary.AppendVarint(w.b, n) }
 func (w *binWriter) str(s string)  { w.uint(uint64(len(s))); w.b = append(w.b, s...) }
 
 // list writes a list's count, nil apart from empty.
