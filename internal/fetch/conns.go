@@ -49,18 +49,29 @@ type connPool struct {
 	mu    sync.Mutex
 	kept  int                      // connections with kept set, idle or in use
 	conns map[net.Conn]*pooledConn // by the dialled connection
+	// closers are the addresses whose kept connection was closed while idle by
+	// someone else than the pool, the server most often: their connections do not
+	// last, and are not offered HTTP/2 (tlsDial). Bounded by maxClosers.
+	closers map[string]struct{}
 }
+
+// maxClosers bounds connPool.closers; past it the set starts again.
+const maxClosers = 1 << 16
 
 type pooledConn struct {
 	conn  *trackedConn
+	addr  string // dialled
 	inUse int
 	kept  bool // one of the pool's max: stays open while idle, until its idle timeout
 	big   bool // it carried a big body over TLS: closed once idle for linger
 	uses  int  // exchanges released so far, to tell a later use from the one a timer is for
+	// closing: the pool closes it (an idle visit, a big body), so its close says
+	// nothing of the server.
+	closing bool
 }
 
 func newConnPool(max int) *connPool {
-	return &connPool{max: max, linger: bigLinger, visit: visitLinger, conns: map[net.Conn]*pooledConn{}}
+	return &connPool{max: max, linger: bigLinger, visit: visitLinger, conns: map[net.Conn]*pooledConn{}, closers: map[string]struct{}{}}
 }
 
 // trackedConn is a dialled connection that leaves the pool when closed, by whoever
@@ -86,7 +97,7 @@ func (p *connPool) trackDial(dial func(ctx context.Context, network, addr string
 		}
 		tc := &trackedConn{Conn: conn, pool: p}
 		p.mu.Lock()
-		p.conns[tc] = &pooledConn{conn: tc}
+		p.conns[tc] = &pooledConn{conn: tc, addr: addr}
 		p.mu.Unlock()
 		return tc, nil
 	}
@@ -94,16 +105,17 @@ func (p *connPool) trackDial(dial func(ctx context.Context, network, addr string
 
 // tlsDial dials as dial does and runs the TLS handshake itself (the transport's own
 // would offer HTTP/2 to every connection), with cfg and a handshake timeout, naming the
-// host it dialled. It offers HTTP/2 only to a connection the pool has room to keep. One
-// it does not keep carries one poll and is closed, and an HTTP/2 connection's set-up (the
+// host it dialled. It offers HTTP/2 only to a connection likely to last (offerH2): the
+// pool has room to keep it, and the server did not close the last one kept while it was
+// idle. Any other carries one poll and is closed, and an HTTP/2 connection's set-up (the
 // preface, SETTINGS and window updates both ways, the client connection with its buffers
 // and reading goroutine) pays only on a connection that lasts: over HTTP/1.1 instead, the
-// daemon polling 10,000 HTTPS hosts spent 12% less CPU. Wrong guesses do no harm:
-// a connection dialled while the pool had room and not kept after all is closed as any
-// other, and one kept over HTTP/1.1 is as good as one over HTTP/2 for a poller.
+// daemon polling 10,000 HTTPS hosts spent 12% less CPU. Wrong guesses do no harm: a
+// connection offered HTTP/2 and not kept after all is closed as any other, and one kept
+// over HTTP/1.1 is as good as one over HTTP/2 for a poller.
 func (p *connPool) tlsDial(dial func(ctx context.Context, network, addr string) (net.Conn, error), cfg *tls.Config, timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		room := p.room()
+		room := p.offerH2(addr)
 		conn, err := dial(ctx, network, addr)
 		if err != nil {
 			return nil, err
@@ -138,11 +150,13 @@ var (
 	alpnVisit = []string{"http/1.1"}
 )
 
-// room reports whether the pool has room to keep one more connection.
-func (p *connPool) room() bool {
+// offerH2 reports whether a new connection to addr is likely to last: the pool has room
+// to keep it, and addr's last kept connection was not closed by someone else while idle.
+func (p *connPool) offerH2(addr string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.max <= 0 || p.kept < p.max
+	_, closes := p.closers[addr]
+	return (p.max <= 0 || p.kept < p.max) && !closes
 }
 
 // key is the dialled connection under what an exchange reports: the transport runs TLS
@@ -188,6 +202,7 @@ func (p *connPool) release(conns []net.Conn, big bool) {
 			continue
 		}
 		if pc.big && p.linger <= 0 {
+			pc.closing = true
 			closing = append(closing, pc.conn)
 			continue
 		}
@@ -213,6 +228,9 @@ func (p *connPool) release(conns []net.Conn, big bool) {
 func (p *connPool) closeIfIdle(pc *pooledConn, uses int) {
 	p.mu.Lock()
 	idle := pc.inUse == 0 && pc.uses == uses && p.conns[pc.conn] == pc
+	if idle {
+		pc.closing = true
+	}
 	p.mu.Unlock()
 	if idle {
 		pc.conn.Close()
@@ -226,6 +244,12 @@ func (p *connPool) forget(c *trackedConn) {
 	if pc := p.conns[c]; pc != nil {
 		if pc.kept {
 			p.kept--
+			if pc.inUse == 0 && !pc.closing {
+				if len(p.closers) >= maxClosers {
+					clear(p.closers)
+				}
+				p.closers[pc.addr] = struct{}{}
+			}
 		}
 		delete(p.conns, c)
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -310,5 +311,41 @@ func TestBigBodyDropsTLSConnection(t *testing.T) {
 	// the 304s after the linger.
 	if conns, resumed, requests, _ := cc.snapshot(); conns != 2 || resumed != 2 || requests != 4 {
 		t.Errorf("%d requests over %d connections, %d over a resumed session; want 4 over 2, 2", requests, conns, resumed)
+	}
+}
+
+// A server that closes the connection kept for it while it is idle is not offered HTTP/2
+// again: its connections carry one poll each, and go over HTTP/1.1 (tlsDial).
+func TestServerClosingIdleConnectionsGetsHTTP1(t *testing.T) {
+	var mu sync.Mutex
+	var protos []string
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		protos = append(protos, r.Proto)
+		mu.Unlock()
+		w.Write([]byte("{}"))
+	}))
+	srv.Config.IdleTimeout = 50 * time.Millisecond
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	c := mustClient(t, ClientOptions{CAFile: caFile(t, srv), Sessions: 4})
+	for i := range 3 {
+		if _, err := c.Get(context.Background(), srv.URL, model.EndpointState{}, nil); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			if open, _ := c.conns.open(); open == 0 {
+				break // the server closed it
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("poll %d: the server's idle timeout did not close the connection", i+1)
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"HTTP/2.0", "HTTP/1.1", "HTTP/1.1"}; !slices.Equal(protos, want) {
+		t.Errorf("protocols %v, want %v", protos, want)
 	}
 }
