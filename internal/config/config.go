@@ -111,7 +111,7 @@ type HTTP struct {
 	Concurrency int    // polls in flight at once
 	PerHost     int    // polls in flight per host:port
 	CAFile      string // extra PEM CA bundle; empty: the system roots only
-	PostQuantum bool   // offer the hybrid X25519MLKEM768 key exchange first
+	PostQuantum bool   // offer the hybrid post-quantum key exchanges (X25519MLKEM768, …) too
 }
 
 // Web configures the UI and API served on Listen.

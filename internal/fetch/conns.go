@@ -115,7 +115,7 @@ func (p *connPool) trackDial(dial func(ctx context.Context, network, addr string
 // over HTTP/1.1 is as good as one over HTTP/2 for a poller.
 func (p *connPool) tlsDial(dial func(ctx context.Context, network, addr string) (net.Conn, error), cfg *tls.Config, timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		room := p.offerH2(addr)
+		lasts := p.offerH2(addr)
 		conn, err := dial(ctx, network, addr)
 		if err != nil {
 			return nil, err
@@ -129,7 +129,7 @@ func (p *connPool) tlsDial(dial func(ctx context.Context, network, addr string) 
 			c.ServerName = host
 		}
 		c.NextProtos = alpnVisit
-		if room {
+		if lasts {
 			c.NextProtos = alpnKept
 		}
 		hctx, cancel := context.WithTimeout(ctx, timeout)
@@ -143,8 +143,8 @@ func (p *connPool) tlsDial(dial func(ctx context.Context, network, addr string) 
 	}
 }
 
-// The protocols offered (ALPN) to a connection the pool has room to keep, and to one
-// for a visit.
+// The protocols offered (ALPN) to a connection likely to last (offerH2), and to one for
+// a visit.
 var (
 	alpnKept  = []string{"h2", "http/1.1"}
 	alpnVisit = []string{"http/1.1"}
