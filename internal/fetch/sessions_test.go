@@ -1,9 +1,19 @@
 package fetch
 
 import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"fmt"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 )
 
 // The session cache keeps one session per host, the least recently used out first; a
@@ -41,7 +51,7 @@ func TestSessionCacheBounds(t *testing.T) {
 		t.Error("a kept after a nil Put")
 	}
 	c.mu.Lock()
-	c.entries["c"].Value.(*sessionEntry).state = []byte("garbage")
+	c.entries["c"].Value.(*sessionEntry).state = packedSession{rest: []byte("garbage")}
 	c.mu.Unlock()
 	if _, ok := c.Get("c"); ok {
 		t.Error("a session that does not parse was returned")
@@ -105,8 +115,154 @@ func TestSessionCacheEntriesHoldTheirBytesOnly(t *testing.T) {
 	c := newSessionCache(1)
 	c.Put("a", cs)
 	e := c.entries["a"].Value.(*sessionEntry)
-	if cap(e.ticket) > 64 || cap(e.state) > len(e.state)+len(e.state)/8 {
+	if cap(e.ticket) > 64 || cap(e.state.rest) > len(e.state.rest)+len(e.state.rest)/8 {
 		t.Errorf("ticket of %d bytes holds %d, state of %d holds %d; want them copied to their size",
-			len(e.ticket), cap(e.ticket), len(e.state), cap(e.state))
+			len(e.ticket), cap(e.ticket), len(e.state.rest), cap(e.state.rest))
 	}
+}
+
+// A vendor's session is kept with the certificates its CA signs every vendor's with —
+// the intermediate, twice, and the root — shared with the other hosts' sessions, and
+// still resumes: the encoding given back is the one put, byte for byte.
+func TestSessionCacheSharesChainCertificates(t *testing.T) {
+	root, inter := newTestChain(t)
+	pool := x509.NewCertPool()
+	pool.AddCert(root.cert)
+	c := newSessionCache(8)
+	put := map[string][]byte{} // each host's encoding as crypto/tls gave it
+	cache := &spyCache{sessionCache: c, put: put}
+	var hosts []string
+	for i := range 2 {
+		srv := chainServer(t, inter, fmt.Sprintf("host%d.example", i))
+		hosts = append(hosts, srv)
+		state := handshake(t, srv, fmt.Sprintf("host%d.example", i), pool, cache)
+		if state.DidResume {
+			t.Fatalf("host %d: resumed at its first handshake", i)
+		}
+	}
+	var first packedSession
+	for i, h := range hosts {
+		name := fmt.Sprintf("host%d.example", i)
+		e := c.entries[name].Value.(*sessionEntry)
+		enc := put[name]
+		if got := e.state.bytes(); !bytes.Equal(got, enc) {
+			t.Fatalf("%s: the encoding given back differs from the one put (%d bytes, want %d)", name, len(got), len(enc))
+		}
+		if len(e.state.certs) != 3 {
+			t.Fatalf("%s: %d certificates shared, want 3 (the intermediate twice, the root)", name, len(e.state.certs))
+		}
+		shared := 0
+		for _, sc := range e.state.certs {
+			shared += len(sc.der.Value())
+		}
+		if len(e.state.rest)+shared != len(enc) || len(e.state.rest) > len(enc)-2*len(inter.cert.Raw)-len(root.cert.Raw) {
+			t.Errorf("%s: %d bytes kept of %d; want the encoding less the chain's %d", name, len(e.state.rest), len(enc), 2*len(inter.cert.Raw)+len(root.cert.Raw))
+		}
+		if i == 0 {
+			first = e.state
+		} else {
+			for k, sc := range e.state.certs {
+				if sc.der != first.certs[k].der {
+					t.Errorf("%s: certificate %d is a copy of its own, want the one shared with host0", name, k)
+				}
+			}
+		}
+		if state := handshake(t, h, name, pool, cache); !state.DidResume {
+			t.Errorf("%s: not resumed from the cache", name)
+		} else if len(state.PeerCertificates) != 2 || state.PeerCertificates[0].Subject.CommonName != name {
+			t.Errorf("%s: resumed with %d certificates, leaf %q", name, len(state.PeerCertificates), state.PeerCertificates[0].Subject.CommonName)
+		}
+	}
+}
+
+// Packing gives back any bytes exactly, certificates or not, and never panics.
+func FuzzPackSession(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{0, 0, 8, 0x30, 0x82, 0, 4, 1, 2, 3, 4})
+	f.Add([]byte{0, 0, 8, 0x30, 0x82, 0, 4, 1, 2, 3, 4, 0, 0, 8, 0x30, 0x82, 0, 4, 5, 6, 7, 8, 9})
+	f.Fuzz(func(t *testing.T, enc []byte) {
+		if got := packSession(enc).bytes(); !bytes.Equal(got, enc) {
+			t.Fatalf("packSession(%x).bytes() = %x", enc, got)
+		}
+	})
+}
+
+// spyCache is a sessionCache that also keeps each encoding put, as crypto/tls made it.
+type spyCache struct {
+	*sessionCache
+	put map[string][]byte
+}
+
+func (s *spyCache) Put(key string, cs *tls.ClientSessionState) {
+	if _, state, err := cs.ResumptionState(); err == nil && state != nil {
+		if b, err := state.Bytes(); err == nil {
+			s.put[key] = b
+		}
+	}
+	s.sessionCache.Put(key, cs)
+}
+
+type testCA struct {
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+}
+
+// newTestChain makes a root CA and an intermediate it signs, as a public CA has.
+func newTestChain(t *testing.T) (root, inter testCA) {
+	t.Helper()
+	root = issue(t, nil, &x509.Certificate{Subject: pkix.Name{CommonName: "test root"}, IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign})
+	inter = issue(t, &root, &x509.Certificate{Subject: pkix.Name{CommonName: "test intermediate"}, IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign})
+	return root, inter
+}
+
+// issue signs tmpl with parent's key, or with its own when parent is nil.
+func issue(t *testing.T, parent *testCA, tmpl *x509.Certificate) testCA {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl.SerialNumber = big.NewInt(time.Now().UnixNano())
+	tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
+	signer, signerKey := tmpl, key
+	if parent != nil {
+		signer, signerKey = parent.cert, parent.key
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, signer, &key.PublicKey, signerKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testCA{cert: cert, key: key}
+}
+
+// chainServer serves TLS on loopback as name, sending its leaf and inter, and returns
+// its address.
+func chainServer(t *testing.T, inter testCA, name string) string {
+	t.Helper()
+	leaf := issue(t, &inter, &x509.Certificate{Subject: pkix.Name{CommonName: name}, DNSNames: []string{name}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{leaf.cert.Raw, inter.cert.Raw}, PrivateKey: leaf.key}}}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv.Listener.Addr().String()
+}
+
+// handshake connects to addr as name with cache, makes one request (the TLS 1.3 session
+// ticket comes after the handshake) and returns the connection's state.
+func handshake(t *testing.T, addr, name string, pool *x509.CertPool, cache tls.ClientSessionCache) tls.ConnectionState {
+	t.Helper()
+	conn, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: pool, ServerName: name, ClientSessionCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: %s\r\n\r\n", name)
+	if _, err := conn.Read(make([]byte, 512)); err != nil {
+		t.Fatal(err)
+	}
+	return conn.ConnectionState()
 }
