@@ -266,3 +266,49 @@ func handshake(t *testing.T, addr, name string, pool *x509.CertPool, cache tls.C
 	}
 	return conn.ConnectionState()
 }
+
+// BenchmarkSessionCache: a Put and a Get of a session with a chain (the intermediate
+// twice, the root), as every new connection of a daemon's makes.
+func BenchmarkSessionCache(b *testing.B) {
+	t := &testing.T{}
+	root, inter := newTestChain(t)
+	pool := x509.NewCertPool()
+	pool.AddCert(root.cert)
+	rec := &recordingCache{}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	leaf := issue(t, &inter, &x509.Certificate{Subject: pkix.Name{CommonName: "host.example"}, DNSNames: []string{"host.example"}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{leaf.cert.Raw, inter.cert.Raw}, PrivateKey: leaf.key}}}
+	srv.StartTLS()
+	defer srv.Close()
+	conn, err := tls.Dial("tcp", srv.Listener.Addr().String(), &tls.Config{RootCAs: pool, ServerName: "host.example", ClientSessionCache: rec})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Fprint(conn, "GET / HTTP/1.1\r\nHost: host.example\r\n\r\n")
+	conn.Read(make([]byte, 512))
+	conn.Close()
+	if rec.put == nil {
+		b.Fatal("no session ticket")
+	}
+	b.Run("put-get", func(b *testing.B) {
+		c := newSessionCache(1)
+		b.ReportAllocs()
+		for b.Loop() {
+			c.Put("host.example", rec.put)
+			if _, ok := c.Get("host.example"); !ok {
+				b.Fatal("lost")
+			}
+		}
+	})
+	// What sharing the chain adds to them.
+	b.Run("pack", func(b *testing.B) {
+		_, state, _ := rec.put.ResumptionState()
+		enc, _ := state.Bytes()
+		b.ReportAllocs()
+		for b.Loop() {
+			if len(packSession(enc).bytes()) != len(enc) {
+				b.Fatal("not the same")
+			}
+		}
+	})
+}
