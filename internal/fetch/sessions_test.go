@@ -208,7 +208,7 @@ type testCA struct {
 }
 
 // newTestChain makes a root CA and an intermediate it signs, as a public CA has.
-func newTestChain(t *testing.T) (root, inter testCA) {
+func newTestChain(t testing.TB) (root, inter testCA) {
 	t.Helper()
 	root = issue(t, nil, &x509.Certificate{Subject: pkix.Name{CommonName: "test root"}, IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign})
 	inter = issue(t, &root, &x509.Certificate{Subject: pkix.Name{CommonName: "test intermediate"}, IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign})
@@ -216,7 +216,7 @@ func newTestChain(t *testing.T) (root, inter testCA) {
 }
 
 // issue signs tmpl with parent's key, or with its own when parent is nil.
-func issue(t *testing.T, parent *testCA, tmpl *x509.Certificate) testCA {
+func issue(t testing.TB, parent *testCA, tmpl *x509.Certificate) testCA {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -241,7 +241,7 @@ func issue(t *testing.T, parent *testCA, tmpl *x509.Certificate) testCA {
 
 // chainServer serves TLS on loopback as name, sending its leaf and inter, and returns
 // its address.
-func chainServer(t *testing.T, inter testCA, name string) string {
+func chainServer(t testing.TB, inter testCA, name string) string {
 	t.Helper()
 	leaf := issue(t, &inter, &x509.Certificate{Subject: pkix.Name{CommonName: name}, DNSNames: []string{name}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
@@ -253,7 +253,7 @@ func chainServer(t *testing.T, inter testCA, name string) string {
 
 // handshake connects to addr as name with cache, makes one request (the TLS 1.3 session
 // ticket comes after the handshake) and returns the connection's state.
-func handshake(t *testing.T, addr, name string, pool *x509.CertPool, cache tls.ClientSessionCache) tls.ConnectionState {
+func handshake(t testing.TB, addr, name string, pool *x509.CertPool, cache tls.ClientSessionCache) tls.ConnectionState {
 	t.Helper()
 	conn, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: pool, ServerName: name, ClientSessionCache: cache})
 	if err != nil {
@@ -270,23 +270,11 @@ func handshake(t *testing.T, addr, name string, pool *x509.CertPool, cache tls.C
 // BenchmarkSessionCache: a Put and a Get of a session with a chain (the intermediate
 // twice, the root), as every new connection of a daemon's makes.
 func BenchmarkSessionCache(b *testing.B) {
-	t := &testing.T{}
-	root, inter := newTestChain(t)
+	root, inter := newTestChain(b)
 	pool := x509.NewCertPool()
 	pool.AddCert(root.cert)
 	rec := &recordingCache{}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
-	leaf := issue(t, &inter, &x509.Certificate{Subject: pkix.Name{CommonName: "host.example"}, DNSNames: []string{"host.example"}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
-	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{leaf.cert.Raw, inter.cert.Raw}, PrivateKey: leaf.key}}}
-	srv.StartTLS()
-	defer srv.Close()
-	conn, err := tls.Dial("tcp", srv.Listener.Addr().String(), &tls.Config{RootCAs: pool, ServerName: "host.example", ClientSessionCache: rec})
-	if err != nil {
-		b.Fatal(err)
-	}
-	fmt.Fprint(conn, "GET / HTTP/1.1\r\nHost: host.example\r\n\r\n")
-	conn.Read(make([]byte, 512))
-	conn.Close()
+	handshake(b, chainServer(b, inter, "host.example"), "host.example", pool, rec)
 	if rec.put == nil {
 		b.Fatal("no session ticket")
 	}
