@@ -68,13 +68,7 @@ func validClientSession(t *testing.T) []byte {
 	pool := x509.NewCertPool()
 	pool.AddCert(srv.Certificate())
 	rec := &recordingCache{}
-	conn, err := tls.Dial("tcp", srv.Listener.Addr().String(), &tls.Config{RootCAs: pool, ServerName: "example.com", ClientSessionCache: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	conn.Write([]byte("GET / HTTP/1.1\r\nHost: example.com\r\n\r\n"))
-	conn.Read(make([]byte, 512)) // the TLS 1.3 session ticket comes after the handshake
+	handshake(t, srv.Listener.Addr().String(), "example.com", pool, rec)
 	if rec.put == nil {
 		t.Fatal("no session ticket")
 	}
@@ -131,18 +125,16 @@ func TestSessionCacheSharesChainCertificates(t *testing.T) {
 	c := newSessionCache(8)
 	put := map[string][]byte{} // each host's encoding as crypto/tls gave it
 	cache := &spyCache{sessionCache: c, put: put}
-	var hosts []string
-	for i := range 2 {
-		srv := chainServer(t, inter, fmt.Sprintf("host%d.example", i))
-		hosts = append(hosts, srv)
-		state := handshake(t, srv, fmt.Sprintf("host%d.example", i), pool, cache)
-		if state.DidResume {
-			t.Fatalf("host %d: resumed at its first handshake", i)
+	names := []string{"host0.example", "host1.example"}
+	addrs := map[string]string{}
+	for _, name := range names {
+		addrs[name] = chainServer(t, inter, name)
+		if state := handshake(t, addrs[name], name, pool, cache); state.DidResume {
+			t.Fatalf("%s: resumed at its first handshake", name)
 		}
 	}
 	var first packedSession
-	for i, h := range hosts {
-		name := fmt.Sprintf("host%d.example", i)
+	for i, name := range names {
 		e := c.entries[name].Value.(*sessionEntry)
 		enc := put[name]
 		if got := e.state.bytes(); !bytes.Equal(got, enc) {
@@ -167,7 +159,7 @@ func TestSessionCacheSharesChainCertificates(t *testing.T) {
 				}
 			}
 		}
-		if state := handshake(t, h, name, pool, cache); !state.DidResume {
+		if state := handshake(t, addrs[name], name, pool, cache); !state.DidResume {
 			t.Errorf("%s: not resumed from the cache", name)
 		} else if len(state.PeerCertificates) != 2 || state.PeerCertificates[0].Subject.CommonName != name {
 			t.Errorf("%s: resumed with %d certificates, leaf %q", name, len(state.PeerCertificates), state.PeerCertificates[0].Subject.CommonName)
