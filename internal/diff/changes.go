@@ -81,10 +81,27 @@ func timeValue(t time.Time) value {
 // normSpace collapses runs of whitespace and trims: whitespace is cosmetic (docs/design.md §4).
 // A string already in that form is returned as it is, without allocating.
 func normSpace(s string) string {
-	if normalLen(s) == len(s) {
+	if isNormalSpace(s) {
 		return s
 	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// isNormalSpace reports whether normSpace(s) == s: s has no white space but single
+// spaces between words. (Its length alone does not tell: "a\tb" is as long as "a b".)
+func isNormalSpace(s string) bool {
+	end := -1 // where the last word ended; -1 before the first
+	for i := 0; ; {
+		var w string
+		if w, i = nextWord(s, i); w == "" {
+			return end == len(s) || end == -1 && s == ""
+		}
+		start := i - len(w)
+		if end == -1 && start != 0 || end >= 0 && (start != end+1 || s[end] != ' ') {
+			return false
+		}
+		end = i
+	}
 }
 
 // asciiSpace is strings.Fields' set of ASCII white space.
@@ -144,23 +161,6 @@ func sameWords(a, b string) bool {
 	}
 }
 
-// normalLen is len(normSpace(s)).
-func normalLen(s string) int {
-	n, words := 0, 0
-	for i := 0; ; {
-		var w string
-		if w, i = nextWord(s, i); w == "" {
-			break
-		}
-		n += len(w)
-		words++
-	}
-	if words > 1 {
-		n += words - 1
-	}
-	return n
-}
-
 // normUpdate is one update of a version as compared: only its body and status are version
 // fields (an update whose posted_at or format moved is unchanged).
 type normUpdate struct {
@@ -169,8 +169,9 @@ type normUpdate struct {
 	status value
 }
 
-// version is the normalised form of an incident that Changes and Fingerprint share, so
-// that "equal fingerprints" and "no changes" can never disagree.
+// version is the normalised form of an incident that Changes compares. Fingerprint
+// writes the same form without building it, so that "equal fingerprints" and "no
+// changes" never disagree (TestFingerprintAsNormalised, FuzzFingerprint).
 type version struct {
 	scalars []namedValue // in change-set order
 	updates []normUpdate // in the incident's order, duplicate ids dropped
@@ -310,36 +311,48 @@ func textOps(before, after *string) []model.Op {
 // applies, so that two incidents have the same fingerprint exactly when Changes finds no
 // change between them. Updates are hashed in id order, since Changes ignores their order
 // too. A nil inc hashes like version 0.
+//
+// It writes what normalise would give field by field, straight from inc, without building
+// the normalised version: every Record fingerprints every incident of its page, and the
+// version's slices, map and formatted times were a third of a Record's cost.
+// TestFingerprintAsNormalised and FuzzFingerprint hold it to normalise's form byte for
+// byte.
 func Fingerprint(inc *model.Incident) [32]byte {
-	v := normalise(inc)
+	if inc == nil {
+		inc = &model.Incident{}
+	}
 	f := fingerprints.Get().(*fingerprinter)
 	defer fingerprints.Put(f)
 	f.buf = f.buf[:0]
 	f.put("statuswatch/diff.Fingerprint v1")
-	for _, s := range v.scalars {
-		f.value(s.v)
+	// The scalars, in normalise's order.
+	f.text(inc.Title)
+	f.put(string(inc.Status))
+	f.put(string(inc.Impact))
+	f.put(string(inc.Kind))
+	f.time(inc.StartedAt)
+	f.time(inc.ResolvedAt)
+	f.time(inc.ScheduledFor)
+	f.time(inc.ScheduledUntil)
+	f.components(inc.Components)
+	f.updates(inc.Updates)
+	if pm := inc.Postmortem; pm != nil {
+		f.text(pm.Body)
+		f.time(pm.PublishedAt)
+	} else {
+		f.put("")
+		f.put("")
 	}
-	ups := v.updates
-	if !slices.IsSortedFunc(ups, byID) {
-		ups = slices.Clone(ups)
-		slices.SortFunc(ups, byID)
-	}
-	f.buf = binary.AppendUvarint(f.buf, uint64(len(ups)))
-	for _, u := range ups {
-		f.put(u.id)
-		f.value(u.body)
-		f.value(u.status)
-	}
-	f.value(v.pmBody)
-	f.value(v.pmAt)
 	return sha256.Sum256(f.buf)
 }
 
-func byID(x, y normUpdate) int { return strings.Compare(x.id, y.id) }
-
 // fingerprinter builds what Fingerprint hashes. Every string is length-prefixed, so no
-// two different sequences hash the same input. Its buffer is reused across calls.
-type fingerprinter struct{ buf []byte }
+// two different sequences hash the same input. Its buffers are reused across calls.
+type fingerprinter struct {
+	buf  []byte
+	ups  []int // indexes of the updates hashed, in id order
+	when [len(time.RFC3339) + 16]byte
+}
 
 var fingerprints = sync.Pool{New: func() any { return new(fingerprinter) }}
 
@@ -348,20 +361,76 @@ func (f *fingerprinter) put(s string) {
 	f.buf = append(f.buf, s...)
 }
 
-// value appends v's compared form; a text as normSpace would give it, word by word,
-// without building it.
-func (f *fingerprinter) value(v value) {
-	if !v.text {
-		f.put(v.key)
+// time puts timeValue(t)'s key: "" for the zero time.
+func (f *fingerprinter) time(t time.Time) {
+	if t.IsZero() {
+		f.put("")
 		return
 	}
+	b := t.UTC().AppendFormat(f.when[:0], time.RFC3339)
+	f.buf = binary.AppendUvarint(f.buf, uint64(len(b)))
+	f.buf = append(f.buf, b...)
+}
+
+// components puts the components value's key: the names as componentNames gives them,
+// joined by NUL. Names already whitespace-normalised, non-empty and in strictly
+// increasing order (the usual case) are written as they are; others go through
+// componentNames.
+func (f *fingerprinter) components(cs []string) {
+	n := 0
+	for i, c := range cs {
+		if c == "" || !isNormalSpace(c) || i > 0 && cs[i-1] >= c {
+			f.put(strings.Join(componentNames(cs), "\x00"))
+			return
+		}
+		n += len(c) + 1
+	}
+	if n > 0 {
+		n--
+	}
+	f.buf = binary.AppendUvarint(f.buf, uint64(n))
+	for i, c := range cs {
+		if i > 0 {
+			f.buf = append(f.buf, 0)
+		}
+		f.buf = append(f.buf, c...)
+	}
+}
+
+// updates puts the updates as normalise keeps them (the first of each id) in id order.
+func (f *fingerprinter) updates(us []model.Update) {
+	f.ups = f.ups[:0]
+	for i := range us {
+		f.ups = append(f.ups, i)
+	}
+	// Stable, so that of updates with the same id the first comes first, and is kept.
+	slices.SortStableFunc(f.ups, func(x, y int) int { return strings.Compare(us[x].ID, us[y].ID) })
+	kept := 0
+	for k, i := range f.ups {
+		if k == 0 || us[i].ID != us[f.ups[k-1]].ID {
+			f.ups[kept] = i
+			kept++
+		}
+	}
+	f.ups = f.ups[:kept]
+	f.buf = binary.AppendUvarint(f.buf, uint64(kept))
+	for _, i := range f.ups {
+		f.put(us[i].ID)
+		f.text(us[i].Body)
+		f.put(string(us[i].Status))
+	}
+}
+
+// text puts textValue(s)'s compared form: s as normSpace would give it, word by word,
+// without building it.
+func (f *fingerprinter) text(s string) {
 	// The words go after room for the longest length prefix, which then moves in front.
 	at := len(f.buf)
 	f.buf = append(f.buf, make([]byte, binary.MaxVarintLen64)...)
 	start := len(f.buf)
 	for i := 0; ; {
 		var w string
-		if w, i = nextWord(v.show, i); w == "" {
+		if w, i = nextWord(s, i); w == "" {
 			break
 		}
 		if len(f.buf) > start {

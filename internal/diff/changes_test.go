@@ -350,6 +350,10 @@ func fingerprintVariants() map[string]*model.Incident {
 		"only title":        {Title: "Elevated API error rates"},
 		"only components":   {Components: []string{"API", "Dashboard"}},
 		"title = body":      {Title: "u1"},
+		"components spaced": edit(func(i *model.Incident) { i.Components = []string{"Dashboard ", "", "API", "API"} }),
+		"update repeated": edit(func(i *model.Incident) {
+			i.Updates = append(i.Updates, model.Update{ID: "u1", Body: "A later update with an id seen before."})
+		}),
 		"update id = title": {Updates: []model.Update{{ID: "Elevated API error rates"}}},
 	}
 }
