@@ -563,3 +563,30 @@ func TestWeakLastModifiedIsNotAValidator(t *testing.T) {
 		})
 	}
 }
+
+// TestGetPastTheBuffers sends a request and gets an answer each larger than the
+// transport's HTTP/1 buffers: a 6 KB header line each way (a vendor's
+// Content-Security-Policy, a long ETag sent back) and a 300 KB body.
+func TestGetPastTheBuffers(t *testing.T) {
+	long := strings.Repeat("policy-", 900)
+	body := []byte(`{"incidents":[],"pad":"` + strings.Repeat("x", 300<<10) + `"}`)
+	var gotETag atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotETag.Store(r.Header.Get("If-None-Match"))
+		w.Header().Set("Content-Security-Policy", long)
+		w.Header().Set("ETag", `"`+long+`"`)
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	c := mustClient(t, ClientOptions{})
+	r, err := c.Get(context.Background(), srv.URL+"/x.json", model.EndpointState{ETag: `"` + long + `"`}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(r.Body, body) || r.State.ETag != `"`+long+`"` {
+		t.Errorf("got a body of %d bytes and an ETag of %d, want %d and %d", len(r.Body), len(r.State.ETag), len(body), len(long)+2)
+	}
+	if got, _ := gotETag.Load().(string); got != `"`+long+`"` {
+		t.Errorf("the server got If-None-Match of %d bytes, want %d", len(got), len(long)+2)
+	}
+}
