@@ -3,7 +3,6 @@ package fetch
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"crypto/x509"
 	"encoding/pem"
 	"net"
@@ -184,6 +183,7 @@ func BenchmarkWarmPoll(b *testing.B) {
 		{name: "https-h2-kept", tls: true},
 		{name: "https-h1-kept", tls: true, h1: true},
 		{name: "https-resumed", tls: true, closeIdle: true},
+		{name: "https-h1-resumed", tls: true, closeIdle: true, h1: true}, // the daemon's connections it does not keep
 		{name: "https-full-handshake", tls: true, closeIdle: true, noSessions: true},
 		{name: "plain-closed", closeIdle: true},
 	} {
@@ -196,9 +196,9 @@ func BenchmarkWarmPoll(b *testing.B) {
 			c := mustClient(b, o)
 			tr := c.hc.Transport.(*http.Transport)
 			if bc.h1 {
-				tr.ForceAttemptHTTP2 = false
-				tr.TLSClientConfig.NextProtos = []string{"http/1.1"}
-				tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+				// The client runs the TLS handshake itself (connPool.tlsDial) and offers
+				// only HTTP/1.1 to a host whose server closed its kept connection.
+				c.conns.closers[srv.Listener.Addr().String()] = struct{}{}
 			}
 			if bc.noSessions {
 				tr.TLSClientConfig.ClientSessionCache = nil
