@@ -190,8 +190,7 @@ func normalise(inc *model.Incident) version {
 		inc = &model.Incident{}
 	}
 	names := componentNames(inc.Components)
-	// The key separates names with NUL, not ", ", so {"A, B"} and {"A", "B"} differ.
-	components := value{show: strings.Join(names, ", "), key: strings.Join(names, "\x00")}
+	components := value{show: strings.Join(names, ", "), key: strings.Join(names, componentsSep)}
 
 	v := version{scalars: []namedValue{
 		{FieldTitle, textValue(inc.Title)},
@@ -219,6 +218,10 @@ func normalise(inc *model.Incident) version {
 	}
 	return v
 }
+
+// componentsSep separates the names in the components value's key: NUL, not ", ", so
+// {"A, B"} and {"A", "B"} differ.
+const componentsSep = "\x00"
 
 // componentNames is the set of components as compared: whitespace-normalised, sorted,
 // without duplicates or empty names, since their order is cosmetic (docs/design.md §4).
@@ -336,13 +339,12 @@ func Fingerprint(inc *model.Incident) [32]byte {
 	f.time(inc.ScheduledUntil)
 	f.components(inc.Components)
 	f.updates(inc.Updates)
-	if pm := inc.Postmortem; pm != nil {
-		f.text(pm.Body)
-		f.time(pm.PublishedAt)
-	} else {
-		f.put("")
-		f.put("")
+	var pm model.Postmortem // none hashes as an empty one: both are absent fields
+	if inc.Postmortem != nil {
+		pm = *inc.Postmortem
 	}
+	f.text(pm.Body)
+	f.time(pm.PublishedAt)
 	return sha256.Sum256(f.buf)
 }
 
@@ -380,18 +382,18 @@ func (f *fingerprinter) components(cs []string) {
 	n := 0
 	for i, c := range cs {
 		if c == "" || !isNormalSpace(c) || i > 0 && cs[i-1] >= c {
-			f.put(strings.Join(componentNames(cs), "\x00"))
+			f.put(strings.Join(componentNames(cs), componentsSep))
 			return
 		}
-		n += len(c) + 1
+		n += len(c) + len(componentsSep)
 	}
 	if n > 0 {
-		n--
+		n -= len(componentsSep)
 	}
 	f.buf = binary.AppendUvarint(f.buf, uint64(n))
 	for i, c := range cs {
 		if i > 0 {
-			f.buf = append(f.buf, 0)
+			f.buf = append(f.buf, componentsSep...)
 		}
 		f.buf = append(f.buf, c...)
 	}
