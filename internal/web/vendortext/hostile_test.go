@@ -118,3 +118,52 @@ func safeTarget(v string) bool {
 	v = strings.ToLower(strings.TrimSpace(v))
 	return slices.ContainsFunc([]string{"/", "#", "https://", "http://", "mailto:"}, func(p string) bool { return strings.HasPrefix(v, p) })
 }
+
+// TestDeepNestingFlattened: quotes, lists or elements nested past maxDepth keep their text
+// and lose their tags, so the page parses as it was written (a browser stops at 512).
+func TestDeepNestingFlattened(t *testing.T) {
+	for name, body := range map[string]string{
+		"quotes":   strings.Repeat(">", 600) + " deepest words",
+		"lists":    strings.Repeat("- ", 600) + "deepest words",
+		"elements": strings.Repeat("<div>", 600) + "deepest words" + strings.Repeat("</div>", 600),
+		"unclosed": strings.Repeat("<blockquote>", 600) + "deepest words",
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := string(PostmortemHTML(&model.Postmortem{Format: model.FormatMarkdown, Body: body}))
+			if !strings.Contains(got, "deepest words") {
+				t.Fatalf("text lost: %.200q", got)
+			}
+			if depth := nesting(t, got); depth > 64 {
+				t.Errorf("nested %d deep, want at most 64", depth)
+			}
+			if _, err := html.Parse(strings.NewReader("<!doctype html><body>" + got)); err != nil {
+				t.Errorf("page does not parse: %v", err)
+			}
+			if !balanced(got) {
+				t.Errorf("unbalanced: %.200q", got)
+			}
+		})
+	}
+	shallow := "<ul><li><blockquote><p>kept as it is</p></blockquote></li></ul>"
+	if got := SanitizeHTML(shallow); got != shallow {
+		t.Errorf("SanitizeHTML(%q) = %q, want it unchanged", shallow, got)
+	}
+}
+
+// nesting is how deep the elements of s nest.
+func nesting(t *testing.T, s string) int {
+	t.Helper()
+	deepest, depth := 0, 0
+	z := html.NewTokenizer(strings.NewReader(s))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return deepest
+		case html.StartTagToken:
+			depth++
+			deepest = max(deepest, depth)
+		case html.EndTagToken:
+			depth--
+		}
+	}
+}

@@ -12,8 +12,76 @@ import (
 // SanitizeHTML reduces vendor HTML to the shared vendor policy at render time, rather than
 // trusting HTML the archive kept under an older policy, and balances its tags: the policy
 // keeps allowed tags as they come, so a vendor's unclosed "<div>" or stray "</div>" would
-// otherwise reach into the page's own structure.
-func SanitizeHTML(s string) string { return balanceHTML(sanitize.HTML(s)) }
+// otherwise reach into the page's own structure. Elements nested deeper than maxDepth lose
+// their tags, not their text: a browser stops nesting at 512 open elements and parses what
+// follows differently, and no postmortem needs lists or quotes 60 deep.
+func SanitizeHTML(s string) string { return balanceHTML(flatten(sanitize.HTML(s), maxDepth)) }
+
+// maxDepth is how deep vendor elements nest on a page.
+const maxDepth = 64
+
+// flatten returns s with the tags of elements nested deeper than max dropped, their text
+// kept; s itself when no element is (the usual case, left byte for byte). An end tag that
+// does not close the innermost open element is left for balanceHTML.
+func flatten(s string, limit int) string {
+	if !tooDeep(s, limit) {
+		return s
+	}
+	type element struct {
+		name string
+		kept bool
+	}
+	var (
+		b    strings.Builder
+		open []element
+	)
+	z := html.NewTokenizer(strings.NewReader(s))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return b.String()
+		}
+		keep := true
+		switch tt {
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if !voidElement(atom.Lookup(name)) {
+				keep = len(open) < limit
+				open = append(open, element{string(name), keep})
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if n := len(open); n > 0 && open[n-1].name == string(name) {
+				keep = open[n-1].kept
+				open = open[:n-1]
+			}
+		}
+		if keep {
+			b.Write(z.Raw())
+		}
+	}
+}
+
+// tooDeep reports whether elements of s nest deeper than limit.
+func tooDeep(s string, limit int) bool {
+	depth := 0
+	z := html.NewTokenizer(strings.NewReader(s))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return false
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if !voidElement(atom.Lookup(name)) {
+				if depth++; depth > limit {
+					return true
+				}
+			}
+		case html.EndTagToken:
+			depth = max(depth-1, 0)
+		}
+	}
+}
 
 // balanceHTML returns s when its tags are balanced (the usual case, left byte for byte),
 // else s parsed as the content of a <div> and written out again, as a browser would read
