@@ -123,10 +123,11 @@ func safeTarget(v string) bool {
 // and lose their tags, so the page parses as it was written (a browser stops at 512).
 func TestDeepNestingFlattened(t *testing.T) {
 	for name, body := range map[string]string{
-		"quotes":   strings.Repeat(">", 600) + " deepest words",
-		"lists":    strings.Repeat("- ", 600) + "deepest words",
-		"elements": strings.Repeat("<div>", 600) + "deepest words" + strings.Repeat("</div>", 600),
-		"unclosed": strings.Repeat("<blockquote>", 600) + "deepest words",
+		"quotes":                 strings.Repeat(">", 600) + " deepest words",
+		"lists":                  strings.Repeat("- ", 600) + "deepest words",
+		"elements":               strings.Repeat("<div>", 600) + "deepest words" + strings.Repeat("</div>", 600),
+		"unclosed":               strings.Repeat("<blockquote>", 600) + "deepest words",
+		"stray end tags between": strings.Repeat("<div></span>", 600) + "deepest words",
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := string(PostmortemHTML(&model.Postmortem{Format: model.FormatMarkdown, Body: body}))

@@ -20,25 +20,27 @@ func SanitizeHTML(s string) string { return balanceHTML(flatten(sanitize.HTML(s)
 // maxDepth is how deep vendor elements nest on a page.
 const maxDepth = 64
 
-// flatten returns s with the tags of elements nested deeper than max dropped, their text
-// kept; s itself when no element is (the usual case, left byte for byte). An end tag that
-// does not close the innermost open element is left for balanceHTML.
+// flatten returns s with the tags of elements nested deeper than limit dropped, their
+// text kept; s itself when no element is (the usual case, left byte for byte). An end tag
+// that does not close the innermost open element is left for balanceHTML, and counts as
+// closing nothing, as a browser ignores it.
 func flatten(s string, limit int) string {
-	if !tooDeep(s, limit) {
-		return s
-	}
 	type element struct {
 		name string
 		kept bool
 	}
 	var (
-		b    strings.Builder
-		open []element
+		b       strings.Builder
+		open    []element
+		dropped bool
 	)
 	z := html.NewTokenizer(strings.NewReader(s))
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
+			if !dropped {
+				return s
+			}
 			return b.String()
 		}
 		keep := true
@@ -56,29 +58,9 @@ func flatten(s string, limit int) string {
 				open = open[:n-1]
 			}
 		}
+		dropped = dropped || !keep
 		if keep {
 			b.Write(z.Raw())
-		}
-	}
-}
-
-// tooDeep reports whether elements of s nest deeper than limit.
-func tooDeep(s string, limit int) bool {
-	depth := 0
-	z := html.NewTokenizer(strings.NewReader(s))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return false
-		case html.StartTagToken:
-			name, _ := z.TagName()
-			if !voidElement(atom.Lookup(name)) {
-				if depth++; depth > limit {
-					return true
-				}
-			}
-		case html.EndTagToken:
-			depth = max(depth-1, 0)
 		}
 	}
 }
