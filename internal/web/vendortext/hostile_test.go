@@ -73,7 +73,7 @@ func FuzzPostmortemHTML(f *testing.F) {
 		if live := liveMarkup(doc); len(live) > 0 {
 			t.Errorf("body %q rendered live markup %v:\n%s", body, live, got)
 		}
-		if !balanced(got) && balanceHTML(got) != got {
+		if !balanced(got) && reparse(got) != got {
 			t.Errorf("body %q rendered unbalanced HTML:\n%s", body, got)
 		}
 	})

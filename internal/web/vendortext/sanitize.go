@@ -1,6 +1,7 @@
 package vendortext
 
 import (
+	"math"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -15,34 +16,48 @@ import (
 // otherwise reach into the page's own structure. Elements nested deeper than maxDepth lose
 // their tags, not their text: a browser stops nesting at 512 open elements and parses what
 // follows differently, and no postmortem needs lists or quotes 60 deep.
-func SanitizeHTML(s string) string { return balanceHTML(flatten(sanitize.HTML(s), maxDepth)) }
+func SanitizeHTML(s string) string {
+	flat, ok := flatten(sanitize.HTML(s), maxDepth)
+	if ok {
+		return flat
+	}
+	return reparse(flat)
+}
 
 // maxDepth is how deep vendor elements nest on a page.
 const maxDepth = 64
 
 // flatten returns s with the tags of elements nested deeper than limit dropped, their
-// text kept; s itself when no element is (the usual case, left byte for byte). An end tag
-// that does not close the innermost open element is left for balanceHTML, and counts as
-// closing nothing, as a browser ignores it.
-func flatten(s string, limit int) string {
+// text kept (s itself when none is, the usual case, left byte for byte), and whether
+// what it returns is balanced: every element kept is closed, in order. An end tag that
+// does not close the innermost open element is kept, for reparse, and closes nothing, as
+// a browser ignores it. One pass of the tokenizer does both, since every vendor HTML
+// fragment of a page goes through it.
+func flatten(s string, limit int) (string, bool) {
 	type element struct {
 		name string
 		kept bool
 	}
 	var (
-		b       strings.Builder
-		open    []element
-		dropped bool
+		b        strings.Builder
+		open     []element
+		read     int // bytes of s tokenized so far
+		dropped  bool
+		balanced = true
 	)
 	z := html.NewTokenizer(strings.NewReader(s))
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
-			if !dropped {
-				return s
+			for _, e := range open {
+				balanced = balanced && !e.kept
 			}
-			return b.String()
+			if !dropped {
+				return s, balanced
+			}
+			return b.String(), balanced
 		}
+		raw := z.Raw()
 		keep := true
 		switch tt {
 		case html.StartTagToken:
@@ -56,22 +71,24 @@ func flatten(s string, limit int) string {
 			if n := len(open); n > 0 && open[n-1].name == string(name) {
 				keep = open[n-1].kept
 				open = open[:n-1]
+			} else {
+				balanced = false
 			}
 		}
-		dropped = dropped || !keep
-		if keep {
-			b.Write(z.Raw())
+		if !keep && !dropped {
+			dropped = true
+			b.WriteString(s[:read]) // what came before the first tag dropped, as it was
 		}
+		if keep && dropped {
+			b.Write(raw)
+		}
+		read += len(raw)
 	}
 }
 
-// balanceHTML returns s when its tags are balanced (the usual case, left byte for byte),
-// else s parsed as the content of a <div> and written out again, as a browser would read
-// it: unclosed elements closed, stray end tags dropped.
-func balanceHTML(s string) string {
-	if balanced(s) {
-		return s
-	}
+// reparse returns s parsed as the content of a <div> and written out again, as a browser
+// would read it: unclosed elements closed, stray end tags dropped.
+func reparse(s string) string {
 	ctx := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
 	nodes, err := html.ParseFragment(strings.NewReader(s), ctx)
 	if err != nil {
@@ -88,25 +105,8 @@ func balanceHTML(s string) string {
 
 // balanced reports whether every element of s is closed, in order.
 func balanced(s string) bool {
-	var open []string
-	z := html.NewTokenizer(strings.NewReader(s))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return len(open) == 0
-		case html.StartTagToken:
-			name, _ := z.TagName()
-			if !voidElement(atom.Lookup(name)) {
-				open = append(open, string(name))
-			}
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			if len(open) == 0 || open[len(open)-1] != string(name) {
-				return false
-			}
-			open = open[:len(open)-1]
-		}
-	}
+	_, ok := flatten(s, math.MaxInt)
+	return ok
 }
 
 // voidElement reports whether a is an element with no end tag.
