@@ -2,12 +2,16 @@ package archive
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/statuswatch/statuswatch/internal/archive/internal/incident"
+	"github.com/statuswatch/statuswatch/internal/archive/internal/layout"
 	"github.com/statuswatch/statuswatch/internal/model"
+	bolt "go.etcd.io/bbolt"
 )
 
 // TestGenerationAndHeads: Generation changes with each committed write and only then;
@@ -125,5 +129,142 @@ func TestCachedIncidentHeads(t *testing.T) {
 	want(heads(open), "acme/a v1 open=true removed=false")
 	if got := len(cache.sources["acme"].heads); got != 1 {
 		t.Errorf("the cache holds %d heads of acme, want the 1 kept", got)
+	}
+}
+
+// TestHeadsFromWriteNotes: after a write, a cache is brought up to date by reading the
+// sources its transaction noted, without a walk over every source, for each path that
+// writes incident records (Record, Migrate, a miss confirmed); a write of a record that
+// was not noted, or notes dropped, make it walk; every answer is the one without a cache.
+func TestHeadsFromWriteNotes(t *testing.T) {
+	ts := MustOpen(t)
+	recordAs := func(source string, when time.Time, incs ...model.Incident) {
+		t.Helper()
+		s := snap(when, incs...)
+		s.Source = source
+		if _, err := ts.Record(source, s, nil, nil, Policy{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"acme", "globex", "initech"} {
+		recordAs(name, at(1), inc("a"), inc("b"))
+	}
+	var cache HeadCache
+	check := func(walks int, what string) {
+		t.Helper()
+		got, err := ts.CachedIncidentHeads(&cache, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := ts.IncidentHeads(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, plain) {
+			t.Errorf("%s: through the cache %+v, without %+v", what, got, plain)
+		}
+		if cache.walks != walks {
+			t.Errorf("%s: the cache walked every source %d times, want %d", what, cache.walks, walks)
+		}
+	}
+	check(1, "the first call")
+	check(1, "nothing written")
+	recordAs("globex", at(2), inc("a", status(model.StatusResolved)), inc("b"))
+	check(1, "a Record")
+	recordAs("aaa", at(2), inc("z")) // a new source, listed first
+	check(1, "a new source")
+	if err := ts.SetThread("globex", "a", "C1", "1.2"); err != nil {
+		t.Fatal(err)
+	}
+	check(1, "a write of no incident record")
+	if _, err := ts.Migrate("initech", "incidentio", at(3)); err != nil {
+		t.Fatal(err)
+	}
+	check(1, "a migration")
+
+	// A miss confirmed: acme's b missing twice in a row is marked removed.
+	recordAs("acme", at(4), inc("a"))
+	check(1, "a miss")
+	if _, err := ts.ConfirmMisses("acme", at(5), nil, Policy{}); err != nil {
+		t.Fatal(err)
+	}
+	check(1, "a miss confirmed")
+	if h, _ := ts.IncidentHeads(nil); !slices.ContainsFunc(h, func(h IncidentHead) bool { return h.Source == "acme" && h.ID == "b" && h.Removed }) {
+		t.Errorf("acme's b not removed after its second miss: %+v", h)
+	}
+
+	// An incident record written without a note: the count of all writes tells.
+	if err := ts.update(func(tx *bolt.Tx) error {
+		incidents := layout.Sub(layout.Source(tx, "globex"), layout.BucketIncidents)
+		m, _, err := incident.LoadMeta(incidents, "b")
+		if err != nil {
+			return err
+		}
+		m.Latest = 7
+		return incident.PutMeta(incidents, "b", &m)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check(2, "a write not noted")
+
+	// More notes than are kept: the oldest are dropped, and a cache older than them walks.
+	if err := ts.update(func(tx *bolt.Tx) error {
+		for i := range maxWriteNotes + 1 {
+			ts.notes.note(tx, fmt.Sprint("s", i))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check(3, "notes dropped")
+}
+
+// BenchmarkHeadsAfterAWrite is the notifier's "Also affected" at 2,000 sources: a source
+// written, then the heads kept through a cache, brought up to date from the write notes
+// ("notes") or by a walk over every source ("walk", how it was done before the notes).
+func BenchmarkHeadsAfterAWrite(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "watcher.db"), Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const sources = 2000
+	for i := range sources {
+		name := fmt.Sprintf("src%04d", i)
+		sn := snap(at(1), inc("a"), inc("b"), inc("c"))
+		sn.Source = name
+		if _, err := s.Record(name, sn, nil, nil, Policy{FirstPoll: FirstPollNone}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// As the notifier's horizon does, keep few: here the incidents changed since.
+	changed := func(h *IncidentHead) bool { return h.Versions > 1 }
+	for _, mode := range []string{"notes", "walk"} {
+		b.Run(mode, func(b *testing.B) {
+			var cache HeadCache
+			if _, err := s.CachedIncidentHeads(&cache, changed); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; b.Loop(); i++ {
+				b.StopTimer()
+				st := model.StatusIdentified
+				if i%2 == 1 {
+					st = model.StatusInvestigating
+				}
+				sn := snap(at(2+i), inc("a", status(st)), inc("b"), inc("c"))
+				sn.Source = "src0042"
+				if _, err := s.Record("src0042", sn, nil, nil, Policy{}); err != nil {
+					b.Fatal(err)
+				}
+				if mode == "walk" {
+					cache.store = nil
+				}
+				b.StartTimer()
+				heads, err := s.CachedIncidentHeads(&cache, changed)
+				if err != nil || len(heads) != 1 {
+					b.Fatalf("%d heads, %v", len(heads), err)
+				}
+			}
+		})
 	}
 }

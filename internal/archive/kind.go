@@ -32,6 +32,7 @@ func (s *Store) SetKind(source, kind string) error {
 func (s *Store) Migrate(source, kind string, at time.Time) (int, error) {
 	frozen := 0
 	err := s.update(func(tx *bolt.Tx) error {
+		s.notes.note(tx, source)
 		src, err := layout.CreateSource(tx, source)
 		if err != nil {
 			return err

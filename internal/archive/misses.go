@@ -89,6 +89,7 @@ func (s *Store) ConfirmMisses(source string, at time.Time, bodies []model.Body, 
 		return res, err
 	}
 	err = s.update(func(tx *bolt.Tx) (err error) {
+		s.notes.note(tx, source)
 		res, err = r.ConfirmMisses(tx)
 		return err
 	})

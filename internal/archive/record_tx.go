@@ -64,6 +64,7 @@ func (s *Store) Record(source string, snap *model.Snapshot, state model.FetchSta
 	}
 	defer s.recording.Add(-1)
 	err = write(func(tx *bolt.Tx) error {
+		s.notes.note(tx, source)
 		// Plan again inside the write transaction: the read above only decided whether to
 		// write, and what to write must be based on what this transaction sees.
 		pl, err := r.Plan(tx)

@@ -80,6 +80,10 @@ type Store struct {
 	// between Update and Batch (Record).
 	recording atomic.Int32
 
+	// notes tells which sources each write transaction may have written incident
+	// records of (CachedIncidentHeads).
+	notes writeNotes
+
 	// facts remembers each incident's figures facts by its latest version (figures.go).
 	facts factsCache
 	// route gives the receivers of each message written (SetRoute); nil: the default

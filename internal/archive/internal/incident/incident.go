@@ -45,10 +45,20 @@ func PutMeta(incidents *bolt.Bucket, id string, m *codec.Meta) error {
 // keeping what it read of a source can tell whether it is still so.
 func Writes(incidents *bolt.Bucket) uint64 { return incidents.Sequence() }
 
-// countWrite counts a write of the bucket's metas: every write of a meta goes through
-// here, so a reader comparing Writes cannot miss one.
+// AllWrites is how many times the metas of every source's incidents bucket were
+// written since the archive began counting them all (the sources bucket's sequence): a
+// reader that knows which sources were written since it last looked can check with it
+// that it knows of every write (Store.CachedIncidentHeads).
+func AllWrites(tx *bolt.Tx) uint64 { return tx.Bucket(layout.BucketSources).Sequence() }
+
+// countWrite counts a write of the bucket's metas, in Writes and AllWrites: every write
+// of a meta goes through here, so a reader comparing them cannot miss one.
 func countWrite(incidents *bolt.Bucket) error {
-	return incidents.SetSequence(incidents.Sequence() + 1)
+	if err := incidents.SetSequence(incidents.Sequence() + 1); err != nil {
+		return err
+	}
+	all := incidents.Tx().Bucket(layout.BucketSources)
+	return all.SetSequence(all.Sequence() + 1)
 }
 
 // EachMeta calls fn with the URL id and the meta of every incident of a source's
