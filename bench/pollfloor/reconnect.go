@@ -179,7 +179,7 @@ func runPhase(self string, ph phase, hosts int, rate float64, duration, serverId
 		pool.AppendCertsFromPEM(pemData)
 	}
 	// Keep-alive on, as the daemon: where the server closes, its close ends the connection.
-	tr := newTransport(pool, hosts, ph.h1, false)
+	tr := newTransport(pool, tls.NewLRUClientSessionCache(hosts), hosts, ph.h1, false)
 	if ph.x25519 {
 		tr.TLSClientConfig.CurvePreferences = []tls.CurveID{tls.X25519}
 	}
@@ -207,7 +207,7 @@ func runPhase(self string, ph phase, hosts int, rate float64, duration, serverId
 	}
 	cpu0 := cputime.Process()
 	var res phaseResult
-	res.polls, res.failed, _, res.wall = measure(client, urls, etags, rate, duration)
+	res.polls, res.failed, _, res.wall = measure(slices.Repeat([]*http.Client{client}, len(urls)), urls, etags, rate, duration, 0)
 	time.Sleep(tail)
 	res.cpu = cputime.Process() - cpu0
 	res.server, err = stats()
