@@ -14,12 +14,17 @@
 // mixed the first -keep hosts keep theirs and the others resume, the least a client
 // pays that keeps only -keep connections, as the daemon does to bound its memory.
 //
-//	go run ./bench/fleet -tls -serve /tmp/fleet -sources 2000       # in another terminal
-//	go run ./bench/pollfloor -config /tmp/fleet/watcher.yaml -ca-file /tmp/fleet/fleet-ca.pem -mode kept
-//	go run ./bench/pollfloor -config /tmp/fleet/watcher.yaml -ca-file /tmp/fleet/fleet-ca.pem -mode resumed
+//	go run ./bench/fleet -tls -serve /tmp/fleet -sources 10000      # in another terminal
+//	go run ./bench/pollfloor -config /tmp/fleet/watcher.yaml -ca-file /tmp/fleet/fleet-ca.pem -mode mixed -wake 1s
+//	go run ./bench/pollfloor -config /tmp/fleet/watcher.yaml -ca-file /tmp/fleet/fleet-ca.pem -mode resumed -wake 1s
+//
+// -wake 1s starts the polls of each second together, as the daemon's do: with a tick for
+// every poll, the wakes of an otherwise idle process cost more than the polls on kept
+// connections.
 //
 // It links nothing of watcher's: the transport is net/http's own, with a session cache
-// as large as the fleet and HTTP/2 where offered.
+// as large as the fleet, HTTP/2 where offered, and in the modes above the daemon's
+// cheapest choices: X25519 alone and HTTP/1 buffers of 2 and 1 KB.
 //
 // With -reconnect N it serves its own hosts instead, from a child process (serve.go), and
 // measures N runs of warm polls that reconnect because the servers close idle
