@@ -157,11 +157,9 @@ func New(o Options) (*Daemon, error) {
 	if d.wdEvery <= 0 {
 		d.wdEvery = 10 * time.Second
 	}
-	cl := cronLogger{d.log}
-	d.cron = cron.New(cron.WithLocation(time.UTC), cron.WithChain(
-		// Skip before Recover: in v3.0.1 the other order stops a job forever after one
-		// panic.
-		cron.SkipIfStillRunning(cl), cron.Recover(cl)))
+	// No chain for every job: the sources' jobs skip and recover by themselves
+	// (sourceJob); the daemon's own few have theirs (Run).
+	d.cron = cron.New(cron.WithLocation(time.UTC))
 	if times, err := d.store.PollTimes(); err != nil {
 		d.log.Warn("read the poll times saved before the restart", "err", err)
 	} else {
@@ -214,17 +212,23 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return err
 	}
 	d.tick()
-	if _, err := d.cron.AddFunc(fmt.Sprintf("@every %s", d.wdEvery), d.tick); err != nil {
-		return fmt.Errorf("schedule watchdog: %w", err)
-	}
-	if _, err := d.cron.AddFunc("@every 1h", d.prune); err != nil {
-		return fmt.Errorf("schedule pruning: %w", err)
-	}
-	if _, err := d.cron.AddFunc(fmt.Sprintf("@every %s", remindEvery), d.remindAll); err != nil {
-		return fmt.Errorf("schedule maintenance reminders: %w", err)
-	}
-	if _, err := d.cron.AddFunc("@every 1m", d.releasePages); err != nil {
-		return fmt.Errorf("schedule page release: %w", err)
+	// The daemon's own jobs skip a tick while their last run goes on, and outlive a
+	// panic. Skip before Recover: in v3.0.1 the other order stops a job forever after
+	// one panic.
+	cl := cronLogger{d.log}
+	own := cron.NewChain(cron.SkipIfStillRunning(cl), cron.Recover(cl))
+	for _, j := range []struct {
+		spec, what string
+		run        func()
+	}{
+		{fmt.Sprintf("@every %s", d.wdEvery), "watchdog", d.tick},
+		{"@every 1h", "pruning", d.prune},
+		{fmt.Sprintf("@every %s", remindEvery), "maintenance reminders", d.remindAll},
+		{"@every 1m", "page release", d.releasePages},
+	} {
+		if _, err := d.cron.AddJob(j.spec, own.Then(cron.FuncJob(j.run))); err != nil {
+			return fmt.Errorf("schedule %s: %w", j.what, err)
+		}
 	}
 	d.cron.Start()
 	d.notify("READY=1")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,13 +42,8 @@ func (p *blockingPage) poll(pl *fetch.Poll, ctx context.Context) (*model.Snapsho
 // every one of them is polled once.
 func TestDueSourcesWaitInAQueue(t *testing.T) {
 	const n = 40
-	var cfg strings.Builder
-	cfg.WriteString("listen: \"\"\nhttp:\n  concurrency: 1\nsources:\n")
-	for i := range n {
-		fmt.Fprintf(&cfg, "  - name: s%d\n    url: https://s%d.test\n    kind: blockingtest\n    schedule: \"@every 1h\"\n", i, i)
-	}
 	clk := &clock{t: time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)}
-	d, _ := newDaemonWith(t, cfg.String(), clk)
+	d, _ := newDaemonWith(t, manySources("listen: \"\"\nhttp:\n  concurrency: 1\n", n, "blockingtest", "@every 1h"), clk)
 	before := runtime.NumGoroutine()
 	var jobs sync.WaitGroup
 	for i := range n {

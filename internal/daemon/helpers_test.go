@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"fmt"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -21,7 +23,7 @@ func http429(calls *atomic.Int32, retryAfter string) http.HandlerFunc {
 
 // newDaemonWith builds a daemon of cfgText over a new archive, on clk, with no HTTP;
 // its polls run under the test's context.
-func newDaemonWith(t *testing.T, cfgText string, clk *clock) (*Daemon, *archive.Store) {
+func newDaemonWith(t testing.TB, cfgText string, clk *clock) (*Daemon, *archive.Store) {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, err := config.Parse([]byte(cfgText), filepath.Join(dir, "config.yaml"))
@@ -39,4 +41,15 @@ func newDaemonWith(t *testing.T, cfgText string, clk *clock) (*Daemon, *archive.
 	}
 	d.pollCtx = t.Context()
 	return d, store
+}
+
+// manySources is a config of head then n sources, s0 to s(n-1), at https://sI.test, all
+// of kind on schedule.
+func manySources(head string, n int, kind, schedule string) string {
+	var cfg strings.Builder
+	cfg.WriteString(head + "sources:\n")
+	for i := range n {
+		fmt.Fprintf(&cfg, "  - name: s%d\n    url: https://s%d.test\n    kind: %s\n    schedule: %q\n", i, i, kind, schedule)
+	}
+	return cfg.String()
 }

@@ -3,6 +3,8 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/statuswatch/statuswatch/internal/archive"
@@ -35,7 +37,7 @@ func (d *Daemon) pollSource(ctx context.Context, st *sourceState) (int, error) {
 	var err error
 	select {
 	case slots <- struct{}{}:
-		out, err = p.Poll(ctx, src)
+		out, err = d.pollRecovered(ctx, p, src)
 		<-slots
 	case <-ctx.Done():
 		err = ctx.Err()
@@ -48,6 +50,21 @@ func (d *Daemon) pollSource(ctx context.Context, st *sourceState) (int, error) {
 	st.mu.Unlock()
 	close(c.done)
 	return c.changes, c.err
+}
+
+// pollRecovered is p.Poll(ctx, src) with a panic in it (a parser meeting a page its
+// fuzzing never made) turned into the poll's error: the source fails and backs off as for
+// any page it cannot read, and its slot and its poll in progress are released. Uncaught,
+// the panic ended the process on a runner's goroutine, and on a cron job's (whose chain
+// recovered it) left the source's poll "in progress" for good, never polled again.
+func (d *Daemon) pollRecovered(ctx context.Context, p *Poller, src *config.Source) (out Outcome, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			d.log.Error("poll panicked", "source", src.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			out, err = Outcome{}, fmt.Errorf("poll panicked: %v", r)
+		}
+	}()
+	return p.Poll(ctx, src)
 }
 
 // afterPoll keeps the in-memory bookkeeping of a poll: last poll and success live here,

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -61,4 +62,28 @@ func TestJitterShortIntervals(t *testing.T) {
 	if next := j.Next(now); next.Sub(now) > time.Second {
 		t.Errorf("@every 1s: next run %s after now, want ≤ 1s (no jitter on second schedules)", next.Sub(now))
 	}
+}
+
+// BenchmarkHeapPerSource reports the heap a daemon holds per source once built (its
+// config, state and schedule entry; not yet its metrics or poll state, which come with
+// the first poll): at 10,000 sources every byte here is 10 KB for the GC to mark.
+func BenchmarkHeapPerSource(b *testing.B) {
+	const n = 10000
+	cfg := manySources("listen: \"\"\n", n, "statuspage", "@every 1m")
+	clk := &clock{t: time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)}
+	var perSource float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		d, _ := newDaemonWith(b, cfg, clk)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		if len(d.cron.Entries()) != n {
+			b.Fatalf("%d cron entries, want %d", len(d.cron.Entries()), n)
+		}
+		perSource = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+		runtime.KeepAlive(d)
+	}
+	b.ReportMetric(perSource, "B/source")
 }
