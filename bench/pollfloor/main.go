@@ -117,9 +117,9 @@ func run(config, caFile, mode string, keep int, rate float64, duration, wake tim
 	// Two transports, one session cache: the first keep hosts go through the one that
 	// keeps connections, the others through the one that opens a new one every poll, so
 	// no kept connection is ever pushed out by another host's (the best case for a pool
-	// of keep connections).
-	// HTTP/1.1 on the connections not kept, as the daemon (an HTTP/2 client connection
-	// costs more to set up than it saves on one request).
+	// of keep connections). In mixed mode the connections not kept are HTTP/1.1, as the
+	// daemon's (an HTTP/2 client connection costs more to set up than it saves on one
+	// request).
 	sessions := tls.NewLRUClientSessionCache(len(urls))
 	tr := newTransport(pool, sessions, max(keep, 1), h1, false)
 	trNew := newTransport(pool, sessions, 1, h1 || mode == "mixed", true)

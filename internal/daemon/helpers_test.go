@@ -43,6 +43,9 @@ func newDaemonWith(t testing.TB, cfgText string, clk *clock) (*Daemon, *archive.
 	return d, store
 }
 
+// job is a tick of name's schedule, as cron runs it.
+func (d *Daemon) job(name string) func() { return sourceJob{d, name}.Run }
+
 // manySources is a config of head then n sources, s0 to s(n-1), at https://sI.test, all
 // of kind on schedule.
 func manySources(head string, n int, kind, schedule string) string {

@@ -13,9 +13,9 @@ import (
 
 // sourceJob is the cron job of one source: a value, where cron's chain (SkipIfStillRunning,
 // Recover) made a channel and three closures for each (~220 B a source, 2 MB at 10,000
-// sources, all of it for the GC to mark: BenchmarkHeapPerSource). A source needs neither: its job skips a tick
-// while its poll runs or waits (tickSource), and a panic in a poll is the poll's error
-// (pollRecovered).
+// sources, all of it for the GC to mark: BenchmarkHeapPerSource). A source needs neither:
+// its job skips a tick while its poll runs or waits (tickSource), and a panic in a poll
+// is the poll's error (pollRecovered).
 type sourceJob struct {
 	d    *Daemon
 	name string
@@ -31,9 +31,6 @@ func (j sourceJob) Run() {
 	}()
 	j.d.tickSource(j.name)
 }
-
-// job is the cron job of one source, as a function.
-func (d *Daemon) job(name string) func() { return sourceJob{d, name}.Run }
 
 // tickSource is a tick of name's schedule: it polls the source now, or queues it, unless
 // it is paused, its poll is in progress, or a backoff holds it.
